@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The README's entry points. `npm start` and `npm test` call this with a task
+// name; it installs with the pinned pnpm, builds with turbo and runs the task.
+// Every step is printed before it runs so a person can follow along.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PNPM = ["npx", "--yes", "pnpm@12.4.2"];
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" };
+
+function run(cmd, args, { quiet = false } = {}) {
+  if (!quiet) console.error(`\n› ${[cmd, ...args].join(" ")}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+const must = (status) => {
+  if (status !== 0) process.exit(status);
+};
+const pnpm = (args, opts) => run(PNPM[0], [...PNPM.slice(1), ...args], opts);
+const install = () => must(pnpm(["install", "--frozen-lockfile"]));
+const build = (filter) =>
+  must(
+    pnpm(
+      ["exec", "turbo", "run", "build", "--output-logs=errors-only", ...(filter ? [`--filter=${filter}`] : [])],
+      { quiet: true },
+    ),
+  );
+
+const [task, ...rest] = process.argv.slice(2);
+switch (task) {
+  case "start": {
+    install();
+    build();
+    // Until the example service exists, the main job validates and summarizes its model.
+    must(run("node", ["packages/codegen/dist/cli.js", "validate", "--summary", "--model", "apps/example/model"]));
+    break;
+  }
+  case "test": {
+    install();
+    const status = pnpm(["exec", "turbo", "run", "build", "test", "--continue=dependencies-successful", "--log-order=grouped"]);
+    const summary = run("node", ["tooling/test-summary.mjs"], { quiet: true });
+    process.exit(status || summary);
+  }
+  case "anvil":
+    if (!existsSync(join(root, "node_modules"))) install();
+    build("@anvil/codegen...");
+    process.exit(run("node", ["packages/codegen/dist/cli.js", ...rest], { quiet: true }));
+  case "conformance":
+    if (!existsSync(join(root, "node_modules"))) install();
+    build("@anvil/conformance...");
+    process.exit(run("node", ["apps/conformance/dist/cli.js", ...rest], { quiet: true }));
+  case "bench":
+    if (!existsSync(join(root, "node_modules"))) install();
+    build();
+    process.exit(run("node", ["tooling/bench/run.mjs", ...rest], { quiet: true }));
+  default:
+    console.error(`usage: node tooling/main.mjs <start|test|anvil|conformance|bench> [args...]`);
+    process.exit(2);
+}
