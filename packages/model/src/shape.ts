@@ -59,6 +59,10 @@ export interface MemberShape {
   target: string;
   readonly traits: Traits;
   readonly location: SourceLocation;
+  /** For a member copied from a mixin: the id of the mixin member it comes from. */
+  mixinMember?: string;
+  /** Trait ids this member got from its mixin member rather than from its own definition. */
+  inheritedTraits?: ReadonlySet<string>;
 }
 
 /**
@@ -75,6 +79,8 @@ export interface Shape {
   /** Mixins applied to the shape, in order. Empty once the model is flattened. */
   mixins: string[];
   readonly location: SourceLocation;
+  /** Trait ids this shape got from its mixins rather than from its own definition. */
+  inheritedTraits?: ReadonlySet<string>;
 
   // service
   version?: string;

@@ -1,0 +1,48 @@
+/**
+ * The contract between the runner and a conformance suite. A suite is a named
+ * list of parts; a part runs against the corpus folder and returns one result
+ * per case. New suites (protocol compliance: restJson1, awsJson1_0, ...) add
+ * a file under `suites/` and an entry in the registry.
+ */
+
+/** The outcome of one case. */
+export type CaseStatus = "passed" | "failed" | "skipped";
+
+/** One case's result. `reason` says why it failed or was skipped. */
+export interface CaseResult {
+  /** A stable, human-readable case name, usually a corpus-relative path. */
+  readonly case: string;
+  readonly status: CaseStatus;
+  readonly reason?: string;
+}
+
+/** A group of cases of the same kind, such as `idl/valid`. */
+export interface SuitePart {
+  readonly name: string;
+  /** One line saying what a passed case means. */
+  readonly description: string;
+  /** Runs every case of the part against the corpus root folder. */
+  run(corpus: string): CaseResult[] | Promise<CaseResult[]>;
+}
+
+/** A named conformance suite. */
+export interface Suite {
+  readonly name: string;
+  readonly description: string;
+  readonly parts: readonly SuitePart[];
+}
+
+/** A passed case. */
+export function passed(name: string): CaseResult {
+  return { case: name, status: "passed" };
+}
+
+/** A failed case with its reason. */
+export function failed(name: string, reason: string): CaseResult {
+  return { case: name, status: "failed", reason };
+}
+
+/** A skipped case with its reason. */
+export function skipped(name: string, reason: string): CaseResult {
+  return { case: name, status: "skipped", reason };
+}

@@ -1,0 +1,49 @@
+/** A parsed command line: positional words, repeated `--model` values and flags. */
+export interface ParsedArgs {
+  readonly command: string | undefined;
+  readonly models: string[];
+  readonly flags: Map<string, string | true>;
+  readonly errors: string[];
+}
+
+/** Flags that take a value. Every other `--flag` is a boolean switch. */
+const VALUE_FLAGS = new Set(["--out", "--severity"]);
+
+/**
+ * Parses `anvil <command> --model a b --model c --flag --out x`. `--model`
+ * takes every following word up to the next flag, so shells' globs work.
+ */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const models: string[] = [];
+  const flags = new Map<string, string | true>();
+  const errors: string[] = [];
+  let command: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--model" || arg === "-m") {
+      let any = false;
+      while (i + 1 < argv.length && !argv[i + 1]!.startsWith("-")) {
+        models.push(argv[++i]!);
+        any = true;
+      }
+      if (!any) errors.push("--model needs at least one file or directory");
+    } else if (arg.startsWith("--") && arg.includes("=")) {
+      const eq = arg.indexOf("=");
+      flags.set(arg.slice(0, eq), arg.slice(eq + 1));
+    } else if (VALUE_FLAGS.has(arg)) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith("--")) errors.push(`${arg} needs a value`);
+      else {
+        flags.set(arg, value);
+        i++;
+      }
+    } else if (arg.startsWith("-")) {
+      flags.set(arg, true);
+    } else if (command === undefined) {
+      command = arg;
+    } else {
+      models.push(arg);
+    }
+  }
+  return { command, models, flags, errors };
+}

@@ -1,0 +1,662 @@
+/**
+ * Assembles the drafts of many files into one resolved model: resolves
+ * references, merges duplicates and metadata, applies `apply` statements,
+ * flattens nothing but resolves mixins (members and traits inherited), and
+ * coerces trait values.
+ *
+ * @internal
+ */
+import { Model, PRELUDE_NAMESPACE } from "../model.js";
+import { isNodeObject, nodeEquals, type NodeValue } from "../node-value.js";
+import type { MemberShape, Shape } from "../shape.js";
+import { isAbsoluteShapeId, withoutMember } from "../shape-id.js";
+import { formatLocation, type SourceLocation } from "../source-location.js";
+import type { ValidationEvent } from "../validation-event.js";
+import {
+  SyntacticShapeId,
+  type FileDraft,
+  type MemberDraft,
+  type NodeDraft,
+  type RefDraft,
+  type ResolutionContext,
+  type ShapeDraft,
+  type TraitDraft,
+} from "./draft.js";
+
+/** Options of {@link assemble}. */
+export interface AssembleOptions {
+  /** Unknown traits become warnings (their values kept) instead of errors. */
+  readonly allowUnknownTraits?: boolean;
+}
+
+/** The result of assembling drafts. */
+export interface AssembleResult {
+  readonly model: Model;
+  readonly events: ValidationEvent[];
+}
+
+interface Definition {
+  readonly draft: ShapeDraft;
+  readonly file: FileDraft;
+}
+
+interface PendingTrait {
+  readonly id: string;
+  readonly value: NodeDraft | undefined;
+  readonly location: SourceLocation;
+  readonly context: ResolutionContext | null;
+}
+
+const MIXIN = "smithy.api#mixin";
+const TRAIT = "smithy.api#trait";
+const DEFAULT = "smithy.api#default";
+const ENUM_VALUE = "smithy.api#enumValue";
+
+class Assembler {
+  readonly events: ValidationEvent[] = [];
+  private readonly definitions = new Map<string, Definition>();
+  /** Every defined top-level id, including duplicates: the resolution universe. */
+  private readonly defined = new Set<string>();
+  /** Local and applied traits, keyed by shape or member id, in application order. */
+  private readonly pending = new Map<string, PendingTrait[]>();
+  private readonly shapes = new Map<string, Shape>();
+  private readonly metadata: Record<string, NodeValue> = {};
+  private readonly metadataLocations = new Map<string, SourceLocation>();
+
+  constructor(
+    private readonly files: readonly FileDraft[],
+    private readonly options: AssembleOptions,
+    private readonly preludeFile: FileDraft | undefined,
+    private readonly builtinFiles: ReadonlySet<FileDraft>,
+  ) {}
+
+  run(): AssembleResult {
+    for (const file of this.files) this.events.push(...file.events);
+    for (const file of this.files) for (const d of file.shapes) this.defined.add(d.id);
+    for (const file of this.files) for (const d of file.shapes) this.define(d, file);
+    for (const file of this.files) this.checkUses(file);
+    for (const [id, { draft, file }] of this.definitions) this.build(id, draft, file);
+    for (const file of this.files) {
+      for (const apply of file.applies) this.collectApply(apply.target, apply.traits, file);
+      for (const entry of file.metadata) this.mergeMetadata(entry.key, this.resolveNode(entry.value, file.context, undefined), entry.location);
+    }
+    this.resolveMixins();
+    this.checkPendingTargets();
+    this.applyTraits();
+    this.finishShapes();
+    const builtins = new Set<string>();
+    for (const [id, def] of this.definitions) if (this.builtinFiles.has(def.file) && this.shapes.has(id)) builtins.add(id);
+    return { model: new Model(this.shapes, this.metadata, builtins), events: this.events };
+  }
+
+  // ---- events -------------------------------------------------------------
+
+  private emit(severity: ValidationEvent["severity"], id: string, message: string, shapeId?: string, location?: SourceLocation): void {
+    this.events.push({ severity, id, message, ...(shapeId ? { shapeId } : {}), ...(location ? { location } : {}) });
+  }
+
+  // ---- references ---------------------------------------------------------
+
+  /** Resolves a reference as written, following Smithy's relative-id rules. */
+  resolve(text: string, context: ResolutionContext | null): string | undefined {
+    if (text.includes("#")) return isAbsoluteShapeId(text) ? text : undefined;
+    if (!context) return undefined;
+    const dollar = text.indexOf("$");
+    const name = dollar < 0 ? text : text.slice(0, dollar);
+    const member = dollar < 0 ? "" : text.slice(dollar);
+    const used = context.uses.get(name);
+    if (used) return used + member;
+    const local = `${context.namespace}#${name}`;
+    if (this.defined.has(local)) return local + member;
+    const prelude = `${PRELUDE_NAMESPACE}#${name}`;
+    if (this.defined.has(prelude) && this.isPreludeId(prelude)) return prelude + member;
+    return local + member;
+  }
+
+  private isPreludeId(id: string): boolean {
+    const def = this.definitions.get(id);
+    return def ? def.file === this.preludeFile : id.startsWith(`${PRELUDE_NAMESPACE}#`);
+  }
+
+  private ref(ref: RefDraft | undefined, file: FileDraft, owner: string): string | undefined {
+    if (!ref) return undefined;
+    const id = this.resolve(ref.text, file.context);
+    if (id === undefined) this.emit("ERROR", "Model", `Invalid shape ID: ${ref.text}`, owner, ref.location);
+    return id;
+  }
+
+  private refs(refs: readonly RefDraft[] | undefined, file: FileDraft, owner: string): string[] | undefined {
+    if (!refs) return undefined;
+    const out: string[] = [];
+    for (const r of refs) {
+      const id = this.ref(r, file, owner);
+      if (id !== undefined) out.push(id);
+    }
+    return out;
+  }
+
+  private refMap(refs: Record<string, RefDraft> | undefined, file: FileDraft, owner: string): Record<string, string> | undefined {
+    if (!refs) return undefined;
+    const out: Record<string, string> = {};
+    for (const [k, r] of Object.entries(refs)) {
+      const id = this.ref(r, file, owner);
+      if (id !== undefined) out[k] = id;
+    }
+    return out;
+  }
+
+  /** Turns a draft node into a node value, resolving unquoted shape ids. */
+  resolveNode(node: NodeDraft, context: ResolutionContext | null, shapeId: string | undefined): NodeValue {
+    if (node instanceof SyntacticShapeId) {
+      const id = this.resolve(node.text, context) ?? node.text;
+      if (!this.defined.has(withoutMember(id))) {
+        this.emit(
+          "DANGER",
+          "SyntacticShapeIdTarget",
+          `Syntactic shape ID \`${node.text}\` does not resolve to a valid shape ID: \`${id}\`. Did you mean to quote this string? Are you missing a model file?`,
+          undefined,
+          node.location,
+        );
+      }
+      return id;
+    }
+    if (Array.isArray(node)) return node.map((n) => this.resolveNode(n, context, shapeId));
+    if (node !== null && typeof node === "object") {
+      const out: Record<string, NodeValue> = {};
+      for (const k of Object.keys(node)) out[k] = this.resolveNode(node[k]!, context, shapeId);
+      return out;
+    }
+    return node;
+  }
+
+  private checkUses(file: FileDraft): void {
+    if (!file.context) return;
+    for (const id of file.context.uses.values()) {
+      if (!this.defined.has(withoutMember(id))) this.emit("WARNING", "Model", `Use statement refers to undefined shape: ${id}`);
+    }
+  }
+
+  // ---- definitions ----------------------------------------------------------
+
+  private define(draft: ShapeDraft, file: FileDraft): void {
+    const existing = this.definitions.get(draft.id);
+    if (!existing) {
+      this.definitions.set(draft.id, { draft, file });
+      return;
+    }
+    const a = this.canonical(existing.draft, existing.file);
+    const b = this.canonical(draft, file);
+    const where = `${formatLocation(existing.draft.location)} and ${formatLocation(draft.location)}`;
+    if (nodeEquals(a, b)) {
+      this.emit("NOTE", "Model.IgnoredDuplicateDefinition", `Ignoring duplicate but equivalent shape definition: ${draft.id} defined at ${where}`, draft.id, draft.location);
+    } else {
+      this.emit("ERROR", "Model", `Conflicting shape definition for \`${draft.id}\` found at ${where}`, draft.id, draft.location);
+    }
+  }
+
+  /** A resolved, location-free rendering of a draft, to compare duplicates. */
+  private canonical(d: ShapeDraft, file: FileDraft): NodeValue {
+    const r = (ref: RefDraft | undefined): NodeValue => (ref ? (this.resolve(ref.text, file.context) ?? ref.text) : null);
+    const rs = (refs: readonly RefDraft[] | undefined): NodeValue => (refs ? refs.map(r) : null);
+    const rm = (m: Record<string, RefDraft> | undefined): NodeValue =>
+      m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)])) : null;
+    const traits = (ts: readonly TraitDraft[]): NodeValue =>
+      Object.fromEntries(ts.map((t) => [this.resolve(t.name.text, file.context) ?? t.name.text, this.quietNode(t.value, file.context)]));
+    return {
+      type: d.type,
+      traits: traits(d.traits),
+      mixins: rs(d.mixins),
+      members: d.members.map((m) => ({ name: m.name, target: r(m.target), traits: traits(m.traits) })),
+      version: d.version ?? null,
+      rename: d.rename ?? null,
+      operations: rs(d.operations), resources: rs(d.resources), errors: rs(d.errors),
+      identifiers: rm(d.identifiers), properties: rm(d.properties),
+      create: r(d.create), put: r(d.put), read: r(d.read), update: r(d.update), delete: r(d.delete), list: r(d.list),
+      collectionOperations: rs(d.collectionOperations), input: r(d.input), output: r(d.output),
+    };
+  }
+
+  private quietNode(node: NodeDraft | undefined, context: ResolutionContext | null): NodeValue {
+    if (node === undefined) return "<annotation>";
+    if (node instanceof SyntacticShapeId) return this.resolve(node.text, context) ?? node.text;
+    if (Array.isArray(node)) return node.map((n) => this.quietNode(n, context));
+    if (node !== null && typeof node === "object") {
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, this.quietNode(v, context)]));
+    }
+    return node;
+  }
+
+  private addPending(targetId: string, trait: TraitDraft, file: FileDraft, owner: string): void {
+    const id = this.resolve(trait.name.text, file.context);
+    if (id === undefined) {
+      this.emit("ERROR", "Model", `Invalid shape ID: ${trait.name.text}`, owner, trait.location);
+      return;
+    }
+    if (id.includes("$")) {
+      this.emit("ERROR", "Model", `Trait names cannot refer to members: ${trait.name.text}`, owner, trait.location);
+      return;
+    }
+    let list = this.pending.get(targetId);
+    if (!list) this.pending.set(targetId, (list = []));
+    list.push({ id, value: trait.value, location: trait.location, context: file.context });
+  }
+
+  private build(id: string, d: ShapeDraft, file: FileDraft): void {
+    const members = new Map<string, MemberShape>();
+    const allowed = d.type === "list" || d.type === "set" ? ["member"] : d.type === "map" ? ["key", "value"] : undefined;
+    for (const m of d.members) {
+      if (allowed && !allowed.includes(m.name)) {
+        this.emit(
+          "ERROR",
+          "Model",
+          d.type === "map"
+            ? `Map shapes may only have \`key\` and \`value\` members, but found \`${m.name}\``
+            : `${d.type === "set" ? "Set" : "List"} shapes may only have a \`member\` member, but found \`${m.name}\``,
+          id,
+          m.location,
+        );
+        continue;
+      }
+      if (members.has(m.name)) {
+        this.emit("ERROR", "Model", `Duplicate member of \`${id}\`: '${m.name}'`, id, m.location);
+        continue;
+      }
+      members.set(m.name, this.buildMember(id, m, d, file));
+    }
+    if (file.version.startsWith("1")) {
+      for (const m of d.members) {
+        if (m.traits.some((t) => this.resolve(t.name.text, file.context) === DEFAULT)) {
+          this.emit("ERROR", "Model", "The @default trait can only be used in Smithy 2.0 or later", `${id}$${m.name}`, m.location);
+        }
+      }
+    }
+    const shape: Shape = { id, type: d.type, traits: new Map(), members, mixins: this.refs(d.mixins, file, id) ?? [], location: d.location };
+    if (d.version !== undefined) shape.version = d.version;
+    if (d.rename !== undefined) shape.rename = d.rename;
+    const assign = (key: "operations" | "resources" | "errors" | "collectionOperations", refs: readonly RefDraft[] | undefined) => {
+      const v = this.refs(refs, file, id);
+      if (v) shape[key] = v;
+    };
+    assign("operations", d.operations);
+    assign("resources", d.resources);
+    assign("errors", d.errors);
+    assign("collectionOperations", d.collectionOperations);
+    const identifiers = this.refMap(d.identifiers, file, id);
+    if (identifiers) shape.identifiers = identifiers;
+    const properties = this.refMap(d.properties, file, id);
+    if (properties) shape.properties = properties;
+    for (const key of ["create", "put", "read", "update", "delete", "list", "input", "output"] as const) {
+      const v = this.ref(d[key], file, id);
+      if (v !== undefined) shape[key] = v;
+    }
+    if (d.type === "operation") {
+      shape.input ??= "smithy.api#Unit";
+      shape.output ??= "smithy.api#Unit";
+      shape.errors ??= [];
+    }
+    this.shapes.set(id, shape);
+    for (const t of d.traits) this.addPending(id, t, file, id);
+    for (const m of d.members) if (members.has(m.name)) for (const t of m.traits) this.addPending(`${id}$${m.name}`, t, file, id);
+    if (d.forResource) {
+      const resource = this.ref(d.forResource, file, id);
+      if (resource) this.forResource.set(id, resource);
+    }
+  }
+
+  private readonly forResource = new Map<string, string>();
+
+  private buildMember(container: string, m: MemberDraft, d: ShapeDraft, file: FileDraft): MemberShape {
+    let target = "";
+    if (m.target) target = this.ref(m.target, file, `${container}$${m.name}`) ?? "";
+    else if (d.type === "enum" || d.type === "intEnum") target = "smithy.api#Unit";
+    return { type: "member", id: `${container}$${m.name}`, name: m.name, container, target, traits: new Map(), location: m.location };
+  }
+
+  private collectApply(target: RefDraft, traits: readonly TraitDraft[], file: FileDraft): void {
+    const id = this.resolve(target.text, file.context);
+    if (id === undefined) {
+      this.emit("ERROR", "Model", `Invalid shape ID: ${target.text}`, undefined, target.location);
+      return;
+    }
+    const def = this.definitions.get(withoutMember(id));
+    if (def && def.file === this.preludeFile && file !== this.preludeFile) {
+      for (const t of traits) {
+        const traitId = this.resolve(t.name.text, file.context) ?? t.name.text;
+        this.emit("ERROR", "Model", `Cannot apply \`${traitId}\` to an immutable prelude shape defined in \`${PRELUDE_NAMESPACE}\`.`, id, t.location);
+      }
+      return;
+    }
+    for (const t of traits) this.addPending(id, t, file, id);
+  }
+
+  private mergeMetadata(key: string, value: NodeValue, location: SourceLocation): void {
+    if (!Object.hasOwn(this.metadata, key)) {
+      this.metadata[key] = value;
+      this.metadataLocations.set(key, location);
+      return;
+    }
+    const prev = this.metadata[key]!;
+    if (Array.isArray(prev) && Array.isArray(value)) {
+      this.metadata[key] = [...prev, ...value];
+    } else if (!nodeEquals(prev, value)) {
+      this.emit(
+        "ERROR",
+        "Model",
+        `Metadata conflict for key \`${key}\`. Defined in both \`${formatLocation(this.metadataLocations.get(key)!)}\` and \`${formatLocation(location)}\``,
+        undefined,
+        location,
+      );
+    }
+  }
+
+  // ---- mixins -------------------------------------------------------------
+
+  private resolveMixins(): void {
+    const state = new Map<string, "visiting" | "done" | "failed">();
+    const cycles = new Set<string>();
+    const visit = (id: string, stack: string[]): boolean => {
+      const s = state.get(id);
+      if (s === "done") return true;
+      if (s === "failed") return false;
+      const shape = this.shapes.get(id);
+      if (!shape) return false;
+      if (s === "visiting") {
+        const cycle = stack.slice(stack.indexOf(id));
+        for (const c of cycle) cycles.add(c);
+        return false;
+      }
+      state.set(id, "visiting");
+      stack.push(id);
+      let ok = true;
+      for (const mixin of shape.mixins) {
+        if (!this.shapes.has(mixin)) {
+          this.emit("ERROR", "Model", `Cannot apply mixin to ${id}: ${mixin} not found`, id, shape.location);
+          ok = false;
+        } else if (!visit(mixin, stack)) {
+          if (!cycles.has(id)) this.emit("ERROR", "Model", `Cannot apply mixin to ${id}: ${mixin} not found`, id, shape.location);
+          ok = false;
+        }
+      }
+      stack.pop();
+      if (cycles.has(id)) ok = false;
+      state.set(id, ok ? "done" : "failed");
+      if (ok) this.applyMixins(shape);
+      return ok;
+    };
+    for (const id of [...this.shapes.keys()]) visit(id, []);
+    for (const id of cycles) {
+      const others = [...cycles].filter((c) => c !== id && this.inSameCycle(id, c));
+      this.emit("ERROR", "Model", `Unable to resolve mixins; cycles detected between this shape and [${javaHashOrder(others).join(", ")}]`, id, this.shapes.get(id)?.location);
+    }
+    for (const [id, s] of state) if (s === "failed") this.shapes.delete(id);
+  }
+
+  private inSameCycle(a: string, b: string): boolean {
+    return this.reaches(a, b) && this.reaches(b, a);
+  }
+
+  private reaches(from: string, to: string): boolean {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length) {
+      const id = stack.pop()!;
+      for (const m of this.shapes.get(id)?.mixins ?? []) {
+        if (m === to) return true;
+        if (!seen.has(m)) {
+          seen.add(m);
+          stack.push(m);
+        }
+      }
+    }
+    return false;
+  }
+
+  private applyMixins(shape: Shape): void {
+    if (shape.mixins.length === 0) return;
+    const inheritedMembers = new Map<string, MemberShape>();
+    const inheritedTraits = new Map<string, NodeValue>();
+    for (const mixinId of shape.mixins) {
+      const mixin = this.shapes.get(mixinId)!;
+      if (!mixin.traits.has(MIXIN) && !this.pendingHas(mixinId, MIXIN)) {
+        this.emit("ERROR", "Target", `Attempted to use ${mixinId} as a mixin, but it is not marked with the mixin trait`, shape.id, shape.location);
+      }
+      const local = this.mixinLocalTraits(mixin);
+      for (const [traitId, value] of this.effectiveTraits(mixin)) {
+        if (traitId === MIXIN || local.has(traitId)) continue;
+        inheritedTraits.set(traitId, value);
+      }
+      for (const m of mixin.members.values()) {
+        const prior = inheritedMembers.get(m.name);
+        if (prior && prior.target !== m.target) {
+          this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${prior.mixinMember}\``, `${shape.id}$${m.name}`, shape.location);
+          continue;
+        }
+        const traits = new Map(this.effectiveTraits(m));
+        inheritedMembers.set(m.name, {
+          type: "member", id: `${shape.id}$${m.name}`, name: m.name, container: shape.id, target: m.target,
+          traits, location: m.location, mixinMember: m.mixinMember ?? m.id, inheritedTraits: new Set(traits.keys()),
+        });
+      }
+    }
+    const merged = new Map<string, MemberShape>(inheritedMembers);
+    for (const [name, local] of shape.members) {
+      const inherited = inheritedMembers.get(name);
+      if (!inherited) {
+        merged.set(name, local);
+        continue;
+      }
+      if (local.target && local.target !== inherited.target) {
+        this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${inherited.mixinMember}\``, local.id, local.location);
+        continue;
+      }
+      // A redeclared member keeps the inherited target and traits; its own traits are pending and override.
+      merged.set(name, { ...inherited, location: local.location });
+    }
+    shape.members.clear();
+    for (const [k, v] of merged) shape.members.set(k, v);
+    for (const [k, v] of inheritedTraits) shape.traits.set(k, v);
+    (shape as { inheritedTraits?: ReadonlySet<string> }).inheritedTraits = new Set(inheritedTraits.keys());
+    // Mixin traits are final before this shape's own traits are applied, so resolve the mixin's pending ones first.
+  }
+
+  private pendingHas(id: string, traitId: string): boolean {
+    return this.pending.get(id)?.some((p) => p.id === traitId) ?? false;
+  }
+
+  /** A shape's traits as they will be once its pending traits are applied (mixins are resolved in order). */
+  private effectiveTraits(shape: Shape | MemberShape): Map<string, NodeValue> {
+    this.applyPendingTo(shape);
+    return shape.traits;
+  }
+
+  private mixinLocalTraits(mixin: Shape): Set<string> {
+    const value = this.effectiveTraits(mixin).get(MIXIN);
+    const out = new Set<string>();
+    if (isNodeObject(value) && Array.isArray(value.localTraits)) {
+      for (const t of value.localTraits) if (typeof t === "string") out.add(t);
+    }
+    return out;
+  }
+
+  // ---- traits -------------------------------------------------------------
+
+  private checkPendingTargets(): void {
+    for (const [targetId, traits] of this.pending) {
+      if (this.lookup(targetId)) continue;
+      for (const t of traits) {
+        this.emit("ERROR", "Model", `Trait \`${shortTraitName(t.id)}\` applied to unknown shape \`${targetId}\``, undefined, t.location);
+      }
+      this.pending.delete(targetId);
+    }
+  }
+
+  private lookup(id: string): Shape | MemberShape | undefined {
+    const dollar = id.indexOf("$");
+    if (dollar < 0) return this.shapes.get(id);
+    return this.shapes.get(id.slice(0, dollar))?.members.get(id.slice(dollar + 1));
+  }
+
+  private readonly applied = new Set<string>();
+
+  private applyTraits(): void {
+    for (const shape of this.shapes.values()) {
+      this.applyPendingTo(shape);
+      for (const m of shape.members.values()) this.applyPendingTo(m);
+    }
+  }
+
+  /** Applies the pending (own and `apply`) traits of one shape or member, once. */
+  private applyPendingTo(target: Shape | MemberShape): void {
+    if (this.applied.has(target.id)) return;
+    this.applied.add(target.id);
+    const pending = this.pending.get(target.id);
+    if (!pending) return;
+    const own = new Map<string, { value: NodeValue; location: SourceLocation }>();
+    for (const p of pending) {
+      const value = this.traitValue(p, target.id);
+      if (value === undefined) continue;
+      const prior = own.get(p.id);
+      if (!prior) {
+        own.set(p.id, { value, location: p.location });
+        continue;
+      }
+      if (nodeEquals(prior.value, value)) continue;
+      if (Array.isArray(prior.value) && Array.isArray(value) && this.isListTrait(p.id)) {
+        prior.value = [...prior.value, ...value];
+        continue;
+      }
+      this.emit(
+        "ERROR",
+        "Model",
+        `Conflicting \`${p.id}\` trait found on shape \`${target.id}\`. The previous trait was defined at \`${formatLocation(prior.location)}\`, and a conflicting trait was defined at \`${formatLocation(p.location)}\`.`,
+        target.id,
+        p.location,
+      );
+    }
+    const inherited = target.inheritedTraits ? new Set(target.inheritedTraits) : undefined;
+    for (const [id, { value }] of own) {
+      target.traits.set(id, value);
+      inherited?.delete(id);
+    }
+    if (inherited) (target as { inheritedTraits?: ReadonlySet<string> }).inheritedTraits = inherited;
+  }
+
+  private isListTrait(traitId: string): boolean {
+    const t = this.shapes.get(traitId)?.type;
+    return t === "list" || t === "set";
+  }
+
+  /** Resolves a pending trait's value, coercing annotations; undefined when the trait is rejected. */
+  private traitValue(p: PendingTrait, shapeId: string): NodeValue | undefined {
+    const def = this.shapes.get(p.id);
+    if (!def || !(def.traits.has(TRAIT) || this.pendingHas(p.id, TRAIT))) {
+      if (def) {
+        this.emit("ERROR", "Model", `Shape \`${p.id}\` cannot be applied as a trait. If this is a custom trait, please add \`@trait\` to this shape.`, shapeId, p.location);
+        return undefined;
+      }
+      const message = `Unable to resolve trait \`${p.id}\`. If this is a custom trait, then it must be defined before it can be used in a model.`;
+      if (!this.options.allowUnknownTraits) {
+        this.emit("ERROR", "Model", message, shapeId, p.location);
+        return undefined;
+      }
+      this.emit("WARNING", "Model", message, shapeId, p.location);
+      return p.value === undefined ? {} : this.resolveNode(p.value, p.context, shapeId);
+    }
+    if (p.value !== undefined) return this.resolveNode(p.value, p.context, shapeId);
+    switch (def.type) {
+      case "structure":
+      case "map":
+        return {};
+      case "list":
+      case "set":
+        return [];
+      default:
+        return null;
+    }
+  }
+
+  // ---- final touches --------------------------------------------------------
+
+  private finishShapes(): void {
+    for (const shape of this.shapes.values()) {
+      if (shape.type === "enum") {
+        for (const m of shape.members.values()) {
+          m.target ||= "smithy.api#Unit";
+          if (!m.traits.has(ENUM_VALUE)) m.traits.set(ENUM_VALUE, m.name);
+        }
+      }
+      if (shape.type === "intEnum") for (const m of shape.members.values()) m.target ||= "smithy.api#Unit";
+      if (shape.type === "list" || shape.type === "set") this.requireMembers(shape, ["member"]);
+      if (shape.type === "map") this.requireMembers(shape, ["key", "value"]);
+      const resource = this.forResource.get(shape.id);
+      for (const m of shape.members.values()) {
+        if (m.target) continue;
+        const r = resource ? this.shapes.get(resource) : undefined;
+        const fromResource = r?.identifiers?.[m.name] ?? r?.properties?.[m.name];
+        if (fromResource) m.target = fromResource;
+        else {
+          this.emit(
+            "ERROR",
+            "Model",
+            resource
+              ? `Unable to resolve the elided member \`$${m.name}\`: it is not an identifier or property of \`${resource}\` nor a member of a mixin`
+              : `Unable to resolve the elided member \`$${m.name}\`: no mixin or \`for\` resource defines a member named \`${m.name}\``,
+            m.id,
+            m.location,
+          );
+          shape.members.delete(m.name);
+        }
+      }
+    }
+  }
+
+  private requireMembers(shape: Shape, names: string[]): void {
+    const missing = names.filter((n) => !shape.members.has(n));
+    if (missing.length === 0) return;
+    this.emit(
+      "ERROR",
+      "Model",
+      `Missing required member${missing.length > 1 ? "s" : ""} of shape \`${shape.id}\`: ${missing.join(", ")}`,
+      shape.id,
+      shape.location,
+    );
+  }
+}
+
+/** `smithy.api#tags` is reported as `tags`, other namespaces in full. */
+function shortTraitName(id: string): string {
+  return id.startsWith(`${PRELUDE_NAMESPACE}#`) ? id.slice(PRELUDE_NAMESPACE.length + 1) : id;
+}
+
+/**
+ * Orders strings as a `java.util.HashSet` of the default capacity iterates
+ * them. Upstream Smithy lists cycle members in that order, and the conformance
+ * corpus expects its messages verbatim.
+ */
+function javaHashOrder(values: string[]): string[] {
+  let capacity = 16;
+  while (values.length > capacity * 0.75) capacity *= 2;
+  const bucket = (s: string) => {
+    let h = 0;
+    for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  return values
+    .map((v, i) => ({ v, i, b: bucket(v) }))
+    .sort((x, y) => x.b - y.b || x.i - y.i)
+    .map((x) => x.v);
+}
+
+/**
+ * Assembles file drafts into a model. The prelude draft, when given, is
+ * immutable; shapes of `builtinFiles` are marked as built in.
+ */
+export function assemble(
+  files: readonly FileDraft[],
+  options: AssembleOptions = {},
+  preludeFile?: FileDraft,
+  builtinFiles: ReadonlySet<FileDraft> = new Set(),
+): AssembleResult {
+  return new Assembler(files, options, preludeFile, builtinFiles).run();
+}
+

@@ -1,0 +1,210 @@
+import type { Model } from "../model.js";
+import { isNodeObject, nodeTypeName, type NodeValue } from "../node-value.js";
+import type { MemberShape, Shape } from "../shape.js";
+import { isAbsoluteShapeId } from "../shape-id.js";
+import type { Severity } from "../validation-event.js";
+
+/** One problem found in a node value, with the dotted path to it. */
+export interface NodeProblem {
+  readonly severity: Severity;
+  readonly path: string;
+  readonly message: string;
+}
+
+const INTEGER_RANGES: Record<string, [number, number]> = {
+  byte: [-128, 127],
+  short: [-32768, 32767],
+  integer: [-2147483648, 2147483647],
+  long: [Number.MIN_SAFE_INTEGER * 1024, Number.MAX_SAFE_INTEGER * 1024],
+};
+
+/** Deeper values than this are reported rather than walked. */
+const MAX_DEPTH = 256;
+
+function describe(value: NodeValue): string {
+  if (value === null) return "null value";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    return `${nodeTypeName(value)} value, \`${typeof value === "string" ? value : String(value)}\``;
+  }
+  return `${nodeTypeName(value)} value`;
+}
+
+/**
+ * Checks a node value (a trait value, a default, an example) against the shape
+ * it should conform to: types, required members, enum values, `@length`,
+ * `@range`, `@pattern` and `@idRef`.
+ */
+export function validateNodeValue(model: Model, shapeId: string, value: NodeValue, path = ""): NodeProblem[] {
+  const problems: NodeProblem[] = [];
+  check(model, shapeId, undefined, value, path, problems, 0);
+  return problems;
+}
+
+function check(
+  model: Model,
+  shapeId: string,
+  member: MemberShape | undefined,
+  value: NodeValue,
+  path: string,
+  out: NodeProblem[],
+  depth: number,
+): void {
+  const shape = model.getShape(shapeId);
+  if (!shape) return; // unresolved targets are reported by the target validator
+  const error = (message: string): void => {
+    out.push({ severity: "ERROR", path, message });
+  };
+  if (depth > MAX_DEPTH) {
+    error(`Value is nested deeper than ${MAX_DEPTH} levels`);
+    return;
+  }
+  const expect = (kind: string): void => error(`Expected ${kind} value for ${shape.type} shape, \`${shape.id}\`; found ${describe(value)}`);
+  const traits = (id: string): NodeValue | undefined => member?.traits.get(id) ?? shape.traits.get(id);
+  switch (shape.type) {
+    case "document":
+      return;
+    case "string":
+    case "enum": {
+      if (typeof value !== "string") return expect("string");
+      checkLength(traits("smithy.api#length"), [...value].length, "String value provided for", shape, error);
+      const pattern = traits("smithy.api#pattern");
+      if (typeof pattern === "string") {
+        try {
+          if (!new RegExp(pattern, "u").test(value)) error(`String value provided for \`${shape.id}\` must match regular expression: ${pattern}`);
+        } catch {
+          // an invalid pattern is reported on the pattern trait itself
+        }
+      }
+      const values = enumValues(shape);
+      if (values && !values.includes(value)) {
+        error(`String value provided for \`${shape.id}\` must be one of the following values: ${values.map((v) => `\`${v}\``).join(", ")}`);
+      }
+      if (traits("smithy.api#idRef") !== undefined && !isAbsoluteShapeId(value)) {
+        error(`Expected a valid shape ID, but found \`${value}\``);
+      }
+      return;
+    }
+    case "blob":
+      if (typeof value !== "string") return expect("string");
+      checkLength(traits("smithy.api#length"), value.length, "Value provided for", shape, error);
+      return;
+    case "boolean":
+      if (typeof value !== "boolean") expect("boolean");
+      return;
+    case "timestamp":
+      if (typeof value !== "string" && typeof value !== "number") expect("string or number");
+      return;
+    case "byte":
+    case "short":
+    case "integer":
+    case "long":
+    case "bigInteger":
+    case "intEnum":
+    case "float":
+    case "double":
+    case "bigDecimal": {
+      if (typeof value !== "number") {
+        if (typeof value === "string" && (shape.type === "float" || shape.type === "double") && ["NaN", "Infinity", "-Infinity"].includes(value)) return;
+        return expect("number");
+      }
+      const integral = shape.type !== "float" && shape.type !== "double" && shape.type !== "bigDecimal";
+      if (integral && !Number.isInteger(value)) error(`${shape.type} shapes must not have floating point values, but found \`${value}\` provided for \`${shape.id}\``);
+      const bounds = INTEGER_RANGES[shape.type === "intEnum" ? "integer" : shape.type];
+      if (bounds && (value < bounds[0] || value > bounds[1])) error(`${shape.type} value must be >= ${bounds[0]} and <= ${bounds[1]}, but found ${value}`);
+      const range = traits("smithy.api#range");
+      if (isNodeObject(range)) {
+        if (typeof range.min === "number" && value < range.min) error(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
+        if (typeof range.max === "number" && value > range.max) error(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
+      }
+      if (shape.type === "intEnum") {
+        const values = [...shape.members.values()].map((m) => m.traits.get("smithy.api#enumValue"));
+        if (!values.includes(value)) error(`Integer value provided for \`${shape.id}\` must be one of the following values: ${values.map((v) => `\`${String(v)}\``).join(", ")}, but found ${value}`);
+      }
+      return;
+    }
+    case "list":
+    case "set": {
+      if (!Array.isArray(value)) return expect("array");
+      checkLength(traits("smithy.api#length"), value.length, "Value provided for", shape, error);
+      const m = shape.members.get("member");
+      if (!m) return;
+      const sparse = shape.traits.has("smithy.api#sparse");
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i]!;
+        if (item === null && sparse) continue;
+        check(model, m.target, m, item, path ? `${path}.${i}` : String(i), out, depth + 1);
+      }
+      return;
+    }
+    case "map": {
+      if (!isNodeObject(value)) return expect("object");
+      const entries = Object.keys(value);
+      checkLength(traits("smithy.api#length"), entries.length, "Value provided for", shape, error);
+      const k = shape.members.get("key");
+      const v = shape.members.get("value");
+      const sparse = shape.traits.has("smithy.api#sparse");
+      for (const key of entries) {
+        const sub = path ? `${path}.${key}` : key;
+        if (k) check(model, k.target, k, key, sub, out, depth + 1);
+        const item = value[key]!;
+        if (v && !(item === null && sparse)) check(model, v.target, v, item, sub, out, depth + 1);
+      }
+      return;
+    }
+    case "structure": {
+      if (!isNodeObject(value)) return expect("object");
+      for (const key of Object.keys(value)) {
+        const m = shape.members.get(key);
+        const sub = path ? `${path}.${key}` : key;
+        if (!m) {
+          out.push({ severity: "WARNING", path: sub, message: `Invalid structure member \`${key}\` found for \`${shape.id}\`` });
+          continue;
+        }
+        const item = value[key]!;
+        if (item === null) continue;
+        check(model, m.target, m, item, sub, out, depth + 1);
+      }
+      for (const m of shape.members.values()) {
+        if (m.traits.has("smithy.api#required") && !Object.hasOwn(value, m.name) && !m.traits.has("smithy.api#default")) {
+          error(`Missing required structure member \`${m.name}\` for \`${shape.id}\``);
+        }
+      }
+      return;
+    }
+    case "union": {
+      if (!isNodeObject(value)) return expect("object");
+      const keys = Object.keys(value);
+      if (keys.length !== 1) {
+        error(`union values must contain exactly one entry, but found ${keys.length} for \`${shape.id}\``);
+        return;
+      }
+      const key = keys[0]!;
+      const m = shape.members.get(key);
+      if (!m) {
+        error(`Invalid union member \`${key}\` found for \`${shape.id}\``);
+        return;
+      }
+      check(model, m.target, m, value[key]!, path ? `${path}.${key}` : key, out, depth + 1);
+      return;
+    }
+    default:
+      error(`Values cannot be provided for ${shape.type} shapes like \`${shape.id}\``);
+  }
+}
+
+function enumValues(shape: Shape): string[] | undefined {
+  if (shape.type === "enum") {
+    return [...shape.members.values()].map((m) => m.traits.get("smithy.api#enumValue")).filter((v): v is string => typeof v === "string");
+  }
+  const legacy = shape.traits.get("smithy.api#enum");
+  if (Array.isArray(legacy)) {
+    return legacy.map((d) => (isNodeObject(d) ? d.value : undefined)).filter((v): v is string => typeof v === "string");
+  }
+  return undefined;
+}
+
+function checkLength(length: NodeValue | undefined, size: number, what: string, shape: Shape, error: (m: string) => void): void {
+  if (!isNodeObject(length)) return;
+  if (typeof length.min === "number" && size < length.min) error(`${what} \`${shape.id}\` must have at least ${length.min} entries or characters, but found ${size}`);
+  if (typeof length.max === "number" && size > length.max) error(`${what} \`${shape.id}\` must have no more than ${length.max} entries or characters, but found ${size}`);
+}

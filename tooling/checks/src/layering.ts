@@ -1,0 +1,117 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/**
+ * Which `@anvil/*` packages each package may import (DEVELOPERS.md, layering).
+ * A package missing from this table fails the check until its place is decided.
+ */
+export const ALLOWED: Record<string, readonly string[]> = {
+  "@anvil/model": [],
+  "@anvil/core": [],
+  "@anvil/codec-json": ["@anvil/core"],
+  "@anvil/codec-cbor": ["@anvil/core"],
+  "@anvil/protocol-restjson": ["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"],
+  "@anvil/protocol-awsjson": ["@anvil/core", "@anvil/codec-json"],
+  "@anvil/protocol-rpcv2cbor": ["@anvil/core", "@anvil/codec-cbor"],
+  "@anvil/protocol-grpc": ["@anvil/core"],
+  "@anvil/eventstream": ["@anvil/core"],
+  "@anvil/client-core": ["@anvil/core"],
+  "@anvil/server": ["@anvil/core"],
+  "@anvil/fakes": ["@anvil/core"],
+  "@anvil/auth-sigv4": ["@anvil/core"],
+  "@anvil/dynamic": ["@anvil/core", "@anvil/model"],
+  "@anvil/docs-site": ["@anvil/model"],
+  "@anvil/codegen": ["@anvil/model", "@anvil/docs-site"],
+  // Apps sit on top and may use any package.
+  "@anvil/conformance": ["*"],
+  "@anvil/example": ["*"],
+};
+
+/** One package of the workspace: its name, folder and declared dependencies. */
+export interface WorkspacePackage {
+  readonly name: string;
+  readonly dir: string;
+  readonly dependencies: readonly string[];
+}
+
+/** A layering violation, named for a person to fix. */
+export interface Violation {
+  readonly pkg: string;
+  readonly where: string;
+  readonly imported: string;
+}
+
+/** Lists the packages under `packages/` and `apps/`. */
+export function workspacePackages(root: string): WorkspacePackage[] {
+  const out: WorkspacePackage[] = [];
+  for (const group of ["packages", "apps"]) {
+    const base = join(root, group);
+    if (!existsSync(base)) continue;
+    for (const name of readdirSync(base).sort()) {
+      const manifest = join(base, name, "package.json");
+      if (!existsSync(manifest)) continue;
+      const json = JSON.parse(readFileSync(manifest, "utf8")) as { name: string; dependencies?: object; peerDependencies?: object };
+      out.push({
+        name: json.name,
+        dir: join(base, name),
+        dependencies: [...Object.keys(json.dependencies ?? {}), ...Object.keys(json.peerDependencies ?? {})],
+      });
+    }
+  }
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d)) {
+      if (entry === "node_modules" || entry === "dist" || entry.startsWith(".")) continue;
+      const path = join(d, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|mts|js|mjs)$/.test(entry) && !/\.test\.ts$/.test(entry)) out.push(path);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+const IMPORT = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+
+/** The `@anvil/*` package names a source text imports (subpaths reduced to the package). */
+export function anvilImports(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3] ?? "";
+    const hit = /^(@anvil\/[^/]+)/.exec(spec);
+    if (hit) out.add(hit[1]!);
+  }
+  return [...out];
+}
+
+function allowed(pkg: string, imported: string): boolean {
+  const rule = ALLOWED[pkg];
+  if (!rule) return false;
+  return rule.includes("*") || rule.includes(imported) || imported === pkg;
+}
+
+/** Checks declared dependencies and source imports of every workspace package against {@link ALLOWED}. */
+export function checkLayering(root: string): Violation[] {
+  const violations: Violation[] = [];
+  for (const pkg of workspacePackages(root)) {
+    if (!ALLOWED[pkg.name]) {
+      violations.push({ pkg: pkg.name, where: relative(root, pkg.dir), imported: "(package missing from the layering table)" });
+      continue;
+    }
+    for (const dep of pkg.dependencies) {
+      if (dep.startsWith("@anvil/") && !allowed(pkg.name, dep)) {
+        violations.push({ pkg: pkg.name, where: `${relative(root, pkg.dir)}/package.json`, imported: dep });
+      }
+    }
+    for (const file of sourceFiles(join(pkg.dir, "src"))) {
+      for (const imported of anvilImports(readFileSync(file, "utf8"))) {
+        if (!allowed(pkg.name, imported)) violations.push({ pkg: pkg.name, where: relative(root, file), imported });
+      }
+    }
+  }
+  return violations;
+}
