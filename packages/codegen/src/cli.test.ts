@@ -53,7 +53,7 @@ describe("anvil validate", () => {
     } finally {
       process.chdir(prev);
     }
-    expect(out[0]).toMatch(/^bad\.smithy:5:5: error: .*ex#Missing.* \[Target\]$/);
+    expect(out[1]).toMatch(/^bad\.smithy:5:5: error: .*ex#Missing.* \[Target\]$/);
     expect(out.at(-1)).toMatch(/✗ invalid: 1 error/);
   });
 

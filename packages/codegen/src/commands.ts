@@ -39,7 +39,7 @@ function compareEvents(a: ValidationEvent, b: ValidationEvent): number {
   return (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0);
 }
 
-function load(args: ParsedArgs, io: Io): LoadModelResult | undefined {
+function load(args: ParsedArgs, io: Io, log: (text: string) => void): LoadModelResult | undefined {
   if (args.models.length === 0) {
     io.err("error: no model given; pass --model <files or directories>");
     return undefined;
@@ -52,7 +52,7 @@ function load(args: ParsedArgs, io: Io): LoadModelResult | undefined {
   });
   const ms = Math.round(performance.now() - started);
   const userShapes = [...result.model.shapes.keys()].filter((id) => !result.model.isBuiltin(id)).length;
-  io.err(`Loaded ${args.models.join(", ")}: ${userShapes} shapes in ${ms} ms`);
+  log(`Loaded ${args.models.join(", ")}: ${userShapes} shapes in ${ms} ms`);
   return result;
 }
 
@@ -62,7 +62,7 @@ function countBy(events: readonly ValidationEvent[], severity: Severity): number
 
 /** `anvil validate`: prints events like a compiler; exit code 1 when there are errors. */
 export function validateCommand(args: ParsedArgs, io: Io): number {
-  const result = load(args, io);
+  const result = load(args, io, io.out);
   if (!result) return 2;
   const minimum = (args.flags.get("--severity") as Severity | undefined) ?? "WARNING";
   if (!SEVERITIES.includes(minimum)) {
@@ -100,7 +100,7 @@ export function summarize({ model }: LoadModelResult): string {
 
 /** `anvil ast`: prints (or writes) the model as a JSON AST. */
 export function astCommand(args: ParsedArgs, io: Io): number {
-  const result = load(args, io);
+  const result = load(args, io, io.err);
   if (!result) return 2;
   const errors = result.events.filter((e) => e.severity === "ERROR" || e.severity === "DANGER");
   for (const e of errors.sort(compareEvents)) io.err(formatDiagnostic(e));

@@ -225,3 +225,19 @@ describe("bundled definitions", () => {
     expect(errors(all).map((e) => `${e.shapeId}: ${e.message}`)).toEqual([]);
   });
 });
+
+describe("IDL 1.0", () => {
+  it("gives members targeting unboxed primitives a zero default, as Smithy's upgrade does", () => {
+    const { model, events } = loadModel({
+      sources: [{ file: "v1.smithy", text: `$version: "1.0"\nnamespace ex\nstructure S {\n a: PrimitiveInteger,\n b: Integer,\n c: MyInt,\n @box\n d: PrimitiveBoolean,\n e: PrimitiveBoolean\n}\ninteger MyInt` }],
+    });
+    expect(errors(events)).toEqual([]);
+    const defaults = [...model.getShape("ex#S")!.members.values()].map((m) => m.traits.get("smithy.api#default"));
+    expect(defaults).toEqual([0, undefined, 0, undefined, false]);
+  });
+
+  it("rejects @default in 1.0 files", () => {
+    const { events } = loadModel({ sources: [{ file: "v1.smithy", text: `$version: "1.0"\nnamespace ex\nstructure S {\n @default(1)\n a: Integer\n}` }] });
+    expect(messages(events)).toContain("The @default trait can only be used in Smithy 2.0 or later");
+  });
+});

@@ -51,6 +51,8 @@ const MIXIN = "smithy.api#mixin";
 const TRAIT = "smithy.api#trait";
 const DEFAULT = "smithy.api#default";
 const ENUM_VALUE = "smithy.api#enumValue";
+const BOX = "smithy.api#box";
+const NUMERIC = new Set(["byte", "short", "integer", "long", "float", "double"]);
 
 class Assembler {
   readonly events: ValidationEvent[] = [];
@@ -263,7 +265,17 @@ class Assembler {
       }
       members.set(m.name, this.buildMember(id, m, d, file));
     }
+    if (d.type === "set") {
+      this.emit(
+        "WARNING",
+        "ModelDeprecation",
+        "Set shapes are deprecated and have been removed in Smithy IDL v2. Use a list shape with the @uniqueItems trait instead.",
+        id,
+        d.location,
+      );
+    }
     if (file.version.startsWith("1")) {
+      this.v1Shapes.add(id);
       for (const m of d.members) {
         if (m.traits.some((t) => this.resolve(t.name.text, file.context) === DEFAULT)) {
           this.emit("ERROR", "Model", "The @default trait can only be used in Smithy 2.0 or later", `${id}$${m.name}`, m.location);
@@ -304,6 +316,8 @@ class Assembler {
   }
 
   private readonly forResource = new Map<string, string>();
+  /** Shapes defined in IDL/JSON 1.0 files, whose members get 1.0 nullability semantics. */
+  private readonly v1Shapes = new Set<string>();
 
   private buildMember(container: string, m: MemberDraft, d: ShapeDraft, file: FileDraft): MemberShape {
     let target = "";
@@ -578,6 +592,7 @@ class Assembler {
   // ---- final touches --------------------------------------------------------
 
   private finishShapes(): void {
+    this.upgradeV1();
     for (const shape of this.shapes.values()) {
       if (shape.type === "enum") {
         for (const m of shape.members.values()) {
@@ -606,6 +621,27 @@ class Assembler {
           );
           shape.members.delete(m.name);
         }
+      }
+    }
+  }
+
+  /**
+   * Smithy 1.0 made members that target unboxed numbers and booleans non-null
+   * with a zero value. Smithy 2.0 says the same with `@default`, so 1.0
+   * structures are upgraded the way Smithy's own loader upgrades them.
+   */
+  private upgradeV1(): void {
+    for (const id of this.v1Shapes) {
+      const shape = this.shapes.get(id);
+      if (!shape || shape.type !== "structure") continue;
+      for (const m of shape.members.values()) {
+        if (m.traits.has(DEFAULT) || m.traits.has(BOX)) continue;
+        const target = this.shapes.get(m.target);
+        if (!target || target.traits.has(BOX)) continue;
+        const zero = target.type === "boolean" ? false : NUMERIC.has(target.type) ? 0 : undefined;
+        if (zero === undefined) continue;
+        const primitive = m.target.startsWith("smithy.api#Primitive");
+        if (primitive || (this.v1Shapes.has(target.id) && !target.id.startsWith("smithy.api#"))) m.traits.set(DEFAULT, zero);
       }
     }
   }

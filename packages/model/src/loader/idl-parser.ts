@@ -707,9 +707,9 @@ class IdlParser {
     this.optionalRefList(body, "resources", (r) => (shape.resources ??= []).push(r));
     this.optionalRefList(body, "collectionOperations", (r) => (shape.collectionOperations ??= []).push(r));
     const ids = body.get("identifiers");
-    if (ids !== undefined && isPlainObject(ids)) shape.identifiers = this.refRecord(ids);
+    if (ids !== undefined) shape.identifiers = this.refRecord(this.expectObject(ids, "identifiers"));
     const props = body.get("properties");
-    if (props !== undefined && isPlainObject(props)) {
+    if (props !== undefined) {
       if (this.version === "1.0") {
         throw this.syntax(
           "Resource properties can only be used with Smithy version 2 or later. " +
@@ -717,7 +717,7 @@ class IdlParser {
           shape.id,
         );
       }
-      shape.properties = this.refRecord(props);
+      shape.properties = this.refRecord(this.expectObject(props, "properties"));
     }
   }
 
@@ -956,14 +956,13 @@ class IdlParser {
         return value;
       }
       case Tok.STRING: {
-        const keyLocation = this.loc();
         const value = this.tok.stringValue;
         this.next();
         this.skipWsAndDocs();
         if (this.cur() !== Tok.COLON) return value;
         this.next();
         this.skipWsAndDocs();
-        return this.parseStructuredTrait(value, keyLocation);
+        return this.parseStructuredTrait(value);
       }
       default: {
         const location = this.loc();
@@ -973,14 +972,13 @@ class IdlParser {
         this.expect(Tok.COLON);
         this.next();
         this.skipWsAndDocs();
-        return this.parseStructuredTrait(id, location);
+        return this.parseStructuredTrait(id);
       }
     }
   }
 
   /** `@foo(a: 1, b: 2)`: the first key is already consumed. */
-  private parseStructuredTrait(firstKey: string, firstKeyLocation: SourceLocation): NodeDraft {
-    void firstKeyLocation;
+  private parseStructuredTrait(firstKey: string): NodeDraft {
     this.increaseNesting();
     const entries: { [key: string]: NodeDraft } = {};
     entries[firstKey] = this.parseNode();

@@ -59,6 +59,8 @@ class JsonAstReader {
   readonly applies: ApplyDraft[] = [];
   readonly metadata: MetadataDraft[] = [];
   private lineStarts: number[] | undefined;
+  /** Shapes are usually located in text order, so searches resume from the last hit. */
+  private cursor = 0;
 
   constructor(
     private readonly text: string,
@@ -67,7 +69,10 @@ class JsonAstReader {
 
   /** Locates the first occurrence of a quoted key; JSON.parse keeps no positions. */
   locate(key: string): SourceLocation {
-    const at = this.text.indexOf(JSON.stringify(key));
+    const needle = JSON.stringify(key);
+    let at = this.text.indexOf(needle, this.cursor);
+    if (at < 0) at = this.text.indexOf(needle);
+    else this.cursor = at + needle.length;
     if (at < 0) return { file: this.file, line: 1, column: 1 };
     if (!this.lineStarts) {
       this.lineStarts = [0];

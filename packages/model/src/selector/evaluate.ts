@@ -71,6 +71,8 @@ const TYPE_SETS: Readonly<Record<string, ReadonlySet<string>>> = {
   number: new Set(NUMBER_TYPES),
   simpleType: new Set([...SIMPLE_TYPES, "enum", "intEnum"]),
   collection: new Set(["list", "set"]),
+  // Shapes that hold data: everything but members, services, resources and operations.
+  dataType: new Set([...SIMPLE_TYPES, "enum", "intEnum", "list", "set", "map", "structure", "union"]),
   list: new Set(["list", "set"]),
   set: new Set(["list", "set"]),
 };

@@ -12,7 +12,7 @@ import { SelectorSyntaxError } from "./selector-syntax-error.js";
 export const SELECTOR_SHAPE_TYPES: ReadonlySet<string> = new Set([
   "blob", "boolean", "document", "string", "byte", "short", "integer", "long", "float", "double",
   "bigInteger", "bigDecimal", "timestamp", "enum", "intEnum", "list", "set", "map", "structure",
-  "union", "member", "service", "operation", "resource", "number", "simpleType", "collection",
+  "union", "member", "service", "operation", "resource", "number", "simpleType", "collection", "dataType",
 ]);
 
 /** Attribute names that may start an attribute path. */

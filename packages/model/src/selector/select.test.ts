@@ -41,6 +41,10 @@ const shapeTypeCases: Case[] = [
   { selector: "enum", expected: ex("Color") },
   { selector: "intEnum", expected: ex("Level") },
   { selector: "simpleType", expected: ex(...SIMPLE) },
+  {
+    selector: "dataType",
+    expected: ex(...SIMPLE, "Names", "OldSet", "Tags", "Choice", "restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused"),
+  },
   { selector: "list", expected: ex("Names", "OldSet") },
   { selector: "set", expected: ex("Names", "OldSet") },
   { selector: "collection", expected: ex("Names", "OldSet") },
