@@ -14,6 +14,7 @@ import {
   readKnownFailures,
   writeKnownFailures,
 } from "./known-failures.js";
+import { summarizeReason } from "./reason-summary.js";
 import { runSuites, type PartReport, type RunReport } from "./runner.js";
 
 /** Minimum percentage of passed cases per part (`suite/part`, or `suite/*` for every part of a suite). */
@@ -56,7 +57,7 @@ describe.skipIf(!present)(title, () => {
       const failures = p.results
         .filter((r) => r.status !== "passed")
         .slice(0, 10)
-        .map((r) => `  ${r.case}: ${(r.reason ?? "").split("\n")[0]}`)
+        .map((r) => `  ${r.case}: ${summarizeReason(r.reason ?? "", 160)}`)
         .join("\n");
       expect(
         (100 * p.counts.passed) / total,

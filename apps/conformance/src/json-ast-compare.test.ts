@@ -77,6 +77,84 @@ describe("jsonAstEquals", () => {
       right: { metadata: { k: ["true", true] }, shapes: {} },
       equal: false,
     },
+    {
+      name: "apply vs in place",
+      left: { shapes: { "a#A": { type: "structure", members: { m: { target: "a#T", traits: { "a#t": 1 } } }, traits: { "a#u": 2 } } } },
+      right: {
+        shapes: {
+          "a#A": { type: "structure", members: { m: { target: "a#T" } }, traits: { "a#u": 2 } },
+          "a#A$m": { type: "apply", traits: { "a#t": 1 } },
+        },
+      },
+      equal: true,
+    },
+    {
+      name: "apply to a list member",
+      left: { shapes: { "a#L": { type: "list", member: { target: "a#T", traits: { "a#t": 1 } } } } },
+      right: { shapes: { "a#L": { type: "list", member: { target: "a#T" } }, "a#L$member": { type: "apply", traits: { "a#t": 1 } } } },
+      equal: true,
+    },
+    {
+      name: "apply to a prelude shape is kept",
+      left: { shapes: { "smithy.api#String": { type: "apply", traits: { "a#t": 1 } } } },
+      right: { shapes: {} },
+      equal: false,
+    },
+    {
+      name: "trait repeated where it is inherited",
+      left: {
+        shapes: {
+          "a#M": { type: "structure", members: { x: { target: "a#T", traits: { "a#t": 1 } } }, traits: { "smithy.api#mixin": {}, "a#s": 2 } },
+          "a#S": { type: "structure", mixins: [{ target: "a#M" }] },
+        },
+      },
+      right: {
+        shapes: {
+          "a#M": { type: "structure", members: { x: { target: "a#T", traits: { "a#t": 1 } } }, traits: { "smithy.api#mixin": {}, "a#s": 2 } },
+          "a#S": { type: "structure", mixins: [{ target: "a#M" }], members: { x: { target: "a#T", traits: { "a#t": 1 } } }, traits: { "a#s": 2 } },
+          "a#S$x": { type: "apply", traits: { "a#t": 1 } },
+        },
+      },
+      equal: true,
+    },
+    {
+      name: "an overriding trait value differs",
+      left: {
+        shapes: {
+          "a#M": { type: "structure", members: { x: { target: "a#T", traits: { "a#t": 1 } } }, traits: { "smithy.api#mixin": {} } },
+          "a#S": { type: "structure", mixins: [{ target: "a#M" }], members: { x: { target: "a#T", traits: { "a#t": 2 } } } },
+        },
+      },
+      right: {
+        shapes: {
+          "a#M": { type: "structure", members: { x: { target: "a#T", traits: { "a#t": 1 } } }, traits: { "smithy.api#mixin": {} } },
+          "a#S": { type: "structure", mixins: [{ target: "a#M" }] },
+        },
+      },
+      equal: false,
+    },
+    {
+      name: "local traits of a mixin are not inherited",
+      left: {
+        shapes: {
+          "a#M": { type: "string", traits: { "smithy.api#mixin": { localTraits: ["a#loc"] }, "a#loc": 1 } },
+          "a#S": { type: "string", mixins: [{ target: "a#M" }] },
+        },
+      },
+      right: {
+        shapes: {
+          "a#M": { type: "string", traits: { "smithy.api#mixin": { localTraits: ["a#loc"] }, "a#loc": 1 } },
+          "a#S": { type: "string", mixins: [{ target: "a#M" }], traits: { "a#loc": 1 } },
+        },
+      },
+      equal: false,
+    },
+    {
+      name: "mixin cycles do not hang",
+      left: { shapes: { "a#A": { type: "structure", mixins: [{ target: "a#B" }] }, "a#B": { type: "structure", mixins: [{ target: "a#A" }] } } },
+      right: { shapes: { "a#A": { type: "structure", mixins: [{ target: "a#B" }] }, "a#B": { type: "structure", mixins: [{ target: "a#A" }] } } },
+      equal: true,
+    },
   ])("$name", ({ left, right, equal }) => {
     expect(jsonAstEquals(left, right)).toBe(equal);
     expect(diffJsonAst(left, right).length === 0).toBe(equal);

@@ -10,7 +10,11 @@
  *   (`traits: {}`, `members: {}`, `mixins: []`, `errors: []`, ...), on
  *   shapes and on members (including list `member` and map `key` / `value`);
  * - the order of `mixins`, `operations`, `resources` and
- *   `collectionOperations`, which Smithy models as sets.
+ *   `collectionOperations`, which Smithy models as sets;
+ * - where a trait is written: in place or with `apply`, and on a shape or
+ *   member or only on the mixin it inherits from (traits and members are
+ *   compared by their effective values, see `effectiveView`). List and map
+ *   members are compared under `members` (`members.member`, `members.key`).
  *
  * Arrays inside trait and metadata values stay order-sensitive.
  */
@@ -51,9 +55,154 @@ export interface DiffOptions {
 
 /** Drops non-semantic differences (see the module comment). */
 export function canonicalJsonAst(doc: JsonAstDocument): CanonicalJsonAst {
+  const declared = mergeApplies(doc.shapes ?? {});
+  for (const [id, shape] of Object.entries(declared)) declared[id] = withNamedMembers(shape);
+  const effective = effectiveView(declared);
   const shapes: Record<string, unknown> = {};
-  for (const [id, shape] of Object.entries(doc.shapes ?? {})) shapes[id] = canonicalShape(shape);
+  for (const [id, shape] of Object.entries(effective)) shapes[id] = canonicalShape(shape);
   return { metadata: { ...(doc.metadata ?? {}) }, shapes };
+}
+
+/**
+ * Folds `"type": "apply"` entries into the shape or member they target: an
+ * applied trait and a trait written in place mean the same. An apply to a
+ * member that is only inherited becomes a member entry without a target
+ * (the effective view fills it in). Applies to shapes not in the document
+ * (the prelude) stay as they are.
+ */
+function mergeApplies(input: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const shapes: Record<string, Record<string, unknown>> = {};
+  const applies: [string, Record<string, unknown>][] = [];
+  for (const [id, shape] of Object.entries(input)) {
+    if (!isPlainObject(shape)) continue;
+    if (shape["type"] === "apply") applies.push([id, shape]);
+    else shapes[id] = structuredClone(shape);
+  }
+  for (const [id, apply] of applies) {
+    const traits = isPlainObject(apply["traits"]) ? apply["traits"] : {};
+    const dollar = id.indexOf("$");
+    const container = shapes[dollar < 0 ? id : id.slice(0, dollar)];
+    if (!container) {
+      shapes[id] = structuredClone(apply);
+      continue;
+    }
+    let holder: Record<string, unknown> = container;
+    if (dollar >= 0) {
+      const name = id.slice(dollar + 1);
+      const listOrMapMember = container[name];
+      holder =
+        MEMBER_PROPERTIES.has(name) && isPlainObject(listOrMapMember)
+          ? listOrMapMember
+          : childObject(childObject(container, "members"), name);
+    }
+    holder["traits"] = { ...(isPlainObject(holder["traits"]) ? holder["traits"] : {}), ...structuredClone(traits) };
+  }
+  return shapes;
+}
+
+/** Moves list and map `member` / `key` / `value` into `members`, so every aggregate is handled alike. */
+function withNamedMembers(shape: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...shape };
+  for (const key of MEMBER_PROPERTIES) {
+    if (!isPlainObject(out[key])) continue;
+    const members = childObject(out, "members");
+    members[key] = { ...(isPlainObject(members[key]) ? members[key] : {}), ...out[key] };
+    delete out[key];
+  }
+  return out;
+}
+
+/**
+ * Replaces each shape's traits and members by their effective values: what
+ * its mixins give it (all traits but `smithy.api#mixin` and the mixin's
+ * `localTraits`; all members, with their traits) overlaid with its own. A
+ * trait written again where it is inherited, or an inherited member listed
+ * without changes, then no longer makes a difference, as in Smithy, whose
+ * model equality compares all traits including inherited ones.
+ */
+function effectiveView(shapes: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  interface View {
+    traits: Record<string, unknown>;
+    members: Record<string, Record<string, unknown>>;
+  }
+  const done = new Map<string, View>();
+  const visiting = new Set<string>();
+  const view = (id: string): View => {
+    const cached = done.get(id);
+    if (cached) return cached;
+    const shape = shapes[id];
+    const own: View = {
+      traits: shape && isPlainObject(shape["traits"]) ? { ...shape["traits"] } : {},
+      members: {},
+    };
+    if (shape && isPlainObject(shape["members"])) {
+      for (const [name, m] of Object.entries(shape["members"])) own.members[name] = isPlainObject(m) ? { ...m } : {};
+    }
+    if (!shape || visiting.has(id)) return own; // unknown shape or a mixin cycle: no inheritance
+    visiting.add(id);
+    const traits: Record<string, unknown> = {};
+    const members: Record<string, Record<string, unknown>> = {};
+    for (const mixinId of mixinTargets(shape)) {
+      const mixin = view(mixinId);
+      const mixinTrait = shapes[mixinId]?.["traits"];
+      const mixinValue = isPlainObject(mixinTrait) ? mixinTrait["smithy.api#mixin"] : undefined;
+      const local = isPlainObject(mixinValue) && Array.isArray(mixinValue["localTraits"]) ? mixinValue["localTraits"] : [];
+      for (const [k, v] of Object.entries(mixin.traits)) {
+        if (k !== "smithy.api#mixin" && !local.includes(k)) traits[k] = v;
+      }
+      for (const [name, m] of Object.entries(mixin.members)) {
+        const before = members[name];
+        members[name] = {
+          ...before,
+          ...m,
+          traits: { ...(isPlainObject(before?.["traits"]) ? before["traits"] : {}), ...(isPlainObject(m["traits"]) ? m["traits"] : {}) },
+        };
+      }
+    }
+    for (const [name, m] of Object.entries(own.members)) {
+      const inherited = members[name] ?? {};
+      members[name] = {
+        ...inherited,
+        ...m,
+        traits: {
+          ...(isPlainObject(inherited["traits"]) ? inherited["traits"] : {}),
+          ...(isPlainObject(m["traits"]) ? m["traits"] : {}),
+        },
+      };
+    }
+    visiting.delete(id);
+    const result: View = { traits: { ...traits, ...own.traits }, members };
+    done.set(id, result);
+    return result;
+  };
+
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [id, shape] of Object.entries(shapes)) {
+    if (shape["type"] === "apply") {
+      out[id] = shape;
+      continue;
+    }
+    const v = view(id);
+    const next: Record<string, unknown> = { ...shape, traits: v.traits };
+    if (Object.keys(v.members).length > 0) next["members"] = v.members;
+    out[id] = next;
+  }
+  return out;
+}
+
+/** `parent[key]` as an object, created empty if absent. */
+function childObject(parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  const existing = parent[key];
+  if (isPlainObject(existing)) return existing;
+  const created: Record<string, unknown> = {};
+  parent[key] = created;
+  return created;
+}
+
+function mixinTargets(shape: Record<string, unknown>): string[] {
+  const mixins = shape["mixins"];
+  if (!Array.isArray(mixins)) return [];
+  return mixins.flatMap((m) => (isPlainObject(m) && typeof m["target"] === "string" ? [m["target"]] : []));
 }
 
 function canonicalShape(shape: unknown): unknown {
@@ -65,8 +214,6 @@ function canonicalShape(shape: unknown): unknown {
       const members: Record<string, unknown> = {};
       for (const [name, member] of Object.entries(value)) members[name] = canonicalShape(member);
       out[key] = members;
-    } else if (MEMBER_PROPERTIES.has(key)) {
-      out[key] = canonicalShape(value);
     } else if (SET_VALUED_PROPERTIES.has(key) && Array.isArray(value)) {
       out[key] = [...value].sort((a, b) => {
         const x = stableStringify(a);

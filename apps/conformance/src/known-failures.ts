@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compareStrings } from "./files.js";
+import { summarizeReason } from "./reason-summary.js";
 import type { RunReport } from "./runner.js";
 
 /**
@@ -20,7 +21,7 @@ export function failuresOf(report: RunReport): KnownFailures {
     const failedCases = part.results.filter((r) => r.status === "failed");
     if (failedCases.length === 0) continue;
     const entries: Record<string, string> = {};
-    for (const r of failedCases) entries[r.case] = oneLine(r.reason ?? "");
+    for (const r of failedCases) entries[r.case] = summarizeReason(r.reason ?? "");
     out[`${part.suite}/${part.part}`] = entries;
   }
   return out;
@@ -74,14 +75,4 @@ export function writeKnownFailures(known: KnownFailures, path: string = KNOWN_FA
     sorted[part] = Object.fromEntries(Object.keys(cases).sort(compareStrings).map((c) => [c, cases[c]!]));
   }
   writeFileSync(path, `${JSON.stringify(sorted, null, 2)}\n`);
-}
-
-/** A reason on one line, at most 200 characters. */
-function oneLine(text: string): string {
-  const line = text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "")
-    .join(" ");
-  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }

@@ -55,6 +55,8 @@ describe.skipIf(!isCorpus(corpus.path))(`suite discovery (corpus ${corpus.path})
     const withShared = calls.filter((c) => c.paths.length === 2 && basename(c.paths[1]!) === "__shared.json");
     expect(withShared).toHaveLength(124);
     expect(withShared.filter((c) => c.paths[0]!.endsWith(".json"))).toHaveLength(62);
+    // Like Smithy's own loader tests, the IDL cases load with the prelude only.
+    expect(calls.every((c) => c.bundledTraits === false)).toBe(true);
     // The stand-in loader rejects every invalid file, so rejection passes everywhere.
     expect(results.invalid!.every((r) => r.status === "passed")).toBe(true);
     // Errorfiles that expect no events pass with a loader that reports none.

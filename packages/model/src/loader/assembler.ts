@@ -245,6 +245,7 @@ class Assembler {
 
   private build(id: string, d: ShapeDraft, file: FileDraft): void {
     const members = new Map<string, MemberShape>();
+    const resourceTargets = d.forResource ? this.resourceTargets(d.forResource, file, id) : undefined;
     const allowed = d.type === "list" || d.type === "set" ? ["member"] : d.type === "map" ? ["key", "value"] : undefined;
     for (const m of d.members) {
       if (allowed && !allowed.includes(m.name)) {
@@ -263,7 +264,7 @@ class Assembler {
         this.emit("ERROR", "Model", `Duplicate member of \`${id}\`: '${m.name}'`, id, m.location);
         continue;
       }
-      members.set(m.name, this.buildMember(id, m, d, file));
+      members.set(m.name, this.buildMember(id, m, d, file, resourceTargets));
     }
     if (d.type === "set") {
       this.emit(
@@ -274,7 +275,24 @@ class Assembler {
         d.location,
       );
     }
-    if (file.version.startsWith("1")) {
+    const v1 = file.version.startsWith("1");
+    if (v1 && (d.type === "enum" || d.type === "intEnum")) {
+      this.emit("ERROR", "Model", `${d.type} shapes cannot be used in Smithy version ${file.version}`, id, d.location);
+    }
+    if (!v1 && d.type === "set" && file.context) {
+      this.emit("ERROR", "Model", `set shapes cannot be used in Smithy version ${file.version}`, id, d.location);
+    }
+    const isMixin = d.traits.some((t) => this.resolve(t.name.text, file.context) === MIXIN);
+    if (v1 && (isMixin || d.mixins.length > 0)) {
+      this.emit("ERROR", "Model", `Mixins can only be used in Smithy 2.0 or later. Attempted to apply a @mixin trait to \`${id}\` in a model file using version \`${file.version}\`.`, id, d.location);
+    }
+    if (isMixin && d.type === "operation" && (d.input || d.output)) {
+      this.emit("ERROR", "Model", `Operation shapes with the mixin trait MUST target \`smithy.api#Unit\` for their input and output. Operation mixin shape \`${id}\` defines one or both of these properties.`, id, d.location);
+    }
+    if (isMixin && d.type === "resource" && d.properties && Object.keys(d.properties).length) {
+      this.emit("ERROR", "Model", `Resource shapes with the mixin trait may not define any properties. Resource mixin shape \`${id}\` defines one or more properties.`, id, d.location);
+    }
+    if (v1) {
       this.v1Shapes.add(id);
       for (const m of d.members) {
         if (m.traits.some((t) => this.resolve(t.name.text, file.context) === DEFAULT)) {
@@ -309,20 +327,41 @@ class Assembler {
     this.shapes.set(id, shape);
     for (const t of d.traits) this.addPending(id, t, file, id);
     for (const m of d.members) if (members.has(m.name)) for (const t of m.traits) this.addPending(`${id}$${m.name}`, t, file, id);
-    if (d.forResource) {
-      const resource = this.ref(d.forResource, file, id);
-      if (resource) this.forResource.set(id, resource);
-    }
   }
 
-  private readonly forResource = new Map<string, string>();
   /** Shapes defined in IDL/JSON 1.0 files, whose members get 1.0 nullability semantics. */
   private readonly v1Shapes = new Set<string>();
 
-  private buildMember(container: string, m: MemberDraft, d: ShapeDraft, file: FileDraft): MemberShape {
+  /** Identifier and property targets of the resource named by `for`, which elided members may take. */
+  private resourceTargets(ref: RefDraft, file: FileDraft, owner: string): Map<string, string> | undefined {
+    const id = this.ref(ref, file, owner);
+    if (!id) return undefined;
+    const def = this.definitions.get(id);
+    if (!def) {
+      this.emit("ERROR", "Target", `The target of the \`for\` production, \`${id}\`, is not defined in the model`, owner, ref.location);
+      return undefined;
+    }
+    if (def.draft.type !== "resource") {
+      this.emit("ERROR", "Model", `The target of the \`for\` production must be a resource shape, but found a ${def.draft.type} shape: ${id}`, owner, ref.location);
+      return undefined;
+    }
+    const out = new Map<string, string>();
+    for (const [name, r] of Object.entries(def.draft.properties ?? {})) {
+      const t = this.resolve(r.text, def.file.context);
+      if (t) out.set(name, t);
+    }
+    for (const [name, r] of Object.entries(def.draft.identifiers ?? {})) {
+      const t = this.resolve(r.text, def.file.context);
+      if (t) out.set(name, t);
+    }
+    return out;
+  }
+
+  private buildMember(container: string, m: MemberDraft, d: ShapeDraft, file: FileDraft, resourceTargets: Map<string, string> | undefined): MemberShape {
     let target = "";
     if (m.target) target = this.ref(m.target, file, `${container}$${m.name}`) ?? "";
     else if (d.type === "enum" || d.type === "intEnum") target = "smithy.api#Unit";
+    else if (m.elided) target = resourceTargets?.get(m.name) ?? "";
     return { type: "member", id: `${container}$${m.name}`, name: m.name, container, target, traits: new Map(), location: m.location };
   }
 
@@ -429,20 +468,27 @@ class Assembler {
     if (shape.mixins.length === 0) return;
     const inheritedMembers = new Map<string, MemberShape>();
     const inheritedTraits = new Map<string, NodeValue>();
+    const wrongType: string[] = [];
     for (const mixinId of shape.mixins) {
       const mixin = this.shapes.get(mixinId)!;
       if (!mixin.traits.has(MIXIN) && !this.pendingHas(mixinId, MIXIN)) {
         this.emit("ERROR", "Target", `Attempted to use ${mixinId} as a mixin, but it is not marked with the mixin trait`, shape.id, shape.location);
       }
+      if (mixin.type !== shape.type && !(isListLike(mixin.type) && isListLike(shape.type))) wrongType.push(mixinId);
       const local = this.mixinLocalTraits(mixin);
       for (const [traitId, value] of this.effectiveTraits(mixin)) {
         if (traitId === MIXIN || local.has(traitId)) continue;
         inheritedTraits.set(traitId, value);
       }
       for (const m of mixin.members.values()) {
+        const own = shape.members.get(m.name);
         const prior = inheritedMembers.get(m.name);
+        if (own?.target && own.target !== m.target) {
+          this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${m.id}\``, own.id, own.location);
+          continue;
+        }
         if (prior && prior.target !== m.target) {
-          this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${prior.mixinMember}\``, `${shape.id}$${m.name}`, shape.location);
+          this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${prior.id}\``, prior.id, shape.location);
           continue;
         }
         const traits = new Map(this.effectiveTraits(m));
@@ -452,15 +498,20 @@ class Assembler {
         });
       }
     }
+    if (wrongType.length) {
+      this.emit(
+        "ERROR",
+        "Model",
+        `Mixins may only be mixed into shapes of the same type. The following mixins were applied to the ${shape.type} shape \`${shape.id}\` which are not ${shape.type} shapes: [${wrongType.map((m) => `\`${m}\``).join(", ")}]`,
+        shape.id,
+        shape.location,
+      );
+    }
     const merged = new Map<string, MemberShape>(inheritedMembers);
     for (const [name, local] of shape.members) {
       const inherited = inheritedMembers.get(name);
-      if (!inherited) {
+      if (!inherited || (local.target && local.target !== inherited.target)) {
         merged.set(name, local);
-        continue;
-      }
-      if (local.target && local.target !== inherited.target) {
-        this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${inherited.mixinMember}\``, local.id, local.location);
         continue;
       }
       // A redeclared member keeps the inherited target and traits; its own traits are pending and override.
@@ -601,26 +652,41 @@ class Assembler {
         }
       }
       if (shape.type === "intEnum") for (const m of shape.members.values()) m.target ||= "smithy.api#Unit";
+      if (shape.type === "enum" || shape.type === "intEnum") this.checkEnum(shape);
       if (shape.type === "list" || shape.type === "set") this.requireMembers(shape, ["member"]);
       if (shape.type === "map") this.requireMembers(shape, ["key", "value"]);
-      const resource = this.forResource.get(shape.id);
       for (const m of shape.members.values()) {
         if (m.target) continue;
-        const r = resource ? this.shapes.get(resource) : undefined;
-        const fromResource = r?.identifiers?.[m.name] ?? r?.properties?.[m.name];
-        if (fromResource) m.target = fromResource;
-        else {
-          this.emit(
-            "ERROR",
-            "Model",
-            resource
-              ? `Unable to resolve the elided member \`$${m.name}\`: it is not an identifier or property of \`${resource}\` nor a member of a mixin`
-              : `Unable to resolve the elided member \`$${m.name}\`: no mixin or \`for\` resource defines a member named \`${m.name}\``,
-            m.id,
-            m.location,
-          );
-          shape.members.delete(m.name);
+        this.emit(
+          "ERROR",
+          "Model",
+          "Member target was elided, but no bound resource or mixin contained a matching identifier or member name.",
+          m.id,
+          m.location,
+        );
+        shape.members.delete(m.name);
+      }
+    }
+  }
+
+  private checkEnum(shape: Shape): void {
+    if (shape.members.size === 0) {
+      this.emit("ERROR", "Model", shape.type === "enum" ? "enum must have at least one entry" : "intEnum shapes must have at least one member", shape.id, shape.location);
+    }
+    for (const m of shape.members.values()) {
+      const value = m.traits.get(ENUM_VALUE);
+      if (shape.type === "enum") {
+        if (typeof value !== "string") {
+          this.emit("ERROR", "EnumShape", `enum members can only be assigned string values, but found: ${JSON.stringify(value)}`, m.id, m.location);
         }
+      } else if (value === undefined) {
+        this.emit("ERROR", "EnumShape", "intEnum members must have the @enumValue trait with an integer value", m.id, m.location);
+      } else if (typeof value !== "number") {
+        this.emit("ERROR", "EnumShape", `intEnum members require integer values, but found: ${JSON.stringify(value)}`, m.id, m.location);
+      } else if (!Number.isInteger(value)) {
+        this.emit("ERROR", "EnumShape", "intEnum members do not support floating point values", m.id, m.location);
+      } else if (value < -2147483648 || value > 2147483647) {
+        this.emit("ERROR", "EnumShape", `intEnum members must fit within an integer, but found: ${value}`, m.id, m.location);
       }
     }
   }
@@ -657,6 +723,10 @@ class Assembler {
       shape.location,
     );
   }
+}
+
+function isListLike(type: string): boolean {
+  return type === "list" || type === "set";
 }
 
 /** `smithy.api#tags` is reported as `tags`, other namespaces in full. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseErrorfile, type ExpectedEvent } from "../../errorfile.js";
 import { describeMismatch, matchEvents } from "../../event-matching.js";
 import { isFile, listFiles, relativeName } from "../../files.js";
-import { tryLoad } from "../../load.js";
+import { loadIdl } from "./load-idl.js";
 import { describeError } from "../../runner.js";
 import { failed, passed, type CaseResult, type SuitePart } from "../../suite.js";
 import { idlPaths } from "./paths.js";
@@ -29,7 +29,7 @@ export const errorfilesPart: SuitePart = {
         results.push(failed(name, `cannot read ${relativeName(errorfiles, errorsFile)}: ${describeError(error)}`));
         continue;
       }
-      const loaded = tryLoad({ paths: [model] });
+      const loaded = loadIdl([model]);
       if (!loaded.ok) {
         results.push(failed(name, loaded.crash));
         continue;

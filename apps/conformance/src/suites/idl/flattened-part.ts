@@ -3,7 +3,8 @@ import { flattenMixins } from "@anvil/model";
 import { describeError } from "../../runner.js";
 import { failed, passed, type CaseResult, type SuitePart } from "../../suite.js";
 import { isFile, listFiles, relativeName } from "../../files.js";
-import { loadProblem, tryLoad } from "../../load.js";
+import { loadProblem } from "../../load.js";
+import { loadIdl } from "./load-idl.js";
 import { diffModels } from "./model-diff.js";
 import { idlPaths } from "./paths.js";
 
@@ -24,8 +25,8 @@ export const flattenedPart: SuitePart = {
         results.push(failed(name, `no ${relativeName(valid, source)} to flatten`));
         continue;
       }
-      const original = tryLoad({ paths: [source] });
-      const expected = tryLoad({ paths: [flat] });
+      const original = loadIdl([source]);
+      const expected = loadIdl([flat]);
       const problems = [loadProblem(original, basename(source)), loadProblem(expected, basename(flat))].filter(
         (p): p is string => p !== undefined,
       );

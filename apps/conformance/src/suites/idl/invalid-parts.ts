@@ -8,7 +8,8 @@ import {
   type InvalidExpectation,
 } from "../../invalid-expectation.js";
 import { listFiles, relativeName } from "../../files.js";
-import { rejectingEvents, tryLoad } from "../../load.js";
+import { rejectingEvents } from "../../load.js";
+import { loadIdl } from "./load-idl.js";
 import { failed, passed, type CaseResult, type SuitePart } from "../../suite.js";
 import { idlPaths } from "./paths.js";
 
@@ -32,7 +33,7 @@ function outcomes(corpus: string): InvalidOutcome[] {
   const { invalid } = idlPaths(corpus);
   found = listFiles(invalid, (n) => n.endsWith(".smithy")).map((file) => {
     const expectation = parseInvalidExpectation(readFileSync(file, "utf8"));
-    const loaded = tryLoad({ paths: [file] });
+    const loaded = loadIdl([file]);
     const errors = loaded.ok ? rejectingEvents(loaded.events) : [];
     return {
       name: relativeName(invalid, file),

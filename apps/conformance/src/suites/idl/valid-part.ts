@@ -1,7 +1,8 @@
 import { basename } from "node:path";
 import { failed, passed, type CaseResult, type SuitePart } from "../../suite.js";
 import { isFile, listFiles, relativeName } from "../../files.js";
-import { loadProblem, tryLoad } from "../../load.js";
+import { loadProblem } from "../../load.js";
+import { loadIdl } from "./load-idl.js";
 import { diffModels } from "./model-diff.js";
 import { idlPaths } from "./paths.js";
 
@@ -20,8 +21,8 @@ export const validPart: SuitePart = {
       const smithy = json.replace(/\.json$/, ".smithy");
       if (!isFile(smithy)) continue;
       const name = relativeName(valid, smithy).replace(/\.smithy$/, "");
-      const fromIdl = tryLoad({ paths: [smithy, shared] });
-      const fromJson = tryLoad({ paths: [json, shared] });
+      const fromIdl = loadIdl([smithy, shared]);
+      const fromJson = loadIdl([json, shared]);
       const problems = [loadProblem(fromIdl, basename(smithy)), loadProblem(fromJson, basename(json))].filter(
         (p): p is string => p !== undefined,
       );
