@@ -86,7 +86,7 @@ describe("loadModel: traits", () => {
   });
 
   it("fills in enum values and the Unit target of enum members", () => {
-    const { model } = idl(`namespace ex\nenum E { A, B = "b" }`);
+    const { model } = idl(`namespace ex\nenum E {\n  A\n  B = "b"\n}`);
     const e = model.getShape("ex#E")!;
     expect([...e.members.values()].map((m) => [m.target, m.traits.get("smithy.api#enumValue")])).toEqual([
       ["smithy.api#Unit", "A"],

@@ -66,7 +66,7 @@ class Assembler {
   private readonly metadataLocations = new Map<string, SourceLocation>();
 
   constructor(
-    private readonly files: readonly FileDraft[],
+    private files: readonly FileDraft[],
     private readonly options: AssembleOptions,
     private readonly preludeFile: FileDraft | undefined,
     private readonly builtinFiles: ReadonlySet<FileDraft>,
@@ -74,6 +74,10 @@ class Assembler {
 
   run(): AssembleResult {
     for (const file of this.files) this.events.push(...file.events);
+    // An IDL file that stopped on a syntax error contributes nothing, as in Smithy: its
+    // half-read shapes would only add misleading follow-on errors.
+    const files = this.files.filter((f) => !(f.context && f.events.some((e) => e.severity === "ERROR" && e.message.startsWith("Syntax error"))));
+    this.files = files;
     for (const file of this.files) for (const d of file.shapes) this.defined.add(d.id);
     for (const file of this.files) for (const d of file.shapes) this.define(d, file);
     for (const file of this.files) this.checkUses(file);
@@ -108,7 +112,8 @@ class Assembler {
     const member = dollar < 0 ? "" : text.slice(dollar);
     const used = context.uses.get(name);
     if (used) return used + member;
-    const local = `${context.namespace}#${name}`;
+    // Before the namespace statement (metadata), relative ids resolve in the prelude namespace, as upstream.
+    const local = `${context.namespace || PRELUDE_NAMESPACE}#${name}`;
     if (this.defined.has(local)) return local + member;
     const prelude = `${PRELUDE_NAMESPACE}#${name}`;
     if (this.defined.has(prelude) && this.isPreludeId(prelude)) return prelude + member;
@@ -289,7 +294,7 @@ class Assembler {
     if (isMixin && d.type === "operation" && (d.input || d.output)) {
       this.emit("ERROR", "Model", `Operation shapes with the mixin trait MUST target \`smithy.api#Unit\` for their input and output. Operation mixin shape \`${id}\` defines one or both of these properties.`, id, d.location);
     }
-    if (isMixin && d.type === "resource" && d.properties && Object.keys(d.properties).length) {
+    if (isMixin && d.type === "resource" && Object.keys({ ...d.properties, ...d.identifiers }).length) {
       this.emit("ERROR", "Model", `Resource shapes with the mixin trait may not define any properties. Resource mixin shape \`${id}\` defines one or more properties.`, id, d.location);
     }
     if (v1) {
@@ -422,18 +427,22 @@ class Assembler {
       stack.push(id);
       let ok = true;
       for (const mixin of shape.mixins) {
-        if (!this.shapes.has(mixin)) {
-          this.emit("ERROR", "Model", `Cannot apply mixin to ${id}: ${mixin} not found`, id, shape.location);
-          ok = false;
-        } else if (!visit(mixin, stack)) {
-          if (!cycles.has(id)) this.emit("ERROR", "Model", `Cannot apply mixin to ${id}: ${mixin} not found`, id, shape.location);
-          ok = false;
-        }
+        const found = this.shapes.has(mixin) && visit(mixin, stack);
+        if (found) continue;
+        ok = false;
+        if (cycles.has(id) && this.shapes.has(mixin)) continue;
+        // Like upstream, a shape with elided members reports the first member that needed the mixin.
+        const elided = [...shape.members.values()].find((m) => !m.target);
+        if (elided) this.emit("ERROR", "Model", `Cannot apply mixin to ${elided.id}: ${mixin} not found`, id, elided.location);
+        else this.emit("ERROR", "Model", `Cannot apply mixin to ${id}: ${mixin} not found`, id, shape.location);
       }
       stack.pop();
       if (cycles.has(id)) ok = false;
+      if (ok) {
+        this.applyMixins(shape);
+        ok = this.checkRequiredMembers(shape);
+      }
       state.set(id, ok ? "done" : "failed");
-      if (ok) this.applyMixins(shape);
       return ok;
     };
     for (const id of [...this.shapes.keys()]) visit(id, []);
@@ -441,7 +450,29 @@ class Assembler {
       const others = [...cycles].filter((c) => c !== id && this.inSameCycle(id, c));
       this.emit("ERROR", "Model", `Unable to resolve mixins; cycles detected between this shape and [${javaHashOrder(others).join(", ")}]`, id, this.shapes.get(id)?.location);
     }
-    for (const [id, s] of state) if (s === "failed") this.shapes.delete(id);
+    for (const [id, s] of state) {
+      if (s !== "failed") continue;
+      this.shapes.delete(id);
+      this.removed.add(id);
+    }
+  }
+
+  /** Ids of shapes dropped because they could not be built; traits aimed at them are not reported again. */
+  private readonly removed = new Set<string>();
+
+  /** Lists need `member`, maps `key` and `value` (after mixins); a shape without them cannot be built. */
+  private checkRequiredMembers(shape: Shape): boolean {
+    const names = shape.type === "list" || shape.type === "set" ? ["member"] : shape.type === "map" ? ["key", "value"] : [];
+    const missing = names.filter((n) => !shape.members.has(n));
+    if (missing.length === 0) return true;
+    this.emit(
+      "ERROR",
+      "Model",
+      `Missing required member${missing.length > 1 ? "s" : ""} of shape \`${shape.id}\`: ${missing.join(", ")}`,
+      shape.id,
+      shape.location,
+    );
+    return false;
   }
 
   private inSameCycle(a: string, b: string): boolean {
@@ -491,7 +522,7 @@ class Assembler {
           this.emit("ERROR", "Model", `Member conflicts with an inherited mixin member: \`${prior.id}\``, prior.id, shape.location);
           continue;
         }
-        const traits = new Map(this.effectiveTraits(m));
+        const traits = new Map(prior ? [...prior.traits, ...this.effectiveTraits(m)] : this.effectiveTraits(m));
         inheritedMembers.set(m.name, {
           type: "member", id: `${shape.id}$${m.name}`, name: m.name, container: shape.id, target: m.target,
           traits, location: m.location, mixinMember: m.mixinMember ?? m.id, inheritedTraits: new Set(traits.keys()),
@@ -519,9 +550,34 @@ class Assembler {
     }
     shape.members.clear();
     for (const [k, v] of merged) shape.members.set(k, v);
+    this.inheritProperties(shape);
     for (const [k, v] of inheritedTraits) shape.traits.set(k, v);
     (shape as { inheritedTraits?: ReadonlySet<string> }).inheritedTraits = new Set(inheritedTraits.keys());
     // Mixin traits are final before this shape's own traits are applied, so resolve the mixin's pending ones first.
+  }
+
+  /** Services, resources and operations inherit their mixins' bindings (mixin entries first). */
+  private inheritProperties(shape: Shape): void {
+    if (shape.type !== "service" && shape.type !== "resource" && shape.type !== "operation") return;
+    const union = (key: "operations" | "resources" | "errors" | "collectionOperations") => {
+      const out: string[] = [];
+      for (const mixinId of shape.mixins) for (const id of this.shapes.get(mixinId)?.[key] ?? []) if (!out.includes(id)) out.push(id);
+      for (const id of shape[key] ?? []) if (!out.includes(id)) out.push(id);
+      if (out.length || shape[key]) shape[key] = out;
+    };
+    union("operations");
+    union("resources");
+    union("errors");
+    union("collectionOperations");
+    for (const mixinId of shape.mixins) {
+      const mixin = this.shapes.get(mixinId)!;
+      if (shape.version === undefined && mixin.version !== undefined) shape.version = mixin.version;
+      if (mixin.rename) shape.rename = { ...mixin.rename, ...shape.rename };
+      for (const key of ["create", "put", "read", "update", "delete", "list"] as const) {
+        const v = mixin[key];
+        if (shape[key] === undefined && v !== undefined) shape[key] = v;
+      }
+    }
   }
 
   private pendingHas(id: string, traitId: string): boolean {
@@ -548,6 +604,10 @@ class Assembler {
   private checkPendingTargets(): void {
     for (const [targetId, traits] of this.pending) {
       if (this.lookup(targetId)) continue;
+      if (this.removed.has(withoutMember(targetId))) {
+        this.pending.delete(targetId);
+        continue;
+      }
       for (const t of traits) {
         this.emit("ERROR", "Model", `Trait \`${shortTraitName(t.id)}\` applied to unknown shape \`${targetId}\``, undefined, t.location);
       }
@@ -616,7 +676,7 @@ class Assembler {
     const def = this.shapes.get(p.id);
     if (!def || !(def.traits.has(TRAIT) || this.pendingHas(p.id, TRAIT))) {
       if (def) {
-        this.emit("ERROR", "Model", `Shape \`${p.id}\` cannot be applied as a trait. If this is a custom trait, please add \`@trait\` to this shape.`, shapeId, p.location);
+        this.emit("ERROR", "Model", `Shape \`${p.id}\` cannot be applied as a trait. If this is a custom trait, please add \`@trait\` to this shape.`, p.id, p.location);
         return undefined;
       }
       const message = `Unable to resolve trait \`${p.id}\`. If this is a custom trait, then it must be defined before it can be used in a model.`;
@@ -653,8 +713,6 @@ class Assembler {
       }
       if (shape.type === "intEnum") for (const m of shape.members.values()) m.target ||= "smithy.api#Unit";
       if (shape.type === "enum" || shape.type === "intEnum") this.checkEnum(shape);
-      if (shape.type === "list" || shape.type === "set") this.requireMembers(shape, ["member"]);
-      if (shape.type === "map") this.requireMembers(shape, ["key", "value"]);
       for (const m of shape.members.values()) {
         if (m.target) continue;
         this.emit(
@@ -712,17 +770,7 @@ class Assembler {
     }
   }
 
-  private requireMembers(shape: Shape, names: string[]): void {
-    const missing = names.filter((n) => !shape.members.has(n));
-    if (missing.length === 0) return;
-    this.emit(
-      "ERROR",
-      "Model",
-      `Missing required member${missing.length > 1 ? "s" : ""} of shape \`${shape.id}\`: ${missing.join(", ")}`,
-      shape.id,
-      shape.location,
-    );
-  }
+
 }
 
 function isListLike(type: string): boolean {
