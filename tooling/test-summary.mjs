@@ -25,6 +25,7 @@ for (const group of ["packages", "apps", "tooling"]) {
         if (t.status === "failed") failures.push(`${group}/${name}: ${t.fullName}`);
   }
 }
-if (failures.length) console.log(`\nfailed tests:\n  ${failures.join("\n  ")}`);
+const quiet = process.argv.includes("--quiet");
+if (failures.length && !quiet) console.log(`\nfailed tests:\n  ${failures.join("\n  ")}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(reports === 0 || passed === 0 || failed > 0 ? 1 : 0);
