@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { loadModel, parseModelFile, findModelFiles, MAX_MODEL_FILE_BYTES } from "./load-model.js";
+export { loadModel, findModelFiles, MAX_MODEL_FILE_BYTES } from "./load-model.js";
 export type { LoadModelOptions, LoadModelResult, ModelSource } from "./load-model.js";
 export { Model, PRELUDE_NAMESPACE } from "./model.js";
 export type { MemberShape, Shape, ShapeType, SimpleShapeType, Traits } from "./shape.js";
@@ -35,7 +35,7 @@ export type { ValidateOptions } from "./validation/validate-model.js";
 export { validateNodeValue } from "./validation/node-validator.js";
 export type { NodeProblem } from "./validation/node-validator.js";
 export { uriLabels } from "./validation/anvil-rules.js";
-export { matchesSelector, parseSelector, selectShapes } from "./selector/index.js";
+export { matchesSelector, parseSelector, selectShapes, SelectorSyntaxError } from "./selector/index.js";
 export type { Selector } from "./selector/index.js";
 export {
   getDefault,
@@ -65,4 +65,4 @@ export {
   isSparse,
   isStreaming,
 } from "./trait-accessors.js";
-export type { Bounds, HttpTrait, OperationExample, Paginated } from "./trait-accessors.js";
+export type { Bounds, HttpTrait, OperationExample, Paginated, Traitable } from "./trait-accessors.js";

@@ -241,3 +241,26 @@ describe("IDL 1.0", () => {
     expect(messages(events)).toContain("The @default trait can only be used in Smithy 2.0 or later");
   });
 });
+
+describe("models in the style of the public AWS service models", () => {
+  const fixture = join(import.meta.dirname, "__fixtures__", "aws-style-service.json");
+
+  it("load with the bundled smithy.rules, smithy.waiters, aws.iam, aws.cloudformation and aws.endpoints traits", () => {
+    const { model, events } = loadModel({ paths: [fixture] });
+    expect(errors(events).map((e) => e.message)).toEqual([]);
+    expect(model.getShape("com.example.notes#NotesService")?.traits.has("smithy.rules#endpointRuleSet")).toBe(true);
+  });
+
+  it("load with unknown traits as warnings when asked, values kept", () => {
+    const text = JSON.stringify({
+      smithy: "2.0",
+      shapes: { "ex#S": { type: "string", traits: { "aws.somethingnew#fancy": { level: 3 } } } },
+    });
+    const strict = loadModel({ sources: [{ file: "m.json", text }] });
+    expect(errors(strict.events)).toHaveLength(1);
+    const lax = loadModel({ sources: [{ file: "m.json", text }], allowUnknownTraits: true });
+    expect(errors(lax.events)).toEqual([]);
+    expect(lax.events.find((e) => e.severity === "WARNING")?.message).toContain("aws.somethingnew#fancy");
+    expect(lax.model.getShape("ex#S")!.traits.get("aws.somethingnew#fancy")).toEqual({ level: 3 });
+  });
+});

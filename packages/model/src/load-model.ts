@@ -46,7 +46,7 @@ const packageRoot = fileURLToPath(new URL("..", import.meta.url));
 let preludeDraft: FileDraft | undefined;
 let bundledDrafts: FileDraft[] | undefined;
 
-/** Parses one model file by its extension. */
+/** Parses one model file by its extension. @internal */
 export function parseModelFile(file: string, text: string): FileDraft {
   return extname(file) === ".json" ? parseJsonAst(text, file) : parseIdl(text, file);
 }

@@ -46,9 +46,13 @@ export class Model {
     for (const shape of this.shapes.values()) if (types.includes(shape.type)) yield shape;
   }
 
-  /** Every top-level shape and member, shapes before their members. */
-  *allShapes(): IterableIterator<Shape | MemberShape> {
+  /**
+   * Every top-level shape and member, shapes before their members. With a
+   * filter, only top-level shapes it accepts (and their members).
+   */
+  *allShapes(filter?: (shape: Shape) => boolean): IterableIterator<Shape | MemberShape> {
     for (const shape of this.shapes.values()) {
+      if (filter && !filter(shape)) continue;
       yield shape;
       for (const member of shape.members.values()) yield member;
     }

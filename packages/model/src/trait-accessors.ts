@@ -5,7 +5,8 @@
 import { isNodeObject, type NodeValue } from "./node-value.js";
 import type { MemberShape, Shape } from "./shape.js";
 
-type Traitable = Shape | MemberShape;
+/** Anything that carries traits: a top-level shape or a member. */
+export type Traitable = Shape | MemberShape;
 
 const str = (v: NodeValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: NodeValue | undefined): number | undefined => (typeof v === "number" ? v : undefined);

@@ -27,3 +27,25 @@ describe("layering", () => {
     expect(anvilImports(text)).toEqual(expected);
   });
 });
+
+describe("layering check", () => {
+  it("reports a package importing one it may not, and a package missing from the table", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const fake = mkdtempSync(join(tmpdir(), "anvil-layering-"));
+    const pkg = (dir: string, name: string, deps: Record<string, string>, source: string) => {
+      mkdirSync(join(fake, dir, "src"), { recursive: true });
+      writeFileSync(join(fake, dir, "package.json"), JSON.stringify({ name, dependencies: deps }));
+      writeFileSync(join(fake, dir, "src", "index.ts"), source);
+    };
+    pkg("packages/core", "@anvil/core", {}, `import { loadModel } from "@anvil/model";`);
+    pkg("packages/server", "@anvil/server", { "@anvil/protocol-restjson": "workspace:*" }, `export {};`);
+    pkg("packages/mystery", "@anvil/mystery", {}, `export {};`);
+    const found = checkLayering(fake).map((v) => `${v.pkg} -> ${v.imported}`);
+    expect(found).toEqual([
+      "@anvil/core -> @anvil/model",
+      "@anvil/mystery -> (package missing from the layering table)",
+      "@anvil/server -> @anvil/protocol-restjson",
+    ]);
+  });
+});

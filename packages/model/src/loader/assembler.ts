@@ -107,6 +107,17 @@ class Assembler {
   resolve(text: string, context: ResolutionContext | null): string | undefined {
     if (text.includes("#")) return isAbsoluteShapeId(text) ? text : undefined;
     if (!context) return undefined;
+    // The same few names (String, Integer, local shapes) are resolved over and over.
+    let cache = this.resolved.get(context);
+    if (!cache) this.resolved.set(context, (cache = new Map()));
+    let id = cache.get(text);
+    if (id === undefined) cache.set(text, (id = this.resolveRelative(text, context)));
+    return id;
+  }
+
+  private readonly resolved = new WeakMap<ResolutionContext, Map<string, string>>();
+
+  private resolveRelative(text: string, context: ResolutionContext): string {
     const dollar = text.indexOf("$");
     const name = dollar < 0 ? text : text.slice(0, dollar);
     const member = dollar < 0 ? "" : text.slice(dollar);
@@ -621,7 +632,7 @@ class Assembler {
     return this.shapes.get(id.slice(0, dollar))?.members.get(id.slice(dollar + 1));
   }
 
-  private readonly applied = new Set<string>();
+  private readonly applied = new WeakSet<Shape | MemberShape>();
 
   private applyTraits(): void {
     for (const shape of this.shapes.values()) {
@@ -632,10 +643,22 @@ class Assembler {
 
   /** Applies the pending (own and `apply`) traits of one shape or member, once. */
   private applyPendingTo(target: Shape | MemberShape): void {
-    if (this.applied.has(target.id)) return;
-    this.applied.add(target.id);
+    if (this.applied.has(target)) return;
+    this.applied.add(target);
     const pending = this.pending.get(target.id);
     if (!pending) return;
+    if (pending.length === 1) {
+      const p = pending[0]!;
+      const value = this.traitValue(p, target.id);
+      if (value === undefined) return;
+      target.traits.set(p.id, value);
+      if (target.inheritedTraits?.has(p.id)) {
+        const inherited = new Set(target.inheritedTraits);
+        inherited.delete(p.id);
+        (target as { inheritedTraits?: ReadonlySet<string> }).inheritedTraits = inherited;
+      }
+      return;
+    }
     const own = new Map<string, { value: NodeValue; location: SourceLocation }>();
     for (const p of pending) {
       const value = this.traitValue(p, target.id);

@@ -346,8 +346,11 @@ export function run(steps: readonly Step[], i: number, ctx: Context, shape: Sele
       case "directed": {
         const index = ctx.index;
         const types = s.types;
-        for (const rel of s.forward ? index.forward(shape) : index.reverse(shape)) {
+        for (const rel of s.forward ? index.forward(shape) : index.structuralReverse(shape)) {
           if (rel.type !== "target" && types.has(rel.type) && run(steps, j, ctx, rel.shape, next)) return true;
+        }
+        if (!s.forward && types.has("trait")) {
+          for (const rel of index.traitReverse(shape)) if (run(steps, j, ctx, rel.shape, next)) return true;
         }
         if (s.forward && types.has("trait")) {
           for (const rel of index.traitRelationships(shape)) if (run(steps, j, ctx, rel.shape, next)) return true;

@@ -55,6 +55,8 @@ export class NeighborIndex {
   private readonly traitCache = new Map<SelectorShape, readonly Relationship[]>();
   private readonly undirectedForwardCache = new Map<SelectorShape, readonly SelectorShape[]>();
   private reverseEdges: Map<SelectorShape, Relationship[]> | undefined;
+  private traitReverseEdges: Map<SelectorShape, Relationship[]> | undefined;
+  private readonly memberReverseCache = new Map<SelectorShape, readonly Relationship[]>();
   private readonly undirectedReverseCache = new Map<SelectorShape, readonly SelectorShape[]>();
   private readonly boundCache = new Map<SelectorShape, readonly Relationship[]>();
 
@@ -112,7 +114,32 @@ export class NeighborIndex {
    * that points at the shape, with `shape` set to the referring shape.
    */
   reverse(shape: SelectorShape): readonly Relationship[] {
+    const structural = this.structuralReverse(shape);
+    const traits = this.traitReverse(shape);
+    return traits.length === 0 ? structural : structural.length === 0 ? traits : [...structural, ...traits];
+  }
+
+  /**
+   * Reverse relationships except `trait`. A member's only such edge comes
+   * from its container, so members never need the model-wide index, which
+   * keeps trait validation (mostly member selectors) cheap.
+   */
+  structuralReverse(shape: SelectorShape): readonly Relationship[] {
+    if (shape.type === "member") {
+      let rels = this.memberReverseCache.get(shape);
+      if (!rels) {
+        const container = this.model.shapes.get(shape.container);
+        rels = container ? [{ type: "member", shape: container }] : EMPTY;
+        this.memberReverseCache.set(shape, rels);
+      }
+      return rels;
+    }
     return (this.reverseEdges ?? this.buildReverse()).get(shape) ?? EMPTY;
+  }
+
+  /** Reverse `trait` relationships: the shapes whose trait values refer to this one. */
+  traitReverse(shape: SelectorShape): readonly Relationship[] {
+    return (this.traitReverseEdges ?? this.buildTraitReverse()).get(shape) ?? EMPTY;
   }
 
   /**
@@ -144,7 +171,7 @@ export class NeighborIndex {
   undirectedReverse(shape: SelectorShape): readonly SelectorShape[] {
     let shapes = this.undirectedReverseCache.get(shape);
     if (shapes === undefined) {
-      shapes = distinct(this.reverse(shape), "trait");
+      shapes = distinct(this.structuralReverse(shape));
       this.undirectedReverseCache.set(shape, shapes);
     }
     return shapes;
@@ -152,16 +179,20 @@ export class NeighborIndex {
 
   private buildReverse(): Map<SelectorShape, Relationship[]> {
     const reverse = new Map<SelectorShape, Relationship[]>();
-    const add = (target: SelectorShape, type: RelationshipType, from: SelectorShape): void => {
-      const list = reverse.get(target);
-      if (list) list.push({ type, shape: from });
-      else reverse.set(target, [{ type, shape: from }]);
-    };
     for (const shape of this.model.allShapes()) {
-      for (const rel of this.forward(shape)) add(rel.shape, rel.type, shape);
-      for (const rel of this.traitRelationships(shape)) add(rel.shape, "trait", shape);
+      // Members are reached through their containers (structuralReverse), not through this index.
+      for (const rel of this.forward(shape)) if (rel.shape.type !== "member") addEdge(reverse, rel.shape, rel.type, shape);
     }
     this.reverseEdges = reverse;
+    return reverse;
+  }
+
+  private buildTraitReverse(): Map<SelectorShape, Relationship[]> {
+    const reverse = new Map<SelectorShape, Relationship[]>();
+    for (const shape of this.model.allShapes()) {
+      for (const rel of this.traitRelationships(shape)) addEdge(reverse, rel.shape, "trait", shape);
+    }
+    this.traitReverseEdges = reverse;
     return reverse;
   }
 
@@ -223,6 +254,12 @@ export class NeighborIndex {
     }
     return out.length ? out : EMPTY;
   }
+}
+
+function addEdge(index: Map<SelectorShape, Relationship[]>, target: SelectorShape, type: RelationshipType, from: SelectorShape): void {
+  const list = index.get(target);
+  if (list) list.push({ type, shape: from });
+  else index.set(target, [{ type, shape: from }]);
 }
 
 function distinct(rels: readonly Relationship[], skip?: RelationshipType): readonly SelectorShape[] {

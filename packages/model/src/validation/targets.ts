@@ -9,7 +9,7 @@ const NOT_MEMBER_TARGETS = new Set(["service", "resource", "operation"]);
  * referenced there: member targets, operation input/output/errors, service
  * and resource bindings, mixins.
  */
-export function validateTargets(model: Model, inScope: (id: string) => boolean = () => true): ValidationEvent[] {
+export function validateTargets(model: Model, inScope: (shape: Shape) => boolean = () => true): ValidationEvent[] {
   const events: ValidationEvent[] = [];
   const fail = (on: Shape | MemberShape, message: string) =>
     events.push({ severity: "ERROR", id: "Target", message, shapeId: on.id, location: on.location });
@@ -26,7 +26,7 @@ export function validateTargets(model: Model, inScope: (id: string) => boolean =
     return shape;
   };
   for (const shape of model.shapes.values()) {
-    if (!inScope(shape.id)) continue;
+    if (!inScope(shape)) continue;
     for (const member of shape.members.values()) {
       const target = model.getShape(member.target);
       if (!target) fail(member, `Member \`${member.id}\` targets \`${member.target}\`, which is not defined in the model`);

@@ -14,7 +14,7 @@ export function traitDisplayName(id: string): string {
  * list, and `structurallyExclusive` (one member per structure, or one member
  * targeting a shape with the trait).
  */
-export function validateTraitTargets(model: Model, inScope: (id: string) => boolean = () => true): ValidationEvent[] {
+export function validateTraitTargets(model: Model, inScope: (shape: Shape) => boolean = () => true): ValidationEvent[] {
   const events: ValidationEvent[] = [];
   const selectors = new Map<string, Selector | null>();
   const selectorOf = (traitId: string, definition: Shape): Selector | null => {
@@ -63,9 +63,9 @@ export function validateTraitTargets(model: Model, inScope: (id: string) => bool
       }
     }
   };
-  for (const shape of model.allShapes()) if (inScope(shape.id)) check(shape);
+  for (const shape of model.allShapes(inScope)) check(shape);
   for (const shape of model.shapesOfType("structure", "union")) {
-    if (!inScope(shape.id)) continue;
+    if (!inScope(shape)) continue;
     const byTrait = new Map<string, string[]>();
     for (const member of shape.members.values()) {
       const target = model.getShape(member.target);

@@ -1,4 +1,5 @@
 import type { Model } from "../model.js";
+import type { Shape } from "../shape.js";
 import type { ValidationEvent } from "../validation-event.js";
 import { validateAnvilRules } from "./anvil-rules.js";
 import { runMetadataValidators } from "./metadata-validators.js";
@@ -21,7 +22,7 @@ export interface ValidateOptions {
  * list (the loader's events first), with suppressions applied.
  */
 export function validateModel(model: Model, loadEvents: readonly ValidationEvent[] = [], options: ValidateOptions = {}): ValidationEvent[] {
-  const scope = options.includeBuiltins ? () => true : (id: string) => !model.isBuiltin(id);
+  const scope = options.includeBuiltins ? () => true : (shape: Shape) => !model.builtins.has(shape.id);
   const events = [
     ...loadEvents,
     ...validateTargets(model, scope),
