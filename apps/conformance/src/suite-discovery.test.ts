@@ -63,7 +63,7 @@ describe.skipIf(!isCorpus(corpus.path))(`suite discovery (corpus ${corpus.path})
     expect(results.errorfiles!.filter((r) => r.status === "passed")).toHaveLength(4);
   });
 
-  it("models: one case per protocol folder, upstream traits, no bundled traits", async () => {
+  it("models: one case per protocol folder, with upstream traits and then with bundled ones", async () => {
     const { modelsSuite } = await import("./suites/models-suite.js");
     const names: string[] = [];
     for (const part of modelsSuite.parts) {
@@ -72,16 +72,19 @@ describe.skipIf(!isCorpus(corpus.path))(`suite discovery (corpus ${corpus.path})
         expect(r.status).toBe("passed");
       }
     }
-    expect(names).toEqual([
-      "smithy-aws-protocol-tests/awsJson1_0",
-      "smithy-aws-protocol-tests/awsJson1_1",
-      "smithy-aws-protocol-tests/restJson1",
-      "smithy-aws-protocol-tests/rpcv2Cbor",
-      "smithy-protocol-tests/rpcv2Cbor",
-      "smithy-protocol-tests/rpcv2Json",
-      "alloy/alloy",
-    ]);
-    expect(calls.every((c) => c.bundledTraits === false)).toBe(true);
+    const folders = (suffix: string) => [
+      `smithy-aws-protocol-tests${suffix}/awsJson1_0`,
+      `smithy-aws-protocol-tests${suffix}/awsJson1_1`,
+      `smithy-aws-protocol-tests${suffix}/restJson1`,
+      `smithy-aws-protocol-tests${suffix}/rpcv2Cbor`,
+      `smithy-protocol-tests${suffix}/rpcv2Cbor`,
+      `smithy-protocol-tests${suffix}/rpcv2Json`,
+      `alloy${suffix}/alloy`,
+    ];
+    expect(names).toEqual([...folders(""), ...folders(" (bundled traits)")]);
+    expect(calls.slice(0, 7).every((c) => c.bundledTraits === false)).toBe(true);
+    expect(calls.slice(7).every((c) => c.bundledTraits === true)).toBe(true);
+    expect(calls.slice(7).every((c) => c.paths.every((p) => !p.includes("/traits/")))).toBe(true);
     const restJson = calls[2]!.paths.map((p) => p.slice(corpus.path.length + 1));
     expect(restJson).toContain("protocol-tests/smithy-aws-protocol-tests/model/shared-types.smithy");
     expect(restJson).toContain("protocol-tests/smithy-aws-protocol-tests/model/aws-config.smithy");

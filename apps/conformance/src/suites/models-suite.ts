@@ -17,9 +17,12 @@ function traitFiles(corpus: string, ...names: (typeof TRAITS)[keyof typeof TRAIT
   return names.flatMap((n) => modelFilesOf(join(corpus, "traits", n)));
 }
 
+/** Where trait definitions come from: the corpus's upstream files, or Anvil's bundled ones. */
+type TraitSource = "upstream" | "bundled";
+
 /** Loads one protocol-test folder with its companions; passes with no ERROR or DANGER event. */
-function loadCase(name: string, paths: string[]): CaseResult {
-  const loaded = tryLoad({ paths, bundledTraits: false });
+function loadCase(name: string, paths: string[], traits: TraitSource): CaseResult {
+  const loaded = tryLoad({ paths, bundledTraits: traits === "bundled" });
   if (!loaded.ok) return failed(name, loaded.crash);
   const errors = rejectingEvents(loaded.events);
   if (errors.length === 0) return passed(name);
@@ -32,15 +35,30 @@ function protocolFolders(
   description: string,
   root: (corpus: string) => string,
   companions: (corpus: string) => string[],
+  traits: (corpus: string) => string[],
+  source: TraitSource,
 ): SuitePart {
   return {
-    name: partName,
-    description,
+    name: source === "bundled" ? `${partName} (bundled traits)` : partName,
+    description: source === "bundled" ? `${description}, with Anvil's bundled traits instead of the upstream ones` : description,
     run(corpus) {
       const model = root(corpus);
       if (!isDirectory(model)) return [failed("(folder)", `missing folder ${model}`)];
-      const shared = companions(corpus);
-      return listDirectories(model).map((dir) => loadCase(dir, [...listFiles(join(model, dir), isModelFile), ...shared]));
+      const shared = [...companions(corpus), ...(source === "upstream" ? traits(corpus) : [])];
+      return listDirectories(model).map((dir) => loadCase(dir, [...listFiles(join(model, dir), isModelFile), ...shared], source));
+    },
+  };
+}
+
+function alloyFolder(source: TraitSource): SuitePart {
+  return {
+    name: source === "bundled" ? "alloy (bundled traits)" : "alloy",
+    description: `protocol-tests/alloy (its manifest) + ${source === "bundled" ? "Anvil's bundled traits" : "alloy and test traits"}`,
+    run(corpus) {
+      const dir = join(corpus, "protocol-tests", "alloy");
+      if (!isDirectory(dir)) return [failed("alloy", `missing folder ${dir}`)];
+      const traits = source === "upstream" ? traitFiles(corpus, TRAITS.alloy, TRAITS.test) : [];
+      return [loadCase("alloy", [...modelFilesOf(dir), ...traits], source)];
     },
   };
 }
@@ -48,42 +66,33 @@ function protocolFolders(
 const awsModel = (corpus: string): string => join(corpus, "protocol-tests", "smithy-aws-protocol-tests", "model");
 const smithyModel = (corpus: string): string => join(corpus, "protocol-tests", "smithy-protocol-tests", "model");
 
+const awsParts = (source: TraitSource): SuitePart =>
+  protocolFolders(
+    "smithy-aws-protocol-tests",
+    "model/<protocol> + shared-types + aws-config + AWS, test, protocol and validation traits",
+    awsModel,
+    (corpus) => [join(awsModel(corpus), "shared-types.smithy"), join(awsModel(corpus), "aws-config.smithy")],
+    (corpus) => traitFiles(corpus, TRAITS.aws, TRAITS.test, TRAITS.protocols, TRAITS.validation),
+    source,
+  );
+
+const smithyParts = (source: TraitSource): SuitePart =>
+  protocolFolders(
+    "smithy-protocol-tests",
+    "model/<protocol> + shared-types + test, protocol and validation traits",
+    smithyModel,
+    (corpus) => [join(smithyModel(corpus), "shared-types.smithy")],
+    (corpus) => traitFiles(corpus, TRAITS.test, TRAITS.protocols, TRAITS.validation),
+    source,
+  );
+
 /**
- * `models`: every protocol-test model folder of the corpus loads, together
- * with the upstream trait models it needs (not Anvil's bundled traits), with
- * no ERROR or DANGER events. One case per folder.
+ * `models`: every protocol-test model folder of the corpus loads with no
+ * ERROR or DANGER events, once with the upstream trait models it needs and
+ * once with Anvil's bundled trait definitions instead. One case per folder.
  */
 export const modelsSuite: Suite = {
   name: "models",
-  description: "protocol-test models load with the upstream trait models",
-  parts: [
-    protocolFolders(
-      "smithy-aws-protocol-tests",
-      "model/<protocol> + shared-types + aws-config + AWS, test, protocol and validation traits",
-      awsModel,
-      (corpus) => [
-        join(awsModel(corpus), "shared-types.smithy"),
-        join(awsModel(corpus), "aws-config.smithy"),
-        ...traitFiles(corpus, TRAITS.aws, TRAITS.test, TRAITS.protocols, TRAITS.validation),
-      ],
-    ),
-    protocolFolders(
-      "smithy-protocol-tests",
-      "model/<protocol> + shared-types + test, protocol and validation traits",
-      smithyModel,
-      (corpus) => [
-        join(smithyModel(corpus), "shared-types.smithy"),
-        ...traitFiles(corpus, TRAITS.test, TRAITS.protocols, TRAITS.validation),
-      ],
-    ),
-    {
-      name: "alloy",
-      description: "protocol-tests/alloy (its manifest) + alloy and test traits",
-      run(corpus) {
-        const dir = join(corpus, "protocol-tests", "alloy");
-        if (!isDirectory(dir)) return [failed("alloy", `missing folder ${dir}`)];
-        return [loadCase("alloy", [...modelFilesOf(dir), ...traitFiles(corpus, TRAITS.alloy, TRAITS.test)])];
-      },
-    },
-  ],
+  description: "protocol-test models load with the upstream trait models, and with Anvil's bundled ones",
+  parts: [awsParts("upstream"), smithyParts("upstream"), alloyFolder("upstream"), awsParts("bundled"), smithyParts("bundled"), alloyFolder("bundled")],
 };
