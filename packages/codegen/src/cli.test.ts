@@ -54,6 +54,7 @@ describe("anvil validate", () => {
       process.chdir(prev);
     }
     expect(out[1]).toMatch(/^bad\.smithy:5:5: error: .*ex#Missing.* \[Target\]$/);
+    expect(out[2]).toBe("    5 |     a: Missing\n      |     ^");
     expect(out.at(-1)).toMatch(/✗ invalid: 1 error/);
   });
 

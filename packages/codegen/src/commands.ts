@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import {
   formatLocation,
@@ -30,6 +30,36 @@ export function formatDiagnostic(event: ValidationEvent, cwd = process.cwd()): s
   const shape = event.shapeId ? ` (${event.shapeId})` : "";
   const severity = event.severity === "DANGER" ? "danger" : event.severity.toLowerCase();
   return `${where}${severity}: ${event.message}${shape} [${event.id}]`;
+}
+
+/** Reads source lines for diagnostics, each file once. */
+export class SourceLines {
+  private readonly files = new Map<string, string[] | null>();
+
+  /** The 1-based line of a file, or undefined when it cannot be read. */
+  line(file: string, line: number): string | undefined {
+    let lines = this.files.get(file);
+    if (lines === undefined) {
+      try {
+        lines = readFileSync(file, "utf8").split(/\r?\n/);
+      } catch {
+        lines = null;
+      }
+      this.files.set(file, lines);
+    }
+    return lines?.[line - 1];
+  }
+}
+
+/** The source line of an event with a caret under its column, like a compiler shows it. */
+export function formatSnippet(event: ValidationEvent, sources: SourceLines): string | undefined {
+  const loc = event.location;
+  if (!loc?.file || loc.line <= 0) return undefined;
+  const text = sources.line(loc.file, loc.line);
+  if (text === undefined || text.length > 300) return undefined;
+  const gutter = String(loc.line).padStart(5);
+  const caret = `${" ".repeat(Math.max(0, loc.column - 1))}^`;
+  return `${gutter} | ${text}\n${" ".repeat(gutter.length)} | ${caret}`;
 }
 
 function compareEvents(a: ValidationEvent, b: ValidationEvent): number {
@@ -71,7 +101,12 @@ export function validateCommand(args: ParsedArgs, io: Io): number {
   }
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
   const shown = result.events.filter((e) => rank(e.severity) >= rank(minimum)).sort(compareEvents);
-  for (const e of shown) io.out(formatDiagnostic(e));
+  const sources = new SourceLines();
+  for (const e of shown) {
+    io.out(formatDiagnostic(e));
+    const snippet = formatSnippet(e, sources);
+    if (snippet) io.out(snippet);
+  }
   const errors = countBy(result.events, "ERROR") + countBy(result.events, "DANGER");
   const warnings = countBy(result.events, "WARNING");
   if (args.flags.has("--summary") && errors === 0) io.out(summarize(result));

@@ -6,5 +6,5 @@
  */
 export { parseArgs } from "./args.js";
 export type { ParsedArgs } from "./args.js";
-export { astCommand, formatDiagnostic, summarize, USAGE, validateCommand } from "./commands.js";
+export { astCommand, formatDiagnostic, formatSnippet, SourceLines, summarize, USAGE, validateCommand } from "./commands.js";
 export type { Io } from "./commands.js";

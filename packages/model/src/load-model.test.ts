@@ -264,3 +264,13 @@ describe("models in the style of the public AWS service models", () => {
     expect(lax.model.getShape("ex#S")!.traits.get("aws.somethingnew#fancy")).toEqual({ level: 3 });
   });
 });
+
+describe("messages", () => {
+  it("suggest a similar shape name for a mistyped target", () => {
+    const { events } = idl(`namespace ex\nstructure S {\n  a: Strin\n  b: Widgit\n}\nstructure Widget {}`);
+    expect(messages(events)).toEqual([
+      expect.stringMatching(/targets `ex#Strin`.*Did you mean `smithy\.api#String`\?$/),
+      expect.stringMatching(/targets `ex#Widgit`.*Did you mean `ex#Widget`\?$/),
+    ]);
+  });
+});

@@ -1,6 +1,21 @@
 import type { Model } from "../model.js";
 import type { MemberShape, Shape } from "../shape.js";
 import type { ValidationEvent } from "../validation-event.js";
+import { closestMatch } from "./suggest.js";
+
+/** A "did you mean" hint for a missing shape: a similar name in its namespace or the prelude. */
+function didYouMean(model: Model, missing: string): string {
+  const hash = missing.indexOf("#");
+  const namespace = missing.slice(0, hash);
+  const name = missing.slice(hash + 1);
+  const names = new Map<string, string>();
+  for (const id of model.shapes.keys()) {
+    const ns = id.slice(0, id.indexOf("#"));
+    if (ns === namespace || ns === "smithy.api") names.set(id.slice(id.indexOf("#") + 1), id);
+  }
+  const hit = closestMatch(name, names.keys());
+  return hit ? `. Did you mean \`${names.get(hit)}\`?` : "";
+}
 
 const NOT_MEMBER_TARGETS = new Set(["service", "resource", "operation"]);
 
@@ -29,7 +44,7 @@ export function validateTargets(model: Model, inScope: (shape: Shape) => boolean
     if (!inScope(shape)) continue;
     for (const member of shape.members.values()) {
       const target = model.getShape(member.target);
-      if (!target) fail(member, `Member \`${member.id}\` targets \`${member.target}\`, which is not defined in the model`);
+      if (!target) fail(member, `Member \`${member.id}\` targets \`${member.target}\`, which is not defined in the model${didYouMean(model, member.target)}`);
       else if (NOT_MEMBER_TARGETS.has(target.type)) {
         fail(member, `Members cannot target ${target.type} shapes, but \`${member.id}\` targets \`${target.id}\``);
       }
