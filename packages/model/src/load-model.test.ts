@@ -274,3 +274,14 @@ describe("messages", () => {
     ]);
   });
 });
+
+describe("node values", () => {
+  it("keep `__proto__` keys as data through loading", () => {
+    const { model, events } = idl(`metadata m = {"__proto__": {"polluted": true}}\nnamespace ex\n@tags(["x"])\nstring S`);
+    expect(errors(events)).toEqual([]);
+    const m = model.metadata.m as Record<string, unknown>;
+    expect(Object.getPrototypeOf(m)).toBe(Object.prototype);
+    expect(Object.hasOwn(m, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

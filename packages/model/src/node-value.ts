@@ -39,3 +39,12 @@ export function nodeEquals(a: NodeValue | undefined, b: NodeValue | undefined): 
   for (const k of ak) if (!Object.hasOwn(b, k) || !nodeEquals(a[k], b[k])) return false;
   return true;
 }
+
+/**
+ * Sets a key of an object node, storing `__proto__` as data (a plain
+ * assignment would change the prototype instead).
+ */
+export function setNodeKey<T>(obj: { [key: string]: T }, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}

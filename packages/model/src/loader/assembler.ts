@@ -7,7 +7,7 @@
  * @internal
  */
 import { Model, PRELUDE_NAMESPACE } from "../model.js";
-import { isNodeObject, nodeEquals, type NodeValue } from "../node-value.js";
+import { isNodeObject, nodeEquals, setNodeKey, type NodeValue } from "../node-value.js";
 import type { MemberShape, Shape } from "../shape.js";
 import { isAbsoluteShapeId, withoutMember } from "../shape-id.js";
 import { formatLocation, type SourceLocation } from "../source-location.js";
@@ -178,11 +178,27 @@ class Assembler {
       }
       return id;
     }
-    if (Array.isArray(node)) return node.map((n) => this.resolveNode(n, context, shapeId));
+    // Values without unquoted shape ids are shared with the draft rather than copied:
+    // most trait values are small literals, and copying them all is pure garbage.
+    if (Array.isArray(node)) {
+      let out: NodeValue[] | undefined;
+      for (let i = 0; i < node.length; i++) {
+        const item = node[i]!;
+        const v = typeof item === "object" && item !== null ? this.resolveNode(item, context, shapeId) : (item as NodeValue);
+        if (out) out.push(v);
+        else if (v !== item) (out = node.slice(0, i) as NodeValue[]).push(v);
+      }
+      return out ?? (node as NodeValue[]);
+    }
     if (node !== null && typeof node === "object") {
-      const out: Record<string, NodeValue> = {};
-      for (const k of Object.keys(node)) out[k] = this.resolveNode(node[k]!, context, shapeId);
-      return out;
+      let out: Record<string, NodeValue> | undefined;
+      for (const k in node) {
+        const item = node[k]!;
+        const v = typeof item === "object" && item !== null ? this.resolveNode(item, context, shapeId) : (item as NodeValue);
+        if (v !== item && !out) out = { ...(node as Record<string, NodeValue>) };
+        if (out) setNodeKey(out, k, v);
+      }
+      return out ?? (node as Record<string, NodeValue>);
     }
     return node;
   }
@@ -400,13 +416,13 @@ class Assembler {
 
   private mergeMetadata(key: string, value: NodeValue, location: SourceLocation): void {
     if (!Object.hasOwn(this.metadata, key)) {
-      this.metadata[key] = value;
+      setNodeKey(this.metadata, key, value);
       this.metadataLocations.set(key, location);
       return;
     }
     const prev = this.metadata[key]!;
     if (Array.isArray(prev) && Array.isArray(value)) {
-      this.metadata[key] = [...prev, ...value];
+      setNodeKey(this.metadata, key, [...prev, ...value]);
     } else if (!nodeEquals(prev, value)) {
       this.emit(
         "ERROR",

@@ -9,6 +9,7 @@
  *
  * @internal
  */
+import { setNodeKey } from "../node-value.js";
 import type { SourceLocation } from "../source-location.js";
 import type { ValidationEvent } from "../validation-event.js";
 import {
@@ -994,7 +995,7 @@ class IdlParser {
       this.skipWsAndDocs();
       const value = this.parseNode();
       if (Object.hasOwn(entries, key)) throw this.fail(`Duplicate member of trait: '${key}'`, undefined, keyLocation);
-      defineEntry(entries, key, value);
+      setNodeKey(entries, key, value);
       this.skipWsAndDocs();
     }
     this.nesting--;
@@ -1060,7 +1061,7 @@ class IdlParser {
       this.skipWsAndDocs();
       const value = this.parseNode();
       if (Object.hasOwn(entries, key)) throw this.fail(`Duplicate member: '${key}'`, undefined, keyLocation);
-      defineEntry(entries, key, value);
+      setNodeKey(entries, key, value);
       this.skipWsAndDocs();
     }
     this.expect(Tok.RBRACE);
@@ -1087,15 +1088,6 @@ function identifierNode(text: string, location: SourceLocation): NodeDraft {
       return null;
     default:
       return new SyntacticShapeId(text, location);
-  }
-}
-
-/** Sets a key even when it is `__proto__`, which a plain assignment would not store. */
-function defineEntry(obj: { [key: string]: NodeDraft }, key: string, value: NodeDraft): void {
-  if (key === "__proto__") {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    obj[key] = value;
   }
 }
 
