@@ -74,10 +74,9 @@ class Assembler {
 
   run(): AssembleResult {
     for (const file of this.files) this.events.push(...file.events);
-    // An IDL file that stopped on a syntax error contributes nothing, as in Smithy: its
+    // A file whose reading stopped at an error contributes nothing, as in Smithy: its
     // half-read shapes would only add misleading follow-on errors.
-    const files = this.files.filter((f) => !(f.context && f.events.some((e) => e.severity === "ERROR" && e.message.startsWith("Syntax error"))));
-    this.files = files;
+    this.files = this.files.filter((f) => !f.incomplete);
     for (const file of this.files) for (const d of file.shapes) this.defined.add(d.id);
     for (const file of this.files) for (const d of file.shapes) this.define(d, file);
     for (const file of this.files) this.checkUses(file);

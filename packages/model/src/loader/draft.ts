@@ -106,6 +106,8 @@ export interface FileDraft {
   readonly applies: ApplyDraft[];
   /** Syntax errors and warnings found while reading the file. */
   readonly events: ValidationEvent[];
+  /** Reading stopped at an error before the end of the file; what was read is not to be used. */
+  readonly incomplete?: boolean;
 }
 
 /** Converts a resolved draft node (no syntactic shape ids left) to a node value. */

@@ -84,6 +84,7 @@ export function parseIdl(text: string, file: string): FileDraft {
   try {
     parser.parse();
   } catch (e) {
+    parser.incomplete = true;
     if (e instanceof StopParsing) {
       parser.events.push(e.event);
     } else {
@@ -119,6 +120,8 @@ class IdlParser {
   private pendingDocs: DocLine[] = [];
   /** When set, quoted strings parse to {@link LocatedString} (service/resource bodies). */
   private locateStrings = false;
+  /** Set when parsing stopped at an error before the end of the file. */
+  incomplete = false;
 
   constructor(text: string, file: string) {
     this.file = file;
@@ -134,6 +137,7 @@ class IdlParser {
       shapes: this.shapes,
       applies: this.applies,
       events: this.events,
+      ...(this.incomplete ? { incomplete: true } : {}),
     };
   }
 
