@@ -297,6 +297,42 @@ class Assembler {
       }
       members.set(m.name, this.buildMember(id, m, d, file, resourceTargets));
     }
+    this.checkDraftRules(id, d, file);
+    if (file.version.startsWith("1")) this.v1Shapes.add(id);
+    const shape: Shape = { id, type: d.type, traits: new Map(), members, mixins: this.refs(d.mixins, file, id) ?? [], location: d.location };
+    if (d.version !== undefined) shape.version = d.version;
+    if (d.rename !== undefined) shape.rename = d.rename;
+    const assign = (key: "operations" | "resources" | "errors" | "collectionOperations", refs: readonly RefDraft[] | undefined) => {
+      const v = this.refs(refs, file, id);
+      if (v) shape[key] = v;
+    };
+    assign("operations", d.operations);
+    assign("resources", d.resources);
+    assign("errors", d.errors);
+    assign("collectionOperations", d.collectionOperations);
+    const identifiers = this.refMap(d.identifiers, file, id);
+    if (identifiers) shape.identifiers = identifiers;
+    const properties = this.refMap(d.properties, file, id);
+    if (properties) shape.properties = properties;
+    for (const key of ["create", "put", "read", "update", "delete", "list", "input", "output"] as const) {
+      const v = this.ref(d[key], file, id);
+      if (v !== undefined) shape[key] = v;
+    }
+    if (d.type === "operation") {
+      shape.input ??= "smithy.api#Unit";
+      shape.output ??= "smithy.api#Unit";
+      shape.errors ??= [];
+    }
+    this.shapes.set(id, shape);
+    for (const t of d.traits) this.addPending(id, t, file, id);
+    for (const m of d.members) if (members.get(m.name)?.location === m.location) for (const t of m.traits) this.addPending(`${id}$${m.name}`, t, file, id);
+  }
+
+  /** Shapes defined in IDL/JSON 1.0 files, whose members get 1.0 nullability semantics. */
+  private readonly v1Shapes = new Set<string>();
+
+  /** Rules that depend on how a shape was written: IDL version features and mixin restrictions. */
+  private checkDraftRules(id: string, d: ShapeDraft, file: FileDraft): void {
     if (d.type === "set") {
       this.emit(
         "WARNING",
@@ -324,44 +360,13 @@ class Assembler {
       this.emit("ERROR", "Model", `Resource shapes with the mixin trait may not define any properties. Resource mixin shape \`${id}\` defines one or more properties.`, id, d.location);
     }
     if (v1) {
-      this.v1Shapes.add(id);
       for (const m of d.members) {
         if (m.traits.some((t) => this.resolve(t.name.text, file.context) === DEFAULT)) {
           this.emit("ERROR", "Model", "The @default trait can only be used in Smithy 2.0 or later", `${id}$${m.name}`, m.location);
         }
       }
     }
-    const shape: Shape = { id, type: d.type, traits: new Map(), members, mixins: this.refs(d.mixins, file, id) ?? [], location: d.location };
-    if (d.version !== undefined) shape.version = d.version;
-    if (d.rename !== undefined) shape.rename = d.rename;
-    const assign = (key: "operations" | "resources" | "errors" | "collectionOperations", refs: readonly RefDraft[] | undefined) => {
-      const v = this.refs(refs, file, id);
-      if (v) shape[key] = v;
-    };
-    assign("operations", d.operations);
-    assign("resources", d.resources);
-    assign("errors", d.errors);
-    assign("collectionOperations", d.collectionOperations);
-    const identifiers = this.refMap(d.identifiers, file, id);
-    if (identifiers) shape.identifiers = identifiers;
-    const properties = this.refMap(d.properties, file, id);
-    if (properties) shape.properties = properties;
-    for (const key of ["create", "put", "read", "update", "delete", "list", "input", "output"] as const) {
-      const v = this.ref(d[key], file, id);
-      if (v !== undefined) shape[key] = v;
-    }
-    if (d.type === "operation") {
-      shape.input ??= "smithy.api#Unit";
-      shape.output ??= "smithy.api#Unit";
-      shape.errors ??= [];
-    }
-    this.shapes.set(id, shape);
-    for (const t of d.traits) this.addPending(id, t, file, id);
-    for (const m of d.members) if (members.has(m.name)) for (const t of m.traits) this.addPending(`${id}$${m.name}`, t, file, id);
   }
-
-  /** Shapes defined in IDL/JSON 1.0 files, whose members get 1.0 nullability semantics. */
-  private readonly v1Shapes = new Set<string>();
 
   /** Identifier and property targets of the resource named by `for`, which elided members may take. */
   private resourceTargets(ref: RefDraft, file: FileDraft, owner: string): Map<string, string> | undefined {
