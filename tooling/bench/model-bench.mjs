@@ -1,6 +1,6 @@
 // IDL parse + assemble throughput on a large generated model, against
 // JSON.parse of the same model's JSON AST (V8's native parser) as baseline.
-import { loadModel, modelToJsonAst } from "../../packages/model/dist/index.js";
+import { loadModel, modelToJsonAst, stringifyNode } from "../../packages/model/dist/index.js";
 
 /** A deterministic Smithy model of about `targetBytes`: services, operations, structures, docs and traits. */
 export function generateModel(targetBytes) {
@@ -105,7 +105,7 @@ export async function runModelBench({ quick }) {
   const first = loadModel({ sources: [{ file: "large.smithy", text: idl }] });
   const errors = first.events.filter((e) => e.severity === "ERROR" || e.severity === "DANGER");
   if (errors.length) throw new Error(`bench model is invalid: ${errors[0].message}`);
-  const json = JSON.stringify(modelToJsonAst(first.model));
+  const json = stringifyNode(modelToJsonAst(first.model));
   const jsonMb = Buffer.byteLength(json) / 1e6;
   const minMs = quick ? 500 : 3000;
 

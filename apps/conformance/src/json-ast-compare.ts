@@ -297,6 +297,7 @@ export function stableStringify(value: unknown): string {
     const keys = Object.keys(value).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k])}`).join(",")}}`;
   }
+  if (typeof value === "bigint") return String(value);
   return JSON.stringify(value) ?? "undefined";
 }
 

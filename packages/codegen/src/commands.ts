@@ -7,6 +7,7 @@ import {
   serviceClosure,
   serviceProtocols,
   SEVERITIES,
+  stringifyNode,
   type LoadModelResult,
   type Severity,
   type ValidationEvent,
@@ -140,7 +141,7 @@ export function astCommand(args: ParsedArgs, io: Io): number {
   const errors = result.events.filter((e) => e.severity === "ERROR" || e.severity === "DANGER");
   for (const e of errors.sort(compareEvents)) io.err(formatDiagnostic(e));
   if (errors.length) return 1;
-  const json = JSON.stringify(modelToJsonAst(result.model, { includePrelude: args.flags.has("--include-prelude") }), null, 2);
+  const json = stringifyNode(modelToJsonAst(result.model, { includePrelude: args.flags.has("--include-prelude") }), 2);
   const out = args.flags.get("--out");
   if (typeof out === "string") {
     writeFileSync(out, `${json}\n`);

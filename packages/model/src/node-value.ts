@@ -1,8 +1,11 @@
 /**
  * A Smithy node value: the JSON-like values used by traits, metadata and
- * examples. Objects keep their insertion order.
+ * examples. Objects keep their insertion order. Numbers are JS numbers, except
+ * integers a double cannot hold exactly (beyond ±2^53, or beyond the double
+ * range), which are `bigint` so that `long`, `bigInteger` and `bigDecimal`
+ * values are never silently rounded.
  */
-export type NodeValue = null | boolean | number | string | NodeValue[] | NodeObject;
+export type NodeValue = null | boolean | number | bigint | string | NodeValue[] | NodeObject;
 
 /** An object node value. */
 export interface NodeObject {
@@ -19,13 +22,69 @@ export function nodeTypeName(value: NodeValue | undefined): string {
   if (value === undefined || value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "object") return "object";
+  if (typeof value === "bigint") return "number";
   return typeof value;
+}
+
+/** Whether a node value is a number (`number` or, for very large integers, `bigint`). */
+export function isNodeNumber(value: NodeValue | undefined): value is number | bigint {
+  return typeof value === "number" || typeof value === "bigint";
+}
+
+const DIGITS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Converts the text of a JSON/IDL number to a node value without losing an
+ * integer: a `number` when the double is exact (or the value has a fraction),
+ * a `bigint` when the value is an integer a double cannot hold.
+ */
+export function numberFromText(text: string): number | bigint {
+  const value = Number(text);
+  if (Number.isSafeInteger(value)) return value;
+  if (Number.isFinite(value) && !Number.isInteger(value)) return value;
+  const m = DIGITS.exec(text);
+  if (!m) return value;
+  const [, sign, whole, fraction = "", exp = "0"] = m;
+  const shift = Number(exp) - fraction.length;
+  let digits = whole! + fraction;
+  if (shift < 0) {
+    // Only an integer if the dropped digits are zeros.
+    const dropped = digits.slice(shift);
+    if (!/^0*$/.test(dropped)) return value;
+    digits = digits.slice(0, shift);
+  } else if (shift > 100_000) {
+    return value; // absurd exponents stay Infinity rather than allocate
+  } else {
+    digits += "0".repeat(shift);
+  }
+  const big = BigInt(`${sign}${digits || "0"}`);
+  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+}
+
+/**
+ * JSON text of a node value; `bigint`s are written as plain JSON numbers.
+ * `replacer` may map other values first (as JSON.stringify's does).
+ */
+export function stringifyNode(value: unknown, indent?: number, replacer?: (value: unknown) => unknown): string {
+  let big = false;
+  const text = JSON.stringify(
+    value,
+    (_key, raw: unknown) => {
+      const v = replacer ? replacer(raw) : raw;
+      if (typeof v !== "bigint") return v;
+      big = true;
+      return `\u0000bigint:${v}`;
+    },
+    indent,
+  );
+  return big ? text.replace(/"\\u0000bigint:(-?\d+)"/g, "$1") : text;
 }
 
 /** Deep equality of node values; object key order does not matter. */
 export function nodeEquals(a: NodeValue | undefined, b: NodeValue | undefined): boolean {
   if (a === b) return true;
   if (typeof a === "number" && typeof b === "number") return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a === "bigint" || typeof b === "bigint") return false;
   if (a === null || b === null || a === undefined || b === undefined) return false;
   if (typeof a !== "object" || typeof b !== "object") return false;
   if (Array.isArray(a)) {

@@ -7,7 +7,7 @@
  * @internal
  */
 import { Model, PRELUDE_NAMESPACE } from "../model.js";
-import { isNodeObject, nodeEquals, setNodeKey, type NodeValue } from "../node-value.js";
+import { isNodeObject, nodeEquals, setNodeKey, stringifyNode, type NodeValue } from "../node-value.js";
 import type { MemberShape, Shape } from "../shape.js";
 import { isAbsoluteShapeId, withoutMember } from "../shape-id.js";
 import { formatLocation, type SourceLocation } from "../source-location.js";
@@ -778,12 +778,14 @@ class Assembler {
       const value = m.traits.get(ENUM_VALUE);
       if (shape.type === "enum") {
         if (typeof value !== "string") {
-          this.emit("ERROR", "EnumShape", `enum members can only be assigned string values, but found: ${JSON.stringify(value)}`, m.id, m.location);
+          this.emit("ERROR", "EnumShape", `enum members can only be assigned string values, but found: ${stringifyNode(value)}`, m.id, m.location);
         }
       } else if (value === undefined) {
         this.emit("ERROR", "EnumShape", "intEnum members must have the @enumValue trait with an integer value", m.id, m.location);
+      } else if (typeof value === "bigint") {
+        this.emit("ERROR", "EnumShape", `intEnum members must fit within an integer, but found: ${value}`, m.id, m.location);
       } else if (typeof value !== "number") {
-        this.emit("ERROR", "EnumShape", `intEnum members require integer values, but found: ${JSON.stringify(value)}`, m.id, m.location);
+        this.emit("ERROR", "EnumShape", `intEnum members require integer values, but found: ${stringifyNode(value)}`, m.id, m.location);
       } else if (!Number.isInteger(value)) {
         this.emit("ERROR", "EnumShape", "intEnum members do not support floating point values", m.id, m.location);
       } else if (value < -2147483648 || value > 2147483647) {

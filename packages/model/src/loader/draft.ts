@@ -25,7 +25,7 @@ export class SyntacticShapeId {
 }
 
 /** A node value whose unquoted shape ids are not resolved yet. */
-export type NodeDraft = null | boolean | number | string | SyntacticShapeId | NodeDraft[] | { [key: string]: NodeDraft };
+export type NodeDraft = null | boolean | number | bigint | string | SyntacticShapeId | NodeDraft[] | { [key: string]: NodeDraft };
 
 /** A trait application. `value` is `undefined` for an annotation (`@foo` with no parentheses). */
 export interface TraitDraft {
@@ -109,6 +109,3 @@ export interface FileDraft {
   /** Reading stopped at an error before the end of the file; what was read is not to be used. */
   readonly incomplete?: boolean;
 }
-
-/** Converts a resolved draft node (no syntactic shape ids left) to a node value. */
-export type ResolvedNode = NodeValue;

@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import { setNodeKey } from "../node-value.js";
+import { setNodeKey, stringifyNode } from "../node-value.js";
 import type { SourceLocation } from "../source-location.js";
 import type { ValidationEvent } from "../validation-event.js";
 import {
@@ -1121,7 +1121,5 @@ function nodeType(value: NodeDraft): string {
 
 /** Compact JSON of a node, as upstream's `Node.printJson`. */
 function printJson(value: NodeDraft): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v instanceof SyntacticShapeId || v instanceof LocatedString ? v.text : v,
-  );
+  return stringifyNode(value, undefined, (v) => (v instanceof SyntacticShapeId || v instanceof LocatedString ? v.text : v));
 }

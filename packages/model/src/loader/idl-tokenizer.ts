@@ -9,6 +9,7 @@
  *
  * @internal
  */
+import { numberFromText } from "../node-value.js";
 import { decodeIdlString, IdlStringError } from "./idl-string.js";
 
 /** Token kinds. Numeric so that comparisons are cheap; see {@link TOKEN_NAMES}. */
@@ -121,7 +122,7 @@ export class IdlTokenizer {
   /** Decoded contents of a STRING or TEXT_BLOCK token. */
   stringValue = "";
   /** Value of a NUMBER token. */
-  numberValue = 0;
+  numberValue: number | bigint = 0;
   /** Message of an ERROR token. */
   error = "";
 
@@ -277,9 +278,7 @@ export class IdlTokenizer {
       if (!isDigit(text.charCodeAt(i))) return invalid("'-' must be followed by a digit");
     }
     while (isDigit(text.charCodeAt(i))) i++;
-    let fractional = false;
     if (text.charCodeAt(i) === 0x2e) {
-      fractional = true;
       i++;
       const digits = i;
       while (isDigit(text.charCodeAt(i))) i++;
@@ -287,7 +286,6 @@ export class IdlTokenizer {
     }
     const e = text.charCodeAt(i);
     if (e === 0x65 || e === 0x45) {
-      fractional = true;
       i++;
       const s = text.charCodeAt(i);
       if (s === 0x2b || s === 0x2d) i++;
@@ -296,7 +294,7 @@ export class IdlTokenizer {
       if (i === digits) return invalid("'e', '+', and '-' must be followed by a digit");
     }
     const lexeme = text.slice(start, i);
-    this.numberValue = fractional ? Number.parseFloat(lexeme) : Number(lexeme);
+    this.numberValue = numberFromText(lexeme);
     return this.finish(Tok.NUMBER, i);
   }
 

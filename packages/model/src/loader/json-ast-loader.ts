@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { isNodeObject, nodeTypeName, type NodeObject, type NodeValue } from "../node-value.js";
+import { isNodeObject, nodeTypeName, numberFromText, setNodeKey, type NodeObject, type NodeValue } from "../node-value.js";
 import { SHAPE_TYPES, type ShapeType } from "../shape.js";
 import { isAbsoluteShapeId, isIdentifier } from "../shape-id.js";
 import type { SourceLocation } from "../source-location.js";
@@ -317,10 +317,26 @@ class JsonAstReader {
   }
 }
 
-/** Whether JSON text nests deeper than `limit`, scanned without recursion. */
-function exceedsDepth(text: string, limit: number): boolean {
+interface JsonScan {
+  /** Nesting went deeper than the limit. */
+  readonly tooDeep: boolean;
+  /** Start and end offsets of number literals a double cannot hold exactly. */
+  readonly bigNumbers: [number, number][];
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * One pass over JSON text, without recursion: how deep it nests, and where
+ * the integers are that JSON.parse would round (more than 15 digits, or an
+ * exponent). JSON.parse keeps no source text in Node 20, so those are
+ * rewritten to marked strings before parsing and turned back into exact
+ * numbers after.
+ */
+function scanJson(text: string, limit: number): JsonScan {
   let depth = 0;
   let inString = false;
+  const bigNumbers: [number, number][] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
@@ -328,10 +344,50 @@ function exceedsDepth(text: string, limit: number): boolean {
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
-      if (++depth > limit) return true;
+      if (++depth > limit) return { tooDeep: true, bigNumbers };
     } else if (c === 93 || c === 125) depth--;
+    else if (c === 45 || isDigit(c)) {
+      const start = i;
+      let digits = 0;
+      let exponent = false;
+      for (; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (isDigit(d)) digits++;
+        else if (d === 101 || d === 69) exponent = true;
+        else if (d !== 45 && d !== 43 && d !== 46) break;
+      }
+      if (digits > 15 || exponent) {
+        const value = numberFromText(text.slice(start, i));
+        if (typeof value === "bigint") bigNumbers.push([start, i]);
+      }
+      i--;
+    }
   }
-  return false;
+  return { tooDeep: false, bigNumbers };
+}
+
+const BIG_MARK = "\u0000anvil-bigint:";
+
+function markBigNumbers(text: string, spans: readonly [number, number][]): string {
+  let out = "";
+  let last = 0;
+  for (const [start, end] of spans) {
+    // Written as a JSON escape: JSON.parse rejects a raw NUL inside a string.
+    out += `${text.slice(last, start)}"\\u0000anvil-bigint:${text.slice(start, end)}"`;
+    last = end;
+  }
+  return out + text.slice(last);
+}
+
+/** Turns marked strings back into exact numbers, in place. */
+function restoreBigNumbers(value: NodeValue): NodeValue {
+  if (typeof value === "string") return value.startsWith(BIG_MARK) ? numberFromText(value.slice(BIG_MARK.length)) : value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = restoreBigNumbers(value[i]!);
+  } else if (isNodeObject(value)) {
+    for (const k of Object.keys(value)) setNodeKey(value, k, restoreBigNumbers(value[k]!));
+  }
+  return value;
 }
 
 /** Reads a JSON AST document. Never throws: problems become events. */
@@ -341,13 +397,15 @@ export function parseJsonAst(text: string, file: string): FileDraft {
     file, version: "2.0", context: null, metadata: [], shapes: [], applies: [],
     events: [{ severity: "ERROR", id: "Model", message, location: start }],
   });
-  if (exceedsDepth(text, MAX_JSON_DEPTH)) return empty(`Invalid JSON AST: nesting is deeper than ${MAX_JSON_DEPTH} levels`);
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan.tooDeep) return empty(`Invalid JSON AST: nesting is deeper than ${MAX_JSON_DEPTH} levels`);
   let root: NodeValue;
   try {
-    root = JSON.parse(text) as NodeValue;
+    root = JSON.parse(scan.bigNumbers.length ? markBigNumbers(text, scan.bigNumbers) : text) as NodeValue;
   } catch (e) {
     return empty(`Invalid JSON: ${(e as Error).message}`);
   }
+  if (scan.bigNumbers.length) root = restoreBigNumbers(root);
   const reader = new JsonAstReader(text, file);
   const version = reader.read(root);
   return { file, version, context: null, metadata: reader.metadata, shapes: reader.shapes, applies: reader.applies, events: reader.events };

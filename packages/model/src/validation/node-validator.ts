@@ -1,5 +1,5 @@
 import type { Model } from "../model.js";
-import { isNodeObject, nodeTypeName, type NodeValue } from "../node-value.js";
+import { isNodeNumber, isNodeObject, nodeTypeName, type NodeValue } from "../node-value.js";
 import type { MemberShape, Shape } from "../shape.js";
 import { isAbsoluteShapeId } from "../shape-id.js";
 import type { Severity } from "../validation-event.js";
@@ -11,11 +11,12 @@ export interface NodeProblem {
   readonly message: string;
 }
 
-const INTEGER_RANGES: Record<string, [number, number]> = {
+/** Inclusive bounds of the fixed-size integer types (`long` exactly, as bigint). */
+const INTEGER_RANGES: Record<string, [number | bigint, number | bigint]> = {
   byte: [-128, 127],
   short: [-32768, 32767],
   integer: [-2147483648, 2147483647],
-  long: [Number.MIN_SAFE_INTEGER * 1024, Number.MAX_SAFE_INTEGER * 1024],
+  long: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
 /** Deeper values than this are reported rather than walked. */
@@ -23,7 +24,7 @@ const MAX_DEPTH = 256;
 
 function describe(value: NodeValue): string {
   if (value === null) return "null value";
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
     return `${nodeTypeName(value)} value, \`${typeof value === "string" ? value : String(value)}\``;
   }
   return `${nodeTypeName(value)} value`;
@@ -103,18 +104,20 @@ function check(
     case "float":
     case "double":
     case "bigDecimal": {
-      if (typeof value !== "number") {
+      if (!isNodeNumber(value)) {
         if (typeof value === "string" && (shape.type === "float" || shape.type === "double") && ["NaN", "Infinity", "-Infinity"].includes(value)) return;
         return expect("number");
       }
       const integral = shape.type !== "float" && shape.type !== "double" && shape.type !== "bigDecimal";
-      if (integral && !Number.isInteger(value)) error(`${shape.type} shapes must not have floating point values, but found \`${value}\` provided for \`${shape.id}\``);
+      if (integral && typeof value === "number" && !Number.isInteger(value)) {
+        error(`${shape.type} shapes must not have floating point values, but found \`${value}\` provided for \`${shape.id}\``);
+      }
       const bounds = INTEGER_RANGES[shape.type === "intEnum" ? "integer" : shape.type];
       if (bounds && (value < bounds[0] || value > bounds[1])) error(`${shape.type} value must be >= ${bounds[0]} and <= ${bounds[1]}, but found ${value}`);
       const range = traits("smithy.api#range");
       if (isNodeObject(range)) {
-        if (typeof range.min === "number" && value < range.min) error(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
-        if (typeof range.max === "number" && value > range.max) error(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
+        if (isNodeNumber(range.min) && value < range.min) error(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
+        if (isNodeNumber(range.max) && value > range.max) error(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
       }
       if (shape.type === "intEnum") {
         const values = [...shape.members.values()].map((m) => m.traits.get("smithy.api#enumValue"));
