@@ -1,0 +1,230 @@
+/**
+ * One error hierarchy for everything Anvil throws. Every error is an
+ * {@link AnvilError} with a `code`, and is recognised by brand (a symbol that
+ * survives duplicated package copies and realms), not only by `instanceof`.
+ */
+import type { StructSchema } from "../schema/schema.js";
+
+const KIND = Symbol.for("anvil.error.kind");
+
+/** Which branch of the hierarchy an error belongs to. */
+export type AnvilErrorKind = "modeled" | "unmodeled" | "validation" | "serialization" | "transport";
+
+/** What is known about the response (or request) an error came with. */
+export interface ResponseMetadata {
+  /** HTTP status, or the gRPC status code for gRPC. */
+  readonly httpStatus?: number;
+  readonly requestId?: string;
+  /** How many attempts the client made. */
+  readonly attempts?: number;
+}
+
+/** Options shared by every error constructor. */
+export interface AnvilErrorOptions {
+  readonly cause?: unknown;
+  readonly $metadata?: ResponseMetadata;
+}
+
+function brandOf(value: unknown): AnvilErrorKind | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  return (value as { [KIND]?: AnvilErrorKind })[KIND];
+}
+
+/** The root of Anvil's errors. Not thrown directly. */
+export abstract class AnvilError extends Error {
+  /** A stable, machine-readable code: the shape name for modeled errors, else the error type. */
+  abstract readonly code: string;
+  /** Which branch of the hierarchy this is. */
+  declare readonly [KIND]: AnvilErrorKind;
+  /** Response details, when the error came from (or is about to become) a response. */
+  $metadata: ResponseMetadata;
+
+  protected constructor(kind: AnvilErrorKind, message: string, options: AnvilErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, KIND, { value: kind });
+    this.$metadata = options.$metadata ?? {};
+  }
+
+  /** Whether a value is any Anvil error, by brand. */
+  static isAnvilError(value: unknown): value is AnvilError {
+    return brandOf(value) !== undefined;
+  }
+}
+
+/**
+ * An error the model declares (`@error` structure), thrown by a handler or
+ * received by a client. Its members are own properties of the instance.
+ * Generated code makes a subclass per error shape with {@link errorClass}.
+ */
+export class ModeledError<Members extends object = Record<string, unknown>> extends AnvilError {
+  readonly code: string;
+  /** The error structure's absolute shape id. */
+  readonly $shapeId: string;
+  /** Whose fault it is (`@error`). */
+  readonly $fault: "client" | "server";
+  /** The error's schema. */
+  declare readonly $schema: StructSchema<Members>;
+
+  constructor(schema: StructSchema<Members>, members: Members, options: AnvilErrorOptions = {}) {
+    const message = typeof (members as { message?: unknown }).message === "string" ? (members as { message: string }).message : "";
+    const name = schema.id.slice(schema.id.indexOf("#") + 1);
+    super("modeled", message || name, options);
+    this.name = name;
+    this.code = name;
+    this.$shapeId = schema.id;
+    this.$fault = schema.traits.error ?? "client";
+    Object.defineProperty(this, "$schema", { value: schema, enumerable: false });
+    for (const key of Object.keys(members) as (keyof Members & string)[]) {
+      if (key === "message") continue; // Error#message already holds it
+      (this as Record<string, unknown>)[key] = members[key];
+    }
+  }
+
+  /** The members of the error, as a plain object (what goes on the wire). */
+  members(): Members {
+    const out: Record<string, unknown> = {};
+    for (const m of this.$schema.members) {
+      const value = m.name === "message" ? this.message || undefined : (this as Record<string, unknown>)[m.name];
+      if (value !== undefined) out[m.name] = value;
+    }
+    return out as Members;
+  }
+
+  /** Whether a value is a modeled error, optionally of one schema (by shape id). */
+  static isModeledError<M extends object>(value: unknown, schema?: StructSchema<M>): value is ModeledError<M> & M {
+    if (brandOf(value) !== "modeled") return false;
+    return schema === undefined || (value as ModeledError).$shapeId === schema.id;
+  }
+}
+
+/** A generated error class: `new NoSuchCity({ message })`, plus `NoSuchCity.is(e)`. */
+export interface ModeledErrorClass<Members extends object> {
+  new (members: Members, options?: AnvilErrorOptions): ModeledError<Members> & Members;
+  readonly schema: StructSchema<Members>;
+  is(value: unknown): value is ModeledError<Members> & Members;
+}
+
+const classes = new WeakMap<StructSchema<any>, ModeledErrorClass<any>>();
+
+/**
+ * The error class of an error schema, made once per schema. Generated code
+ * exports it (`export const NoSuchCity = errorClass(NoSuchCitySchema)`), and
+ * deserializers use the same class, so `instanceof` and `.is` agree.
+ */
+export function errorClass<Members extends object>(schema: StructSchema<Members>): ModeledErrorClass<Members> {
+  const existing = classes.get(schema);
+  if (existing) return existing as ModeledErrorClass<Members>;
+  const name = schema.id.slice(schema.id.indexOf("#") + 1);
+  const cls = class extends ModeledError<Members> {
+    static readonly schema = schema;
+    constructor(members: Members, options?: AnvilErrorOptions) {
+      super(schema, members, options);
+    }
+    static is(value: unknown): value is ModeledError<Members> & Members {
+      return ModeledError.isModeledError(value, schema);
+    }
+  };
+  Object.defineProperty(cls, "name", { value: name });
+  classes.set(schema, cls as unknown as ModeledErrorClass<Members>);
+  return cls as unknown as ModeledErrorClass<Members>;
+}
+
+/** Makes the modeled error for a schema (an instance of its {@link errorClass}). */
+export function createModeledError<M extends object>(schema: StructSchema<M>, members: M, options?: AnvilErrorOptions): ModeledError<M> & M {
+  return new (errorClass(schema))(members, options);
+}
+
+/**
+ * An error response the client could not match to a modeled error: an
+ * unknown type, a proxy's HTML page, a 5xx without a body.
+ */
+export class UnmodeledError extends AnvilError {
+  readonly code: string;
+  /** The start of the response body, for diagnosis (at most a few hundred characters). */
+  readonly bodyExcerpt: string;
+
+  constructor(code: string, message: string, options: AnvilErrorOptions & { bodyExcerpt?: string } = {}) {
+    super("unmodeled", message, options);
+    this.name = "UnmodeledError";
+    this.code = code;
+    this.bodyExcerpt = options.bodyExcerpt ?? "";
+  }
+
+  /** Whether a value is an unmodeled error, by brand. */
+  static is(value: unknown): value is UnmodeledError {
+    return brandOf(value) === "unmodeled";
+  }
+}
+
+/** One constraint violation: a JSON pointer to the value and what is wrong. */
+export interface ValidationField {
+  /** JSON pointer (`/items/0/name`). */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Input that breaks the model's constraints (`@required`, `@length`,
+ * `@range`, `@pattern`, enum values, `@uniqueItems`). Servers answer it as
+ * `smithy.framework#ValidationException`.
+ */
+export class ValidationError extends AnvilError {
+  readonly code = "ValidationException";
+  /** Every violation found, not only the first. */
+  readonly fieldList: readonly ValidationField[];
+
+  constructor(fieldList: readonly ValidationField[], options: AnvilErrorOptions = {}) {
+    super("validation", ValidationError.summary(fieldList), options);
+    this.name = "ValidationError";
+    this.fieldList = fieldList;
+  }
+
+  /** The `message` Smithy's ValidationException carries for these violations. */
+  static summary(fieldList: readonly ValidationField[]): string {
+    const n = fieldList.length;
+    const head = `${n} validation error${n === 1 ? "" : "s"} detected.`;
+    return n === 0 ? head : `${head} ${fieldList.map((f) => f.message).join("; ")}`;
+  }
+
+  /** Whether a value is a validation error, by brand. */
+  static is(value: unknown): value is ValidationError {
+    return brandOf(value) === "validation";
+  }
+}
+
+/**
+ * Bytes that cannot be read as the schema says (malformed JSON/CBOR/protobuf,
+ * a string where a number belongs, a bad timestamp), or a value that cannot
+ * be written. `path` is a JSON pointer to the offending value.
+ */
+export class SerializationError extends AnvilError {
+  readonly code = "SerializationException";
+  readonly path: string;
+
+  constructor(message: string, options: AnvilErrorOptions & { path?: string } = {}) {
+    super("serialization", message, options);
+    this.name = "SerializationError";
+    this.path = options.path ?? "";
+  }
+
+  /** Whether a value is a serialization error, by brand. */
+  static is(value: unknown): value is SerializationError {
+    return brandOf(value) === "serialization";
+  }
+}
+
+/** A failure below the protocol: connection refused or reset, timeout, aborted call. */
+export class TransportError extends AnvilError {
+  readonly code: string;
+
+  constructor(code: string, message: string, options: AnvilErrorOptions = {}) {
+    super("transport", message, options);
+    this.name = "TransportError";
+    this.code = code;
+  }
+
+  /** Whether a value is a transport error, by brand. */
+  static is(value: unknown): value is TransportError {
+    return brandOf(value) === "transport";
+  }
+}

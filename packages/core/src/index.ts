@@ -1,0 +1,50 @@
+/**
+ * `@anvil/core`: runtime schemas, value types, the error hierarchy, the
+ * protocol interfaces and validation. Generated code imports the builders
+ * from `@anvil/core/codegen`.
+ *
+ * @packageDocumentation
+ */
+export type {
+  EnumSchema,
+  EnumValue,
+  IntEnumSchema,
+  ListSchema,
+  MapSchema,
+  MemberSchema,
+  OperationSchema,
+  ScalarKind,
+  ScalarSchema,
+  Schema,
+  SchemaKind,
+  ServiceSchema,
+  StructSchema,
+  UnionSchema,
+  UnionValue,
+  UnknownVariant,
+  ValueOf,
+} from "./schema/schema.js";
+export { isMemberOptional } from "./schema/schema.js";
+export type { Bounds, HttpBinding, OperationTraits, ProtoNumType, TimestampFormat, Traits } from "./schema/traits.js";
+export { NO_TRAITS } from "./schema/traits.js";
+export type { CallOptions, ClientOf, HandlerOf, HandlersOf, InputOf, OutputOf } from "./schema/mapped-types.js";
+export { BigDecimal } from "./values/big-decimal.js";
+export type { Document } from "./values/document.js";
+export type { ByteStream, ByteStreamInput, EventStream } from "./values/streams.js";
+export { collectBytes, isAsyncIterable } from "./values/streams.js";
+export { fillIdempotencyTokens, newIdempotencyToken } from "./values/idempotency.js";
+export {
+  AnvilError,
+  createModeledError,
+  errorClass,
+  ModeledError,
+  SerializationError,
+  TransportError,
+  UnmodeledError,
+  ValidationError,
+} from "./errors/errors.js";
+export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ResponseMetadata, ValidationField } from "./errors/errors.js";
+export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
+export { parseQuery } from "./protocol/http.js";
+export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
+export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";

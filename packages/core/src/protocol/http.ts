@@ -1,0 +1,56 @@
+/**
+ * The request and response that protocols produce and consume. They are
+ * transport-neutral (the server's Node and fetch adapters and the client's
+ * transports convert them) and carry trailers, which gRPC needs.
+ */
+import type { ByteStream } from "../values/streams.js";
+
+/** A body: nothing, whole bytes, or a stream of bytes. */
+export type HttpBody = Uint8Array | ByteStream | undefined;
+
+/** An HTTP request as a protocol sees it. */
+export interface HttpRequest {
+  readonly method: string;
+  /** Path without the query, percent-encoded as on the wire (`/cities/new%20york`). */
+  readonly path: string;
+  /** Query parameters in order; a name may repeat. */
+  readonly query: readonly (readonly [string, string])[];
+  readonly headers: Headers;
+  readonly body: HttpBody;
+  /** Request trailers, for protocols that stream (gRPC client streaming). */
+  readonly trailers?: Promise<Headers>;
+  /** Host name the request is sent to or was received on (for `@endpoint` host prefixes). */
+  readonly host?: string;
+}
+
+/** An HTTP response as a protocol sees it. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: HttpBody;
+  /** Response trailers (gRPC `grpc-status`), resolved when the body ends. */
+  readonly trailers?: Promise<Headers> | Headers;
+}
+
+/** Parses a query string (without `?`) into ordered pairs, decoding `+` and percent escapes. */
+export function parseQuery(search: string): [string, string][] {
+  const out: [string, string][] = [];
+  if (!search) return out;
+  for (const part of search.split("&")) {
+    if (!part) continue;
+    const eq = part.indexOf("=");
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? "" : part.slice(eq + 1);
+    out.push([safeDecode(rawName), safeDecode(rawValue)]);
+  }
+  return out;
+}
+
+function safeDecode(text: string): string {
+  const plus = text.replace(/\+/g, " ");
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Protocols are values. `client-core` and `server` take objects implementing
+ * these interfaces and never import a protocol package; each protocol package
+ * exports a factory returning them.
+ */
+import type { OperationSchema, ServiceSchema } from "../schema/schema.js";
+import type { HttpRequest, HttpResponse } from "./http.js";
+
+/** Per-call context a client protocol gets. */
+export interface ClientCallContext {
+  /** The endpoint the request goes to, e.g. `https://api.example.com/base`. */
+  readonly endpoint: URL;
+  readonly service: ServiceSchema;
+  readonly signal?: AbortSignal;
+}
+
+/** The client side of a protocol: turns input into a request and a response into output or an error. */
+export interface ClientProtocol {
+  /** The protocol trait id, e.g. `aws.protocols#restJson1`. */
+  readonly id: string;
+  /**
+   * Serializes an operation's input. Rejects with a SerializationError when
+   * the input cannot be written (for example a missing label).
+   */
+  serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest>;
+  /**
+   * Deserializes a response: the output on success; otherwise rejects with
+   * the modeled error (an instance of its errorClass) or an UnmodeledError.
+   */
+  deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown>;
+}
+
+/** A route a server protocol contributes: how to recognise requests for one operation. */
+export interface Route {
+  readonly operation: OperationSchema;
+  /** HTTP method (upper case). */
+  readonly method: string;
+  /**
+   * Path pattern: literal segments and `{label}` / `{label+}` (greedy)
+   * segments, as in `@http` URIs, e.g. `/cities/{cityId}/forecast`.
+   */
+  readonly path: string;
+  /** Literal query parameters the request must carry (`@http` URI query part). */
+  readonly query?: readonly (readonly [string, string | undefined])[];
+  /** Headers that must match exactly (e.g. `x-amz-target` for awsJson). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Per-request context a server protocol gets. */
+export interface ServerCallContext {
+  readonly service: ServiceSchema;
+  /** Labels captured by the router, percent-decoded. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+}
+
+/** The server side of a protocol. */
+export interface ServerProtocol {
+  /** The protocol trait id, e.g. `aws.protocols#restJson1`. */
+  readonly id: string;
+  /** Every route this protocol serves for the service. */
+  routes(service: ServiceSchema): readonly Route[];
+  /**
+   * Deserializes a request into the operation's input. Rejects with a
+   * SerializationError (400-class) for malformed requests.
+   */
+  deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown>;
+  /** Serializes a handler's output. */
+  serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): Promise<HttpResponse>;
+  /**
+   * Serializes any error into a response: modeled errors with their status
+   * and type marker, ValidationError as ValidationException,
+   * SerializationError as the protocol's malformed-request answer, anything
+   * else as a 500 that leaks nothing. `operation` is undefined when no route
+   * matched.
+   */
+  serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse>;
+  /** The answer when no route matches (the protocol's "unknown operation"). */
+  notFound?(request: HttpRequest): Promise<HttpResponse> | undefined;
+}

@@ -1,0 +1,186 @@
+/**
+ * Builders for runtime schemas. Generated code calls these (through the
+ * `@anvil/core/codegen` subpath), and so does `@anvil/dynamic`. Every builder
+ * returns a frozen plain object; member targets and operation inputs may be
+ * thunks so that recursive and forward references work.
+ */
+import type { BigDecimal } from "../values/big-decimal.js";
+import type { Document } from "../values/document.js";
+import type {
+  EnumSchema,
+  EnumValue,
+  IntEnumSchema,
+  ListSchema,
+  MapSchema,
+  MemberSchema,
+  OperationSchema,
+  ScalarKind,
+  ScalarSchema,
+  Schema,
+  ServiceSchema,
+  StructSchema,
+  UnionSchema,
+  UnionValue,
+} from "./schema.js";
+import { NO_TRAITS, type OperationTraits, type Traits } from "./traits.js";
+
+/** A schema, or a function returning it (for recursive and forward references). */
+export type Lazy<S> = S | (() => S);
+
+const resolve = <S>(lazy: Lazy<S>): S => (typeof lazy === "function" ? (lazy as () => S)() : lazy);
+
+/** A scalar schema with an id and traits: a named shape such as `string CityId`. */
+export function scalar<T, K extends ScalarKind = ScalarKind>(kind: K, id: string, traits: Traits = NO_TRAITS): ScalarSchema<T, K> {
+  return Object.freeze({ kind, id, traits });
+}
+
+/** `smithy.api#String`. */
+export const string: ScalarSchema<string, "string"> = scalar("string", "smithy.api#String");
+/** `smithy.api#Boolean`. */
+export const boolean: ScalarSchema<boolean, "boolean"> = scalar("boolean", "smithy.api#Boolean");
+/** `smithy.api#Blob`: bytes. */
+export const blob: ScalarSchema<Uint8Array, "blob"> = scalar("blob", "smithy.api#Blob");
+/** `smithy.api#Byte`. */
+export const byte: ScalarSchema<number, "byte"> = scalar("byte", "smithy.api#Byte");
+/** `smithy.api#Short`. */
+export const short: ScalarSchema<number, "short"> = scalar("short", "smithy.api#Short");
+/** `smithy.api#Integer`. */
+export const integer: ScalarSchema<number, "integer"> = scalar("integer", "smithy.api#Integer");
+/** `smithy.api#Long`: a number when a double holds it exactly, else a bigint. */
+export const long: ScalarSchema<number | bigint, "long"> = scalar("long", "smithy.api#Long");
+/** `smithy.api#Float`. */
+export const float: ScalarSchema<number, "float"> = scalar("float", "smithy.api#Float");
+/** `smithy.api#Double`. */
+export const double: ScalarSchema<number, "double"> = scalar("double", "smithy.api#Double");
+/** `smithy.api#BigInteger`: a number when a double holds it exactly, else a bigint. */
+export const bigInteger: ScalarSchema<number | bigint, "bigInteger"> = scalar("bigInteger", "smithy.api#BigInteger");
+/** `smithy.api#BigDecimal`: exact decimal. */
+export const bigDecimal: ScalarSchema<BigDecimal, "bigDecimal"> = scalar("bigDecimal", "smithy.api#BigDecimal");
+/** `smithy.api#Timestamp`. */
+export const timestamp: ScalarSchema<Date, "timestamp"> = scalar("timestamp", "smithy.api#Timestamp");
+/** `smithy.api#Document`: untyped JSON-like data. */
+export const document: ScalarSchema<Document, "document"> = scalar("document", "smithy.api#Document");
+
+/** An enum with its values in model order. */
+export function enumeration<T extends string = string>(id: string, values: readonly EnumValue<string>[], traits: Traits = NO_TRAITS): EnumSchema<T> {
+  return Object.freeze({ kind: "enum", id, traits, values: Object.freeze([...values]) });
+}
+
+/** An intEnum with its values in model order. */
+export function intEnum<T extends number = number>(id: string, values: readonly EnumValue<number>[], traits: Traits = NO_TRAITS): IntEnumSchema<T> {
+  return Object.freeze({ kind: "intEnum", id, traits, values: Object.freeze([...values]) });
+}
+
+function mergeTraits(own: Traits, target: Traits): Traits {
+  if (target === NO_TRAITS || Object.keys(target).length === 0) return own;
+  if (own === NO_TRAITS || Object.keys(own).length === 0) return target;
+  const custom = own.custom && target.custom ? { ...target.custom, ...own.custom } : (own.custom ?? target.custom);
+  return Object.freeze({ ...target, ...own, ...(custom ? { custom } : {}) });
+}
+
+/**
+ * A member. Its `traits` are its own merged over its target's, computed on
+ * first access (the target may not exist yet when the member is built).
+ */
+export function member<T = unknown>(name: string, target: Lazy<Schema<T>>, traits: Traits = NO_TRAITS): MemberSchema<T> {
+  let resolvedTarget: Schema<T> | undefined;
+  let merged: Traits | undefined;
+  const m: MemberSchema<T> = {
+    name,
+    get target() {
+      return (resolvedTarget ??= resolve(target));
+    },
+    get traits() {
+      return (merged ??= mergeTraits(traits, m.target.traits));
+    },
+  };
+  return Object.freeze(m);
+}
+
+/** A list. */
+export function list<T extends unknown[] = unknown[]>(id: string, item: MemberSchema, traits: Traits = NO_TRAITS): ListSchema<T> {
+  return Object.freeze({ kind: "list", id, traits, member: item });
+}
+
+/** A map. */
+export function map<T = Record<string, unknown>>(id: string, key: MemberSchema<string>, value: MemberSchema, traits: Traits = NO_TRAITS): MapSchema<T> {
+  return Object.freeze({ kind: "map", id, traits, key, value });
+}
+
+/** A structure. */
+export function struct<T = Record<string, unknown>>(id: string, members: readonly MemberSchema[], traits: Traits = NO_TRAITS): StructSchema<T> {
+  return Object.freeze({ kind: "structure", id, traits, members: Object.freeze([...members]) });
+}
+
+/** A union. */
+export function union<T = UnionValue>(id: string, members: readonly MemberSchema[], traits: Traits = NO_TRAITS): UnionSchema<T> {
+  return Object.freeze({ kind: "union", id, traits, members: Object.freeze([...members]) });
+}
+
+/** What {@link operation} takes. */
+export interface OperationInit<I, O> {
+  readonly input: Lazy<StructSchema<I>>;
+  readonly output: Lazy<StructSchema<O>>;
+  readonly errors?: readonly Lazy<StructSchema<any>>[];
+  readonly traits?: OperationTraits;
+}
+
+/** The shape name of an id: `ns#Name` → `Name`. */
+export function shapeName(id: string): string {
+  const hash = id.indexOf("#");
+  const dollar = id.indexOf("$", hash);
+  return dollar < 0 ? id.slice(hash + 1) : id.slice(hash + 1, dollar);
+}
+
+/** An operation. Input, output and errors resolve on first access. */
+export function operation<I = Record<string, unknown>, O = Record<string, unknown>>(id: string, init: OperationInit<I, O>): OperationSchema<I, O> {
+  let input: StructSchema<I> | undefined;
+  let output: StructSchema<O> | undefined;
+  let errors: readonly StructSchema[] | undefined;
+  return Object.freeze({
+    kind: "operation" as const,
+    id,
+    name: shapeName(id),
+    traits: init.traits ?? {},
+    get input() {
+      return (input ??= resolve(init.input));
+    },
+    get output() {
+      return (output ??= resolve(init.output));
+    },
+    get errors() {
+      return (errors ??= Object.freeze((init.errors ?? []).map(resolve)));
+    },
+  });
+}
+
+/** What {@link service} takes. */
+export interface ServiceInit<Ops extends Record<string, OperationSchema<any, any>>> {
+  readonly version?: string;
+  readonly operations: Ops;
+  readonly protocols?: readonly string[];
+  readonly errors?: readonly Lazy<StructSchema<any>>[];
+  readonly auth?: readonly string[];
+  readonly traits?: Readonly<Record<string, unknown>>;
+}
+
+/** A service. */
+export function service<Ops extends Record<string, OperationSchema<any, any>>>(id: string, init: ServiceInit<Ops>): ServiceSchema<Ops> {
+  let errors: readonly StructSchema[] | undefined;
+  return Object.freeze({
+    kind: "service" as const,
+    id,
+    name: shapeName(id),
+    version: init.version ?? "",
+    operations: Object.freeze({ ...init.operations }),
+    protocols: Object.freeze([...(init.protocols ?? [])]),
+    auth: Object.freeze([...(init.auth ?? [])]),
+    traits: Object.freeze({ ...init.traits }),
+    get errors() {
+      return (errors ??= Object.freeze((init.errors ?? []).map(resolve)));
+    },
+  });
+}
+
+/** `smithy.api#Unit`: the empty structure used where an operation has no input or output. */
+export const unit: StructSchema<Record<string, never>> = struct("smithy.api#Unit", []);

@@ -1,0 +1,34 @@
+import type { StructSchema } from "../schema/schema.js";
+
+/** A fresh idempotency token (a random UUID v4). */
+export function newIdempotencyToken(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+const fillers = new WeakMap<StructSchema<any>, (input: Record<string, unknown>) => Record<string, unknown>>();
+
+/**
+ * Fills `@idempotencyToken` members that the caller left out with fresh
+ * tokens, returning a new object (the input is not changed). Compiled once
+ * per structure; structures without such members return the input as is.
+ */
+export function fillIdempotencyTokens<T extends object>(schema: StructSchema<T>, input: T): T {
+  let fill = fillers.get(schema);
+  if (!fill) {
+    const names = schema.members.filter((m) => m.traits.idempotencyToken).map((m) => m.name);
+    fill =
+      names.length === 0
+        ? (value) => value
+        : (value) => {
+            let out: Record<string, unknown> | undefined;
+            for (const name of names) {
+              if (value[name] !== undefined) continue;
+              out ??= { ...value };
+              out[name] = newIdempotencyToken();
+            }
+            return out ?? value;
+          };
+    fillers.set(schema, fill);
+  }
+  return fill(input as Record<string, unknown>) as T;
+}

@@ -1,0 +1,52 @@
+/**
+ * A streaming blob (`@streaming blob`): bytes that arrive over time. Readers
+ * hand out an async iterable; writers accept either form, or whole bytes.
+ */
+export type ByteStream = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+
+/** What a writer accepts for a streaming blob member. */
+export type ByteStreamInput = ByteStream | Uint8Array | string;
+
+/**
+ * An event stream (`@streaming` union): the union's variants, one event at a
+ * time. Back-pressure follows the consumer's iteration.
+ */
+export type EventStream<Event> = AsyncIterable<Event>;
+
+/** Whether a value is an async iterable (a stream of bytes or events). */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
+}
+
+/** Reads a whole byte stream into one buffer (for buffered protocols and tests). */
+export async function collectBytes(stream: ByteStreamInput): Promise<Uint8Array> {
+  if (stream instanceof Uint8Array) return stream;
+  if (typeof stream === "string") return new TextEncoder().encode(stream);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const iterable: AsyncIterable<Uint8Array> = isAsyncIterable(stream) ? (stream as AsyncIterable<Uint8Array>) : readableToIterable(stream);
+  for await (const chunk of iterable) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+async function* readableToIterable(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
