@@ -1,6 +1,6 @@
 // IDL parse + assemble throughput on a large generated model, against
 // JSON.parse of the same model's JSON AST (V8's native parser) as baseline.
-import { loadModel, modelToJsonAst, stringifyNode } from "../../packages/model/dist/index.js";
+import { loadModel, modelToJsonAst, stringifyNode } from "@anvil/model";
 
 /** A deterministic Smithy model of about `targetBytes`: services, operations, structures, docs and traits. */
 export function generateModel(targetBytes) {

@@ -3,12 +3,17 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all benchmarks
-//   pnpm bench model           only the model loader
+//   pnpm bench model json      only those named (model, json, cbor)
+//   pnpm bench --quick         smaller inputs and shorter runs
 import { parseArgs } from "node:util";
-import { runModelBench } from "./model-bench.mjs";
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { quick: { type: "boolean" } } });
 const only = new Set(positionals);
-const want = (name) => only.size === 0 || only.has(name);
+const options = { quick: values.quick ?? false };
 
-if (want("model")) await runModelBench({ quick: values.quick ?? false });
+const benches = [
+  ["model", () => import("./model-bench.mjs").then((m) => m.runModelBench(options))],
+  ["json", () => import("./json-bench.mjs").then((m) => m.runJsonBench(options))],
+  ["cbor", () => import("./cbor-bench.mjs").then((m) => m.runCborBench(options))],
+];
+for (const [name, run] of benches) if (only.size === 0 || only.has(name)) await run();
