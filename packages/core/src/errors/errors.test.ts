@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { member, string, struct } from "../schema/builders.js";
+import {
+  AnvilError,
+  createModeledError,
+  errorClass,
+  ModeledError,
+  SerializationError,
+  TransportError,
+  UnmodeledError,
+  ValidationError,
+} from "./errors.js";
+
+interface NoSuchCityMembers {
+  message: string;
+  cityId?: string;
+}
+const NoSuchCitySchema = struct<NoSuchCityMembers>(
+  "ex#NoSuchCity",
+  [member("message", string, { required: true }), member("cityId", string)],
+  { error: "client", httpError: 404 },
+);
+const NoSuchCity = errorClass(NoSuchCitySchema);
+
+describe("modeled errors", () => {
+  it("carry shape id, fault, members and metadata", () => {
+    const e = new NoSuchCity({ message: "no such city", cityId: "atlantis" }, { $metadata: { httpStatus: 404 } });
+    expect(e).toBeInstanceOf(Error);
+    expect(e).toBeInstanceOf(ModeledError);
+    expect(e).toBeInstanceOf(NoSuchCity);
+    expect(e.message).toBe("no such city");
+    expect(e.name).toBe("NoSuchCity");
+    expect(e.code).toBe("NoSuchCity");
+    expect(e.$shapeId).toBe("ex#NoSuchCity");
+    expect(e.$fault).toBe("client");
+    expect(e.cityId).toBe("atlantis");
+    expect(e.$metadata.httpStatus).toBe(404);
+    expect(e.members()).toEqual({ message: "no such city", cityId: "atlantis" });
+  });
+
+  it("have one class per schema, shared with deserializers", () => {
+    expect(errorClass(NoSuchCitySchema)).toBe(NoSuchCity);
+    expect(createModeledError(NoSuchCitySchema, { message: "x" })).toBeInstanceOf(NoSuchCity);
+    expect(NoSuchCity.name).toBe("NoSuchCity");
+  });
+
+  it("are recognised by brand, not only instanceof", () => {
+    const e = new NoSuchCity({ message: "x" });
+    // What a copy of the class from another package instance looks like: same brand, other prototype.
+    const foreign = Object.assign(Object.create(Error.prototype), e, { [Symbol.for("anvil.error.kind")]: "modeled" });
+    expect(foreign instanceof ModeledError).toBe(false);
+    expect(ModeledError.isModeledError(foreign)).toBe(true);
+    expect(NoSuchCity.is(e)).toBe(true);
+    expect(NoSuchCity.is(new Error("x"))).toBe(false);
+    expect(AnvilError.isAnvilError(e)).toBe(true);
+  });
+});
+
+describe("the other branches", () => {
+  it.each([
+    ["unmodeled", new UnmodeledError("InternalFailure", "boom", { bodyExcerpt: "<html>" }), UnmodeledError],
+    ["validation", new ValidationError([{ path: "/a", message: "bad a" }]), ValidationError],
+    ["serialization", new SerializationError("decode json: expected a number at /a", { path: "/a" }), SerializationError],
+    ["transport", new TransportError("ECONNRESET", "connection reset"), TransportError],
+  ] as const)("%s errors are distinct and branded", (_kind, error, cls) => {
+    expect(AnvilError.isAnvilError(error)).toBe(true);
+    expect(cls.is(error)).toBe(true);
+    for (const other of [UnmodeledError, ValidationError, SerializationError, TransportError]) {
+      if (other !== cls) expect(other.is(error)).toBe(false);
+    }
+    expect(ModeledError.isModeledError(error)).toBe(false);
+  });
+
+  it("validation errors keep every field", () => {
+    const e = new ValidationError([
+      { path: "/a", message: "bad a" },
+      { path: "/b", message: "bad b" },
+    ]);
+    expect(e.fieldList).toHaveLength(2);
+    expect(e.code).toBe("ValidationException");
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { ClientOf, HandlersOf, InputOf, OutputOf } from "./mapped-types.js";
+import { enumeration, integer, list, member, operation, service, string, struct, timestamp, union, unit } from "./builders.js";
+import type { StructSchema, UnionValue, ValueOf } from "./schema.js";
+
+interface Node {
+  name: string;
+  children?: Node[];
+}
+
+const NodeSchema: StructSchema<Node> = struct("ex#Node", [
+  member("name", string, { required: true }),
+  member("children", () => NodeList),
+]);
+const NodeList = list("ex#NodeList", member("member", NodeSchema));
+
+describe("builders", () => {
+  it("resolve recursive member targets lazily", () => {
+    expect(NodeSchema.members[1]!.target).toBe(NodeList);
+    expect(NodeList.member.target).toBe(NodeSchema);
+  });
+
+  it("merge a member's traits over its target's, member winning", () => {
+    const Name = { ...string, id: "ex#Name", traits: { pattern: "^[a-z]+$", sensitive: true } } as typeof string;
+    const m = member("name", Name, { pattern: "^x", jsonName: "n" });
+    expect(m.traits).toEqual({ pattern: "^x", sensitive: true, jsonName: "n" });
+    expect(m.traits).toBe(m.traits);
+  });
+
+  it("freeze what they build", () => {
+    expect(Object.isFrozen(NodeSchema)).toBe(true);
+    expect(Object.isFrozen(NodeSchema.members)).toBe(true);
+    expect(Object.isFrozen(enumeration("ex#E", [{ name: "A", value: "a" }]).values)).toBe(true);
+  });
+
+  it("build operations and services whose inputs resolve on first access", () => {
+    const Input = struct<{ id: string }>("ex#GetInput", [member("id", string, { required: true, httpLabel: true })]);
+    const Get = operation("ex#Get", { input: () => Input, output: () => unit, traits: { http: { method: "GET", uri: "/x/{id}", code: 200 } } });
+    const Svc = service("ex#Svc", { version: "1", operations: { get: Get }, protocols: ["aws.protocols#restJson1"] });
+    expect(Get.name).toBe("Get");
+    expect(Get.input).toBe(Input);
+    expect(Svc.name).toBe("Svc");
+    expect(Svc.operations.get).toBe(Get);
+    expect(Svc.errors).toEqual([]);
+  });
+});
+
+describe("types", () => {
+  it("carry value types through schemas, operations and services", () => {
+    expectTypeOf<ValueOf<typeof NodeSchema>>().toEqualTypeOf<Node>();
+    expectTypeOf<ValueOf<typeof timestamp>>().toEqualTypeOf<Date>();
+    expectTypeOf<ValueOf<typeof integer>>().toEqualTypeOf<number>();
+    const Get = operation<{ id: string }, { n: number }>("ex#Get", { input: struct("ex#I", []), output: struct("ex#O", []) });
+    const Svc = service("ex#Svc", { operations: { get: Get } });
+    expectTypeOf<InputOf<typeof Get>>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<OutputOf<typeof Get>>().toEqualTypeOf<{ n: number }>();
+    expectTypeOf<ClientOf<typeof Svc>["get"]>().parameter(0).toEqualTypeOf<{ id: string }>();
+    expectTypeOf<ReturnType<ClientOf<typeof Svc>["get"]>>().toEqualTypeOf<Promise<{ n: number }>>();
+    expectTypeOf<ReturnType<HandlersOf<typeof Svc>["get"]>>().toEqualTypeOf<Promise<{ n: number }> | { n: number }>();
+  });
+
+  it("type union values as tagged cases with an unknown variant", () => {
+    type Shape = UnionValue<{ circle: number; square: string }>;
+    const u = union<Shape>("ex#U", [member("circle", integer), member("square", string)]);
+    expectTypeOf<ValueOf<typeof u>>().toEqualTypeOf<Shape>();
+    const check = (v: Shape) => {
+      if (v.$case === "circle") expectTypeOf(v.value).toEqualTypeOf<number>();
+      if (v.$case === "$unknown") expectTypeOf(v.name).toEqualTypeOf<string>();
+    };
+    check({ $case: "circle", value: 1 });
+  });
+});

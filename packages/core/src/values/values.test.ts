@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { member, string, struct } from "../schema/builders.js";
+import { BigDecimal } from "./big-decimal.js";
+import { fillIdempotencyTokens } from "./idempotency.js";
+import { collectBytes } from "./streams.js";
+
+describe("BigDecimal", () => {
+  it("keeps the exact text", () => {
+    expect(BigDecimal.from("1.000000000000000000001").toString()).toBe("1.000000000000000000001");
+    expect(BigDecimal.from(2n ** 70n).toString()).toBe("1180591620717411303424");
+    expect(JSON.stringify({ d: BigDecimal.from("1.50") })).toBe('{"d":"1.50"}');
+  });
+
+  it.each([
+    ["1.0", "1", 0],
+    ["1.5", "1.49999999999999999999", 1],
+    ["-2", "1", -1],
+    ["1e3", "999.999", 1],
+    ["0.000", "-0", 0],
+    ["-1.5", "-1.25", -1],
+    ["123456789012345678901234567890", "1.2345678901234567890123456789e29", 0],
+  ] as const)("compares %s with %s exactly", (a, b, expected) => {
+    expect(BigDecimal.from(a).compare(b)).toBe(expected);
+  });
+
+  it("rejects text that is not a decimal", () => {
+    expect(() => BigDecimal.from("1.2.3")).toThrow(RangeError);
+    expect(() => BigDecimal.from(Number.NaN)).toThrow(RangeError);
+  });
+
+  it("is recognised by brand", () => {
+    expect(BigDecimal.is(BigDecimal.from("1"))).toBe(true);
+    expect(BigDecimal.is({ text: "1" })).toBe(false);
+  });
+});
+
+describe("idempotency tokens", () => {
+  const Input = struct<{ token?: string; name: string }>("ex#In", [member("token", string, { idempotencyToken: true }), member("name", string)]);
+
+  it("are filled in when absent, on a copy", () => {
+    const input: { token?: string; name: string } = { name: "x" };
+    const out = fillIdempotencyTokens(Input, input);
+    expect(out.token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(input).toEqual({ name: "x" });
+    expect(fillIdempotencyTokens(Input, { name: "x" } as { token?: string; name: string }).token).not.toBe(out.token);
+  });
+
+  it("are kept when given, and structures without them pass through untouched", () => {
+    const input = { token: "mine", name: "x" };
+    expect(fillIdempotencyTokens(Input, input)).toBe(input);
+    const Plain = struct<{ a?: string }>("ex#Plain", [member("a", string)]);
+    const plain = { a: "x" };
+    expect(fillIdempotencyTokens(Plain, plain)).toBe(plain);
+  });
+});
+
+describe("byte streams", () => {
+  it("collect async iterables, web streams, bytes and strings", async () => {
+    async function* chunks() {
+      yield new Uint8Array([1, 2]);
+      yield new Uint8Array([3]);
+    }
+    expect(await collectBytes(chunks())).toEqual(new Uint8Array([1, 2, 3]));
+    const web = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new Uint8Array([4]));
+        c.close();
+      },
+    });
+    expect(await collectBytes(web)).toEqual(new Uint8Array([4]));
+    expect(await collectBytes("hi")).toEqual(new TextEncoder().encode("hi"));
+  });
+});
