@@ -48,3 +48,5 @@ export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { parseQuery } from "./protocol/http.js";
 export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
 export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
+export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
+export type { Validator } from "./validation/validator.js";

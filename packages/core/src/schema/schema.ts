@@ -48,6 +48,8 @@ export interface EnumValue<V extends string | number = string | number> {
   readonly name: string;
   /** Wire value (`@enumValue`). */
   readonly value: V;
+  /** `@internal` on the member: accepted, but not listed in validation messages. */
+  readonly internal?: boolean;
 }
 
 /** A string enum. Values outside `values` are rejected by validation unless the enum is open. */
