@@ -1,1 +1,9 @@
-export {};
+/**
+ * `@anvil/dynamic`: builds Anvil runtime schemas from a Smithy model at run
+ * time, so codecs and protocols work on a parsed model without code generation.
+ *
+ * @packageDocumentation
+ */
+export { schemasFromModel } from "./schemas-from-model.js";
+export type { DynamicSchemas } from "./schemas-from-model.js";
+export { runtimeValue } from "./runtime-value.js";

@@ -13,15 +13,6 @@ import { hasDuplicates } from "./deep-equal.js";
 import { enumConstraint, lengthConstraint, patternConstraint, rangeConstraint, UNIQUE_ITEMS_CONSTRAINT } from "./messages.js";
 import { compilePattern } from "./pattern.js";
 
-/**
- * An enum value as `@anvil/dynamic` may build it: `internal` marks values
- * left out of the "enum value set" message (`@internal` on an enum member,
- * or the `internal` tag of a legacy `@enum` trait). They still validate.
- */
-interface EnumValueWithVisibility extends EnumValue {
-  readonly internal?: boolean;
-}
-
 const NUMERIC_KINDS: ReadonlySet<string> = new Set(["byte", "short", "integer", "long", "float", "double", "bigInteger", "bigDecimal"]);
 
 /** Whether traits on a value of `target` constrain it (besides `@required`, which the structure checks). */
@@ -49,7 +40,8 @@ export function ownChecks(traits: Traits, target: Schema): Check[] {
   return checks;
 }
 
-function enumCheck(values: readonly EnumValueWithVisibility[], isInt: boolean): Check {
+/** Internal values (`EnumValue.internal`) still validate but are left out of the message. */
+function enumCheck(values: readonly EnumValue[], isInt: boolean): Check {
   const allowed = new Set<unknown>(values.map((v) => v.value));
   const constraint = enumConstraint(values.filter((v) => !v.internal).map((v) => v.value));
   const type = isInt ? "number" : "string";
