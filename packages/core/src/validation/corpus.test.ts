@@ -353,6 +353,8 @@ describe.skipIf(!present)("restJson1 validation corpus (httpMalformedRequestTest
   });
 });
 
-describe.skipIf(present)("restJson1 validation corpus", () => {
-  it.skip(`skipped: the conformance corpus is absent at ${CORPUS}`, () => {});
-});
+if (!present) {
+  describe("restJson1 validation corpus", () => {
+    it.skip(`skipped: the conformance corpus is absent at ${CORPUS}`, () => {});
+  });
+}
