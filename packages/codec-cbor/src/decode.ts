@@ -1,0 +1,50 @@
+/**
+ * The byte-level decode: pre-scan, then cbor-x. Returns cbor-x's value
+ * model (plain objects for maps, `Date` for tag 1, `bigint` for 64-bit
+ * integers and bignums, `Tag(7, [exponent, mantissa])` for decimal
+ * fractions) for the schema-compiled converters.
+ */
+import { Decoder } from "cbor-x";
+import { fail } from "./failure.js";
+import { HAS_PROTO_KEY, NEEDS_REWRITE, rewrite, scan } from "./scan.js";
+
+const objects = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
+// cbor-x renames a `__proto__` key on plain objects; with Maps it survives
+const maps = new Decoder({ useRecords: false, mapsAsObjects: false, copyBuffers: true });
+
+/** @internal Decodes one CBOR item; throws a Failure on anything malformed or unsupported. */
+export function decodeItem(bytes: Uint8Array, maxDepth: number): unknown {
+  if (!(bytes instanceof Uint8Array)) fail(`expected bytes, got ${typeof bytes}`);
+  let flags = scan(bytes, maxDepth);
+  let source = bytes;
+  if ((flags & NEEDS_REWRITE) !== 0) {
+    source = rewrite(bytes);
+    flags = scan(source, maxDepth, true); // a joined key may now spell __proto__
+  } else {
+    // a fresh plain view: byte strings of a Buffer input come out as Uint8Array,
+    // and cbor-x's cached DataView lands on our view, not on the caller's array
+    source = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  if ((flags & HAS_PROTO_KEY) === 0) return objects.decode(source);
+  return mapsToObjects(maps.decode(source));
+}
+
+function mapsToObjects(value: unknown): unknown {
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of value) {
+      const converted = mapsToObjects(item);
+      if (key === "__proto__") Object.defineProperty(out, key, { value: converted, enumerable: true, writable: true, configurable: true });
+      else out[key as string] = converted;
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = mapsToObjects(value[i]);
+    return value;
+  }
+  if (value !== null && typeof value === "object" && "value" in value && (value as { tag?: unknown }).tag === 7) {
+    (value as { value: unknown }).value = mapsToObjects((value as { value: unknown }).value);
+  }
+  return value;
+}

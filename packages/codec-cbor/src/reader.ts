@@ -1,0 +1,457 @@
+/**
+ * Schema-compiled readers: bytes → cbor-x value → Anvil value. Each schema
+ * compiles once into a closure; the closures only check types and copy.
+ */
+import { BigDecimal, type MemberSchema, type Schema } from "@anvil/core";
+import { Tag } from "cbor-x";
+import { decodeItem } from "./decode.js";
+import { describe, fail, rethrow, toSerializationError } from "./failure.js";
+import { resolveSettings, type CborSettings } from "./settings.js";
+
+/** Converts one decoded (non-null) value. */
+type Convert = (value: unknown) => unknown;
+
+/** A compiled reader: call it with CBOR bytes. */
+export interface CborReader<T> {
+  /** Decodes one CBOR item. Throws SerializationError (`decode cbor: ...`) on anything else. */
+  (bytes: Uint8Array): T;
+  /**
+   * Converts a value cbor-x has already decoded (with `mapsAsObjects`), such
+   * as a CBOR item embedded in another message. `path` prefixes error paths.
+   */
+  fromValue(decoded: unknown, path?: string): T;
+}
+
+const converters = new WeakMap<Schema, Convert>();
+/**
+ * True while converting a tree cbor-x just decoded for us: nobody else holds
+ * it, so containers are converted in place instead of copied. False for
+ * `fromValue`, whose input belongs to the caller.
+ */
+let owned = false;
+const readers = new WeakMap<Schema, Map<number, CborReader<any>>>();
+
+/**
+ * Compiles a reader for a schema (cached per schema and settings).
+ *
+ * @example
+ * ```ts
+ * const read = compileReader(ForecastSchema);
+ * const forecast = read(bytes);
+ * ```
+ */
+export function compileReader<T>(schema: Schema<T>, settings?: CborSettings): CborReader<T> {
+  const { maxDepth } = resolveSettings(settings);
+  let bySettings = readers.get(schema);
+  if (!bySettings) readers.set(schema, (bySettings = new Map()));
+  const cached = bySettings.get(maxDepth);
+  if (cached) return cached as CborReader<T>;
+  const convert = converterFor(schema);
+  const reader = ((bytes: Uint8Array): T => {
+    const outer = owned;
+    try {
+      const decoded = decodeItem(bytes, maxDepth);
+      owned = true;
+      return convert(decoded) as T;
+    } catch (error) {
+      throw toSerializationError(error, "decode cbor");
+    } finally {
+      owned = outer;
+    }
+  }) as CborReader<T>;
+  reader.fromValue = (decoded: unknown, path = ""): T => {
+    const outer = owned;
+    owned = false;
+    try {
+      return convert(decoded) as T;
+    } catch (error) {
+      throw toSerializationError(error, "decode cbor", path);
+    } finally {
+      owned = outer;
+    }
+  };
+  bySettings.set(maxDepth, reader);
+  return reader;
+}
+
+/** @internal The converter of a schema, compiled once and registered before recursing. */
+export function converterFor(schema: Schema): Convert {
+  const cached = converters.get(schema);
+  if (cached) return cached;
+  let impl: Convert | undefined;
+  // recursive references reach this trampoline until the real converter exists
+  const trampoline: Convert = (value) => impl!(value);
+  converters.set(schema, trampoline);
+  impl = build(schema);
+  converters.set(schema, impl);
+  return impl;
+}
+
+function build(schema: Schema): Convert {
+  switch (schema.kind) {
+    case "boolean":
+      return readBoolean;
+    case "string":
+    case "enum":
+      return readString;
+    case "blob":
+      return readBlob;
+    case "byte":
+      return intReader(-128, 127, "byte");
+    case "short":
+      return intReader(-32768, 32767, "short");
+    case "integer":
+    case "intEnum":
+      return intReader(-2147483648, 2147483647, "integer");
+    case "long":
+      return readLong;
+    case "bigInteger":
+      return readBigInteger;
+    case "float":
+    case "double":
+      return readFloat;
+    case "bigDecimal":
+      return readBigDecimal;
+    case "timestamp":
+      return readTimestamp;
+    case "document":
+      return readDocumentRoot;
+    case "list":
+      return listReader(schema.member, schema.traits.sparse === true);
+    case "map":
+      return mapReader(schema.value, schema.traits.sparse === true);
+    case "structure":
+      return structReader(schema.members);
+    case "union":
+      return unionReader(schema.members);
+    default:
+      throw new TypeError(`codec-cbor: unsupported schema kind ${(schema as { kind: string }).kind}`);
+  }
+}
+
+function readBoolean(value: unknown): unknown {
+  return typeof value === "boolean" ? value : fail(`expected boolean, got ${describe(value)}`);
+}
+
+function readString(value: unknown): unknown {
+  return typeof value === "string" ? value : fail(`expected string, got ${describe(value)}`);
+}
+
+function readBlob(value: unknown): unknown {
+  if (!(value instanceof Uint8Array)) fail(`expected byte string, got ${describe(value)}`);
+  return value.constructor === Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function intReader(min: number, max: number, name: string): Convert {
+  return (value) => {
+    if (typeof value === "number") {
+      if (Number.isInteger(value) && value >= min && value <= max) return value;
+      return fail(Number.isInteger(value) ? `${name} out of range` : `expected ${name}, got ${describe(value)}`);
+    }
+    if (typeof value === "bigint" && value >= BigInt(min) && value <= BigInt(max)) return Number(value);
+    return fail(typeof value === "bigint" ? `${name} out of range` : `expected ${name}, got ${describe(value)}`);
+  };
+}
+
+const MIN_LONG = -(2n ** 63n);
+const MAX_LONG = 2n ** 63n - 1n;
+
+function readLong(value: unknown): unknown {
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value)) return value;
+    if (!Number.isInteger(value)) return fail(`expected long, got ${describe(value)}`);
+    value = BigInt(value); // an integral double beyond 2^53 is exact: keep it as bigint
+  }
+  if (typeof value === "bigint") {
+    if (value < MIN_LONG || value > MAX_LONG) return fail("long out of range");
+    return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+  }
+  return fail(`expected long, got ${describe(value)}`);
+}
+
+function readBigInteger(value: unknown): unknown {
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value)) return value;
+    if (!Number.isInteger(value)) return fail(`expected bigInteger, got ${describe(value)}`);
+    return BigInt(value);
+  }
+  if (typeof value === "bigint") return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+  return fail(`expected bigInteger, got ${describe(value)}`);
+}
+
+function readFloat(value: unknown): unknown {
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  return fail(`expected number, got ${describe(value)}`);
+}
+
+function readBigDecimal(value: unknown): unknown {
+  if (value instanceof Tag && value.tag === 7) {
+    const pair = value.value as unknown[];
+    const exponent = pair[0];
+    const mantissa = pair[1];
+    if (!isInteger(exponent) || !isInteger(mantissa)) return fail("decimal fraction must hold an integer exponent and mantissa");
+    return BigDecimal.from(decimalText(BigInt(mantissa), BigInt(exponent)));
+  }
+  if (typeof value === "bigint") return BigDecimal.from(value);
+  if (typeof value === "number" && Number.isFinite(value)) return BigDecimal.from(value);
+  if (BigDecimal.is(value)) return value; // fromValue on an already-converted value
+  return fail(`expected decimal fraction, got ${describe(value)}`);
+}
+
+/** mantissa × 10^exponent as plain decimal text where that stays short (`1.5`, `1500`), else with an exponent. */
+function decimalText(mantissa: bigint, exponent: bigint): string {
+  const negative = mantissa < 0n;
+  const digits = (negative ? -mantissa : mantissa).toString();
+  const sign = negative ? "-" : "";
+  if (exponent >= 0n) return exponent <= 20n ? sign + digits + "0".repeat(Number(exponent)) : `${sign}${digits}e+${exponent}`;
+  const places = -exponent;
+  if (places > 1000n) return `${sign}${digits}e${exponent}`;
+  const p = Number(places);
+  const padded = digits.length <= p ? "0".repeat(p - digits.length + 1) + digits : digits;
+  return `${sign}${padded.slice(0, padded.length - p)}.${padded.slice(padded.length - p)}`;
+}
+
+function isInteger(value: unknown): value is number | bigint {
+  return typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value));
+}
+
+function readTimestamp(value: unknown): unknown {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) fail("timestamp out of range");
+    return value;
+  }
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const date = new Date(Math.round(value * 1000));
+    return Number.isNaN(date.getTime()) ? fail("timestamp out of range") : date;
+  }
+  return fail(`expected timestamp (tag 1), got ${describe(value)}`);
+}
+
+const MAX_DOCUMENT_DEPTH = 1024;
+
+function readDocumentRoot(value: unknown): unknown {
+  return readDocument(value, 0);
+}
+
+function readDocument(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+    case "bigint":
+      return value;
+    case "number":
+      return value;
+    case "undefined":
+      return null;
+    case "object": {
+      if (value === null) return null;
+      if (depth > MAX_DOCUMENT_DEPTH) fail("document nested too deeply");
+      if (Array.isArray(value)) {
+        const out = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          try {
+            out[i] = readDocument(value[i], depth + 1);
+          } catch (error) {
+            rethrow(error, i);
+          }
+        }
+        return out;
+      }
+      if (value instanceof Date) return value.getTime() / 1000;
+      if (value instanceof Tag && value.tag === 7) return Number((readBigDecimal(value) as BigDecimal).toString());
+      if (value instanceof Uint8Array || value instanceof Tag) return fail(`unsupported ${describe(value)} in document`);
+      const out: Record<string, unknown> = {};
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        let item: unknown;
+        try {
+          item = readDocument((value as Record<string, unknown>)[key], depth + 1);
+        } catch (error) {
+          rethrow(error, key);
+        }
+        setKey(out, key, item);
+      }
+      return out;
+    }
+    default:
+      return fail(`unsupported ${typeof value} in document`);
+  }
+}
+
+function setKey(out: Record<string, unknown>, key: string, item: unknown): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+  else out[key] = item;
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date) && !(value instanceof Tag);
+}
+
+function listReader(member: MemberSchema, sparse: boolean): Convert {
+  const item = converterFor(member.target);
+  const identity = isIdentity(member.target);
+  return (value) => {
+    if (!Array.isArray(value)) return fail(`expected array, got ${describe(value)}`);
+    const n = value.length;
+    if (identity && !sparse) {
+      // strings, booleans, floats: validate in place, no copy
+      for (let i = 0; i < n; i++) {
+        const v = value[i];
+        if (v === null || v === undefined) return rethrow(new Error("null in a non-sparse list"), i);
+        try {
+          item(v);
+        } catch (error) {
+          rethrow(error, i);
+        }
+      }
+      return value;
+    }
+    const out = owned ? value : new Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = value[i];
+      if (v === null || v === undefined) {
+        if (!sparse) return rethrow(new Error("null in a non-sparse list"), i);
+        out[i] = null;
+        continue;
+      }
+      try {
+        out[i] = item(v);
+      } catch (error) {
+        rethrow(error, i);
+      }
+    }
+    return out;
+  };
+}
+
+function isIdentity(schema: Schema): boolean {
+  const k = schema.kind;
+  return k === "string" || k === "enum" || k === "boolean";
+}
+
+function mapReader(valueMember: MemberSchema, sparse: boolean): Convert {
+  const item = converterFor(valueMember.target);
+  const identity = isIdentity(valueMember.target);
+  return (value) => {
+    if (!isMap(value)) return fail(`expected map, got ${describe(value)}`);
+    // in place: decoded maps hold exactly the wire keys, and `__proto__` only as an own property
+    const inPlace = owned;
+    const out: Record<string, unknown> = inPlace ? value : {};
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const v = value[key];
+      let converted: unknown = null;
+      if (v === null || v === undefined) {
+        if (!sparse) rethrow(new Error("null in a non-sparse map"), key);
+      } else {
+        try {
+          converted = item(v);
+        } catch (error) {
+          rethrow(error, key);
+        }
+      }
+      if (inPlace) {
+        if (!identity || converted !== v) value[key] = converted;
+      } else if (key === "__proto__") setKey(out, key, converted);
+      else out[key] = converted;
+    }
+    return out;
+  };
+}
+
+function structReader(members: readonly MemberSchema[]): Convert {
+  const n = members.length;
+  const names: string[] = new Array(n);
+  const items: Convert[] = new Array(n);
+  const defaults: unknown[] = new Array(n);
+  const inherited: boolean[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const m = members[i]!;
+    names[i] = m.name;
+    items[i] = converterFor(m.target);
+    defaults[i] = m.traits.default;
+    // a member named like an Object.prototype property must not read the inherited one
+    inherited[i] = m.name in Object.prototype;
+  }
+  return (value) => {
+    if (!isMap(value)) return fail(`expected structure, got ${describe(value)}`);
+    if (owned) {
+      // convert in place; keep the decoded object unless it has unknown or null members
+      let present = 0;
+      let clean = true;
+      for (let i = 0; i < n; i++) {
+        const name = names[i]!;
+        const v = inherited[i] && !Object.hasOwn(value, name) ? undefined : value[name];
+        if (v === undefined) continue;
+        if (v === null) {
+          clean = false;
+          continue;
+        }
+        try {
+          value[name] = items[i]!(v);
+        } catch (error) {
+          rethrow(error, name);
+        }
+        present++;
+      }
+      if (clean) {
+        let keys = 0;
+        for (const _ in value) keys++;
+        clean = keys === present;
+      }
+      const out: Record<string, unknown> = clean ? value : {};
+      for (let i = 0; i < n; i++) {
+        const name = names[i]!;
+        const v = inherited[i] && !Object.hasOwn(value, name) ? undefined : value[name];
+        if (v === undefined || v === null) {
+          const d = defaults[i];
+          if (d !== undefined) out[name] = d;
+        } else if (!clean) out[name] = v;
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const name = names[i]!;
+      const v = inherited[i] && !Object.hasOwn(value, name) ? undefined : value[name];
+      if (v === undefined || v === null) {
+        const d = defaults[i];
+        if (d !== undefined) out[name] = d;
+        continue;
+      }
+      try {
+        out[name] = items[i]!(v);
+      } catch (error) {
+        rethrow(error, name);
+      }
+    }
+    return out;
+  };
+}
+
+function unionReader(members: readonly MemberSchema[]): Convert {
+  const byName = new Map<string, Convert>();
+  for (const m of members) byName.set(m.name, converterFor(m.target));
+  return (value) => {
+    if (!isMap(value)) return fail(`expected union, got ${describe(value)}`);
+    let result: { $case: string; value: unknown; name?: string } | undefined;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key) || key === "__type") continue;
+      const v = value[key];
+      if (v === null || v === undefined) continue;
+      if (result) return fail("union has more than one member set");
+      const item = byName.get(key);
+      if (item === undefined) {
+        result = { $case: "$unknown", name: key, value: v };
+        continue;
+      }
+      try {
+        result = { $case: key, value: item(v) };
+      } catch (error) {
+        rethrow(error, key);
+      }
+    }
+    return result ?? fail("union has no member set");
+  };
+}
