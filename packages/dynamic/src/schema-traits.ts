@@ -1,0 +1,190 @@
+/**
+ * Maps a shape's or member's Smithy traits to the core's typed `Traits`, and
+ * an operation's to `OperationTraits`.
+ */
+import type { Bounds, OperationTraits, ProtoNumType, TimestampFormat, Traits } from "@anvil/core";
+import { NO_TRAITS } from "@anvil/core";
+import type { MemberShape, Model, NodeValue, Shape } from "@anvil/model";
+import { getPaginated, isNodeObject } from "@anvil/model";
+import { runtimeValue } from "./runtime-value.js";
+
+/** Traits that only document a shape; they are left out of `custom`. */
+const DOCUMENTATION_TRAITS: ReadonlySet<string> = new Set(["smithy.api#documentation", "smithy.api#externalDocumentation"]);
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const str = (v: NodeValue): string | undefined => (typeof v === "string" ? v : undefined);
+const num = (v: NodeValue): number | undefined => (typeof v === "number" ? v : undefined);
+
+function bounds(v: NodeValue): Bounds | undefined {
+  if (!isNodeObject(v)) return undefined;
+  const out: Mutable<Bounds> = {};
+  if (typeof v.min === "number" || typeof v.min === "bigint") out.min = v.min;
+  if (typeof v.max === "number" || typeof v.max === "bigint") out.max = v.max;
+  return Object.freeze(out);
+}
+
+const TIMESTAMP_FORMATS: ReadonlySet<string> = new Set<TimestampFormat>(["date-time", "http-date", "epoch-seconds"]);
+const PROTO_NUM_TYPES: ReadonlySet<string> = new Set<ProtoNumType>(["SIGNED", "UNSIGNED", "FIXED", "FIXED_SIGNED"]);
+
+/** Boolean (annotation) traits: Smithy id → `Traits` field. */
+const FLAGS: ReadonlyMap<string, keyof Traits> = new Map<string, keyof Traits>([
+  ["smithy.api#required", "required"],
+  ["smithy.api#clientOptional", "clientOptional"],
+  ["smithy.api#idempotencyToken", "idempotencyToken"],
+  ["smithy.api#sensitive", "sensitive"],
+  ["smithy.api#sparse", "sparse"],
+  ["smithy.api#streaming", "streaming"],
+  ["smithy.api#requiresLength", "requiresLength"],
+  ["smithy.api#httpLabel", "httpLabel"],
+  ["smithy.api#httpQueryParams", "httpQueryParams"],
+  ["smithy.api#httpPayload", "httpPayload"],
+  ["smithy.api#httpResponseCode", "httpResponseCode"],
+  ["smithy.api#hostLabel", "hostLabel"],
+  ["smithy.api#eventHeader", "eventHeader"],
+  ["smithy.api#eventPayload", "eventPayload"],
+  ["smithy.api#uniqueItems", "uniqueItems"],
+  ["alloy.proto#protoInlinedOneOf", "protoInlinedOneOf"],
+  ["alloy.proto#protoWrapped", "protoWrapped"],
+  ["alloy#untagged", "untagged"],
+  ["alloy#jsonUnknown", "jsonUnknown"],
+  ["alloy#openEnum", "openEnum"],
+  ["alloy#nullable", "nullable"],
+]);
+
+/** String-valued traits: Smithy id → `Traits` field. */
+const STRINGS: ReadonlyMap<string, keyof Traits> = new Map<string, keyof Traits>([
+  ["smithy.api#jsonName", "jsonName"],
+  ["smithy.api#mediaType", "mediaType"],
+  ["smithy.api#httpQuery", "httpQuery"],
+  ["smithy.api#httpHeader", "httpHeader"],
+  ["smithy.api#httpPrefixHeaders", "httpPrefixHeaders"],
+  ["smithy.api#pattern", "pattern"],
+  ["alloy#discriminated", "discriminated"],
+]);
+
+/**
+ * The typed traits of a shape or member: its own traits only (the core's
+ * `member` builder merges the target's). `defaultTarget` is the shape a
+ * `@default` value belongs to: the member's target, or the shape itself.
+ * Returns the shared `NO_TRAITS` when nothing is left.
+ */
+export function schemaTraits(model: Model, shape: Shape | MemberShape, defaultTarget: string): Traits {
+  const out: Mutable<Traits> = {};
+  const custom: Record<string, unknown> = {};
+  let hasCustom = false;
+  for (const [id, value] of shape.traits) {
+    if (DOCUMENTATION_TRAITS.has(id)) continue;
+    const flag = FLAGS.get(id);
+    if (flag !== undefined) {
+      (out as Record<string, unknown>)[flag] = true;
+      continue;
+    }
+    const field = STRINGS.get(id);
+    if (field !== undefined && typeof value === "string") {
+      (out as Record<string, unknown>)[field] = value;
+      continue;
+    }
+    if (mapSpecial(model, shape, id, value, defaultTarget, out)) continue;
+    custom[id] = value;
+    hasCustom = true;
+  }
+  if (hasCustom) out.custom = Object.freeze(custom);
+  return Object.keys(out).length === 0 ? NO_TRAITS : Object.freeze(out);
+}
+
+function mapSpecial(model: Model, shape: Shape | MemberShape, id: string, value: NodeValue, defaultTarget: string, out: Mutable<Traits>): boolean {
+  switch (id) {
+    case "smithy.api#default":
+      // `@default(null)` on a member removes the target's default. An own `default: undefined`
+      // is how that survives the builder's merge of member traits over target traits.
+      out.default = value === null ? undefined : runtimeValue(model, defaultTarget, value, `@default of \`${shape.id}\``);
+      return true;
+    case "smithy.api#timestampFormat":
+      if (typeof value !== "string" || !TIMESTAMP_FORMATS.has(value)) return false;
+      out.timestampFormat = value as TimestampFormat;
+      return true;
+    case "smithy.api#error":
+      if (value !== "client" && value !== "server") return false;
+      out.error = value;
+      return true;
+    case "smithy.api#httpError": {
+      const code = num(value);
+      if (code === undefined) return false;
+      out.httpError = code;
+      return true;
+    }
+    case "smithy.api#retryable":
+      out.retryable = Object.freeze({ throttling: isNodeObject(value) && value.throttling === true });
+      return true;
+    case "smithy.api#length":
+    case "smithy.api#range": {
+      const b = bounds(value);
+      if (!b) return false;
+      if (id === "smithy.api#length") out.length = b;
+      else out.range = b;
+      return true;
+    }
+    case "alloy.proto#protoIndex": {
+      const index = num(value);
+      if (index === undefined) return false;
+      out.protoIndex = index;
+      return true;
+    }
+    case "alloy.proto#protoNumType":
+      if (typeof value !== "string" || !PROTO_NUM_TYPES.has(value)) return false;
+      out.protoNumType = value as ProtoNumType;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Operation trait ids with a typed field in `OperationTraits`. */
+const OPERATION_TRAITS: ReadonlySet<string> = new Set([
+  "smithy.api#http",
+  "smithy.api#readonly",
+  "smithy.api#idempotent",
+  "smithy.api#endpoint",
+  "smithy.api#httpChecksumRequired",
+  "smithy.api#requestCompression",
+  "smithy.api#auth",
+  "smithy.api#optionalAuth",
+  "smithy.api#paginated",
+]);
+
+/**
+ * The typed traits of an operation. `@paginated` is merged with the
+ * service's (operation fields win) when a service is given.
+ */
+export function operationTraits(operation: Shape, service: Shape | undefined): OperationTraits {
+  const out: Mutable<OperationTraits> = {};
+  const t = operation.traits;
+  const http = t.get("smithy.api#http");
+  if (isNodeObject(http) && typeof http.method === "string" && typeof http.uri === "string") {
+    out.http = Object.freeze({ method: http.method, uri: http.uri, code: num(http.code ?? null) ?? 200 });
+  }
+  if (t.has("smithy.api#readonly")) out.readonly = true;
+  if (t.has("smithy.api#idempotent")) out.idempotent = true;
+  const endpoint = t.get("smithy.api#endpoint");
+  if (isNodeObject(endpoint) && typeof endpoint.hostPrefix === "string") out.endpointHostPrefix = endpoint.hostPrefix;
+  if (t.has("smithy.api#httpChecksumRequired")) out.httpChecksumRequired = true;
+  const compression = t.get("smithy.api#requestCompression");
+  if (isNodeObject(compression) && Array.isArray(compression.encodings)) {
+    out.requestCompression = Object.freeze(compression.encodings.filter((e): e is string => typeof e === "string"));
+  }
+  const auth = t.get("smithy.api#auth");
+  if (Array.isArray(auth)) out.auth = Object.freeze(auth.map(str).filter((a): a is string => a !== undefined));
+  if (t.has("smithy.api#optionalAuth")) out.optionalAuth = true;
+  const paginated = getPaginated(operation, service);
+  if (paginated) out.paginated = Object.freeze(paginated);
+  const custom: Record<string, unknown> = {};
+  let hasCustom = false;
+  for (const [id, value] of t) {
+    if (OPERATION_TRAITS.has(id) || DOCUMENTATION_TRAITS.has(id)) continue;
+    custom[id] = value;
+    hasCustom = true;
+  }
+  if (hasCustom) out.custom = Object.freeze(custom);
+  return Object.freeze(out);
+}
