@@ -99,12 +99,20 @@ describe("properties", () => {
     );
   });
 
+  /** cbor-x gives 64-bit integers as bigint; Anvil's value model keeps bigint only beyond ±2^53. */
+  const safeIntegersAsNumbers = (v: unknown): unknown => {
+    if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+    if (Array.isArray(v)) return v.map(safeIntegersAsNumbers);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, safeIntegersAsNumbers(x)]));
+    return v;
+  };
+
   it("documents decode like raw cbor-x (differential)", () => {
     const readDoc = compileReader(document);
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (json) => {
         const bytes = encode(json);
-        expect(readDoc(bytes)).toEqual(decode(bytes));
+        expect(readDoc(bytes)).toEqual(safeIntegersAsNumbers(decode(bytes)));
       }),
       { numRuns: 500 },
     );

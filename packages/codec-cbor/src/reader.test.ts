@@ -3,6 +3,7 @@ import { encode, Tag } from "cbor-x";
 import { describe, expect, it } from "vitest";
 import { compileReader } from "./index.js";
 import { Choice, Defaults, Everything, Scalars, TreeSchema } from "./test-schemas.js";
+import { document } from "@anvil/core/codegen";
 
 const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, "").match(/../g)!.map((h) => parseInt(h, 16)));
 const readEverything = compileReader(Everything);
@@ -218,3 +219,12 @@ function catchError(fn: () => unknown): SerializationError {
   }
   throw new Error("expected an error");
 }
+
+describe("documents: integers", () => {
+  it("read 64-bit integers that fit a double as numbers, larger ones as bigint", () => {
+    const read = compileReader(document);
+    expect(read(new Uint8Array(encode([4294967296, -4294967297])))).toEqual([4294967296, -4294967297]);
+    const big = new Uint8Array([0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    expect(read(big)).toBe(2n ** 64n - 1n);
+  });
+});

@@ -238,10 +238,11 @@ function readDocument(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case "string":
     case "boolean":
-    case "bigint":
-      return value;
     case "number":
       return value;
+    case "bigint":
+      // cbor-x hands out 64-bit integers as bigint; the value model keeps bigint only for what a double cannot hold.
+      return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
     case "undefined":
       return null;
     case "object": {
@@ -278,6 +279,9 @@ function readDocument(value: unknown, depth: number): unknown {
       return fail(`unsupported ${typeof value} in document`);
   }
 }
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function setKey(out: Record<string, unknown>, key: string, item: unknown): void {
   if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });

@@ -600,3 +600,17 @@ structure myTrait { level: Integer }
     expect(traits).toEqual(expected);
   });
 });
+
+describe("schemasFromModel: enum visibility and 1.0 enums", () => {
+  it("marks @internal enum members, and reads 1.0 @enum strings as enums", () => {
+    const model = loadModel({
+      sources: [
+        { file: "v2.smithy", text: `$version: "2"\nnamespace t\nenum E {\n  A\n  @internal\n  B\n}` },
+        { file: "v1.smithy", text: `$version: "1.0"\nnamespace t\n@enum([{value: "x", name: "X"}, {value: "y", tags: ["internal"]}])\nstring Legacy` },
+      ],
+    }).model;
+    const schemas = schemasFromModel(model);
+    expect(schemas.shape("t#E")).toMatchObject({ kind: "enum", values: [{ name: "A", value: "A" }, { name: "B", value: "B", internal: true }] });
+    expect(schemas.shape("t#Legacy")).toMatchObject({ kind: "enum", values: [{ name: "X", value: "x" }, { name: "y", value: "y", internal: true }] });
+  });
+});

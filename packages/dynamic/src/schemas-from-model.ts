@@ -7,7 +7,7 @@ import type { EnumValue, MemberSchema, OperationSchema, Schema, ScalarKind, Serv
 import { NO_TRAITS } from "@anvil/core";
 import * as b from "@anvil/core/codegen";
 import type { MemberShape, Model, Shape } from "@anvil/model";
-import { nameOf, serviceClosure, serviceProtocols } from "@anvil/model";
+import { isNodeObject, nameOf, serviceClosure, serviceProtocols } from "@anvil/model";
 import { schemaTraits, operationTraits } from "./schema-traits.js";
 
 /** The runtime schemas of one model. Every lookup is cached: the same id gives the same object. */
@@ -124,6 +124,17 @@ function build(model: Model): DynamicSchemas {
   const buildShape = (s: Shape): Schema => {
     if (s.id === "smithy.api#Unit") return b.unit;
     const traits = schemaTraits(model, s, s.id);
+    const legacyEnum = s.type === "string" ? s.traits.get("smithy.api#enum") : undefined;
+    if (Array.isArray(legacyEnum)) {
+      // A 1.0-style `@enum` string is an enum to the runtime: same values, same validation.
+      const values: EnumValue<string>[] = [];
+      for (const d of legacyEnum) {
+        if (!isNodeObject(d) || typeof d.value !== "string") continue;
+        const internal = Array.isArray(d.tags) && d.tags.includes("internal");
+        values.push(Object.freeze({ name: typeof d.name === "string" ? d.name : d.value, value: d.value, ...(internal ? { internal } : {}) }));
+      }
+      return b.enumeration(s.id, values, traits);
+    }
     if (SCALAR_KINDS.has(s.type)) {
       const shared = PRELUDE_SCALARS.get(s.id);
       return shared && traits === NO_TRAITS ? shared : b.scalar(s.type as ScalarKind, s.id, traits);
@@ -136,7 +147,8 @@ function build(model: Model): DynamicSchemas {
           const v = m.traits.get("smithy.api#enumValue");
           // An enum member without @enumValue has its name as value; an intEnum member always has one.
           const value = typeof v === "string" || typeof v === "number" ? v : m.name;
-          values.push(Object.freeze({ name: m.name, value }));
+          const internal = m.traits.has("smithy.api#internal");
+          values.push(Object.freeze({ name: m.name, value, ...(internal ? { internal } : {}) }));
         }
         return s.type === "enum"
           ? b.enumeration(s.id, values as EnumValue<string>[], traits)
