@@ -1,9 +1,12 @@
 /**
- * Runs the `idl` and `models` suites in-process against the real loader and
- * the corpus, and holds the line: pass-rate thresholds per part, and the set
- * of failing cases must equal `known-failures.json` (so both regressions and
- * fixes show up). After a deliberate change, refresh the file with
- * `UPDATE_KNOWN_FAILURES=1 npx vitest run src/conformance.test.ts`.
+ * Runs every registered suite (`idl`, `models` and the protocol suites)
+ * in-process against the real loader and the corpus, and holds the line:
+ * pass-rate thresholds per part, and the set of failing cases must equal
+ * `known-failures.json` (so both regressions and fixes show up). Skipped
+ * cases (protocol sides not implemented yet) are neither failures nor passes:
+ * the protocol parts have no threshold yet, and a protocol model that stops
+ * loading shows up as a new failure. After a deliberate change, refresh the
+ * file with `UPDATE_KNOWN_FAILURES=1 npx vitest run src/conformance.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { chooseCorpus, isCorpus } from "./corpus.js";
@@ -38,9 +41,8 @@ describe.skipIf(!present)(title, () => {
 
   beforeAll(async () => {
     // Imported here so that a missing corpus skips cleanly even before the loader builds.
-    const { idlSuite } = await import("./suites/idl-suite.js");
-    const { modelsSuite } = await import("./suites/models-suite.js");
-    report = await runSuites([idlSuite, modelsSuite], corpus.path);
+    const { SUITES } = await import("./registry.js");
+    report = await runSuites(SUITES, corpus.path);
   }, 600_000);
 
   const partsFor = (key: string): PartReport[] => {

@@ -1,10 +1,12 @@
 import type { Suite } from "./suite.js";
 import { idlSuite } from "./suites/idl-suite.js";
 import { modelsSuite } from "./suites/models-suite.js";
+import { PROTOCOL_SUITES } from "./suites/protocol-suite.js";
 
 /**
- * Every registered suite, in run order. To add one (for example a protocol
- * compliance suite such as `restJson1`), write `suites/<name>-suite.ts`
- * exporting a {@link Suite} and list it here.
+ * Every registered suite, in run order. To add one, write
+ * `suites/<name>-suite.ts` exporting a {@link Suite} and list it here.
+ * Protocol suites (restJson1, simpleRestJson, awsJson1_0, ...) come from
+ * the configs in `suites/protocol-suite.ts`.
  */
-export const SUITES: readonly Suite[] = [idlSuite, modelsSuite];
+export const SUITES: readonly Suite[] = [idlSuite, modelsSuite, ...PROTOCOL_SUITES];

@@ -5,7 +5,7 @@ import { isModelFile, modelFilesOf } from "../manifest.js";
 import { failed, passed, type CaseResult, type Suite, type SuitePart } from "../suite.js";
 
 /** Upstream trait model folders under `traits/`. */
-const TRAITS = {
+export const TRAITS = {
   aws: "smithy-aws-traits",
   test: "smithy-protocol-test-traits",
   protocols: "smithy-protocol-traits",
@@ -13,7 +13,8 @@ const TRAITS = {
   alloy: "alloy",
 } as const;
 
-function traitFiles(corpus: string, ...names: (typeof TRAITS)[keyof typeof TRAITS][]): string[] {
+/** The model files of the given upstream trait folders. */
+export function traitFiles(corpus: string, ...names: (typeof TRAITS)[keyof typeof TRAITS][]): string[] {
   return names.flatMap((n) => modelFilesOf(join(corpus, "traits", n)));
 }
 
@@ -63,8 +64,10 @@ function alloyFolder(source: TraitSource): SuitePart {
   };
 }
 
-const awsModel = (corpus: string): string => join(corpus, "protocol-tests", "smithy-aws-protocol-tests", "model");
-const smithyModel = (corpus: string): string => join(corpus, "protocol-tests", "smithy-protocol-tests", "model");
+/** `protocol-tests/smithy-aws-protocol-tests/model`. */
+export const awsModel = (corpus: string): string => join(corpus, "protocol-tests", "smithy-aws-protocol-tests", "model");
+/** `protocol-tests/smithy-protocol-tests/model`. */
+export const smithyModel = (corpus: string): string => join(corpus, "protocol-tests", "smithy-protocol-tests", "model");
 
 const awsParts = (source: TraitSource): SuitePart =>
   protocolFolders(

@@ -1,0 +1,49 @@
+/**
+ * Where protocol implementations plug into the protocol suites. A protocol
+ * package contributes a {@link ProtocolUnderTest} (its client and/or server
+ * side, the `@anvil/core` protocol interfaces) under its protocol trait id in
+ * {@link PROTOCOLS_UNDER_TEST}. A side that is absent has its cases skipped
+ * with a reason, so the counts stay visible until it exists.
+ */
+import type { ClientProtocol, ServerProtocol } from "@anvil/core";
+import type { Side } from "./cases.js";
+
+/** One protocol's implementations, as the suites run them. */
+export interface ProtocolUnderTest {
+  /** Runs the `request/client`, `response/client` and `eventstream/client` parts. */
+  readonly client?: ClientProtocol;
+  /** Runs the `request/server`, `response/server`, `malformed/server` and `eventstream/server` parts. */
+  readonly server?: ServerProtocol;
+}
+
+/** Implementations by protocol trait id (`aws.protocols#restJson1`, `alloy#simpleRestJson`, ...). */
+export type ProtocolsUnderTest = ReadonlyMap<string, ProtocolUnderTest>;
+
+/**
+ * The registered implementations. Empty until the protocols exist (issue 4):
+ * add `[protocolId, { client: ..., server: ... }]` entries here.
+ */
+export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = new Map<string, ProtocolUnderTest>();
+
+/** The skip reason when a protocol has no implementation registered at all. */
+export const NOT_IMPLEMENTED = "protocol not implemented yet (issue 4)";
+
+/** The skip reason when a side is registered but cases are not executed yet. */
+export const NOT_EXECUTED = "protocol test execution not implemented yet (issue 4)";
+
+/**
+ * The implementation of one side of a protocol, or why its cases are skipped:
+ * {@link NOT_IMPLEMENTED} when the protocol has no entry, `no <side>
+ * implementation of <protocol> yet` when the entry lacks the side.
+ */
+export function implementationFor(
+  protocols: ProtocolsUnderTest,
+  protocol: string,
+  side: Side,
+): { readonly ok: true; readonly protocol: ClientProtocol | ServerProtocol } | { readonly ok: false; readonly reason: string } {
+  const entry = protocols.get(protocol);
+  if (entry === undefined) return { ok: false, reason: NOT_IMPLEMENTED };
+  const impl = side === "client" ? entry.client : entry.server;
+  if (impl === undefined) return { ok: false, reason: `no ${side} implementation of ${protocol} yet` };
+  return { ok: true, protocol: impl };
+}
