@@ -1,6 +1,7 @@
 // @anvil/codec-json throughput on realistic payloads (~2 KB and ~200 KB),
 // against the native JSON.parse / JSON.stringify of the same data measured in
-// the same run. Reading includes validation when @anvil/core has it.
+// the same run. Reading includes validation when @anvil/core has it. Each
+// figure is the median of several rounds interleaved with its baseline's.
 import * as core from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { double, enumeration, integer, list, long, map, member, string, struct, timestamp, boolean } from "@anvil/core/codegen";
@@ -69,8 +70,8 @@ function wireOf(value) {
   return compileWriter(Page)(value);
 }
 
+/** Mean time per call (ms) of `fn` over at least `minMs` and 5 calls. */
 function time(fn, minMs) {
-  for (let i = 0; i < 20; i++) fn(); // warm up
   let runs = 0;
   const start = performance.now();
   let elapsed = 0;
@@ -80,6 +81,21 @@ function time(fn, minMs) {
     elapsed = performance.now() - start;
   } while (elapsed < minMs || runs < 5);
   return elapsed / runs;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Times a baseline (first) and candidates in interleaved rounds, after a
+ * warm-up long enough for the optimizing compiler. Reports each one's median
+ * round time, and its median ratio to the baseline over rounds: a ratio
+ * compares runs made moments apart, so drift in machine load mostly cancels.
+ */
+function timeAll(fns, totalMs, rounds) {
+  for (const fn of fns) time(fn, Math.min(200, totalMs / 10)); // warm up
+  const samples = fns.map(() => []);
+  for (let r = 0; r < rounds; r++) for (let k = 0; k < fns.length; k++) samples[k].push(time(fns[k], totalMs / rounds));
+  return samples.map((s) => ({ ms: median(s), ratio: median(s.map((x, r) => x / samples[0][r])) }));
 }
 
 export async function runJsonBench({ quick }) {
@@ -99,12 +115,14 @@ export async function runJsonBench({ quick }) {
     const value = { items, nextToken: "abc", total: items.length };
     const plain = JSON.parse(text); // the equivalent plain object, as JSON.stringify's baseline input
     const kb = Buffer.byteLength(text) / 1024;
-    const parseMs = time(() => JSON.parse(text), minMs);
-    const readMs = time(() => read(text), minMs);
-    const readValidateMs = validate ? time(() => validate(read(text)), minMs) : undefined;
-    const stringifyMs = time(() => JSON.stringify(plain), minMs);
-    const writeMs = time(() => write(value), minMs);
-    cases.push({ kb, items: items.length, parseMs, readMs, readValidateMs, stringifyMs, writeMs });
+    const rounds = quick ? 5 : 15;
+    const [parse, read_, readValidate] = timeAll(
+      [() => JSON.parse(text), () => read(text), ...(validate ? [() => validate(read(text))] : [])],
+      minMs,
+      rounds,
+    );
+    const [stringify, write_] = timeAll([() => JSON.stringify(plain), () => write(value)], minMs, rounds);
+    cases.push({ kb, items: items.length, parse, read: read_, readValidate, stringify, write: write_ });
   }
 
   console.log("\nJSON codec — a page of products (strings, numbers, timestamps, nested lists and maps)");
@@ -113,12 +131,12 @@ export async function runJsonBench({ quick }) {
   for (const c of cases) {
     const label = `${c.kb.toFixed(1)} KB, ${c.items} items`;
     const mb = c.kb / 1024;
-    const row = (name, ms, base) =>
-      console.log(`${`${label}: ${name}`.padEnd(44)} ${(1000 / ms).toFixed(0).padStart(10)} ${(mb / (ms / 1000)).toFixed(1).padStart(8)} ${`${(ms / base).toFixed(2)}x time`.padStart(12)}`);
-    row("JSON.parse (baseline)", c.parseMs, c.parseMs);
-    row("anvil read", c.readMs, c.parseMs);
-    if (c.readValidateMs !== undefined) row("anvil read + validate", c.readValidateMs, c.parseMs);
-    row("JSON.stringify (baseline)", c.stringifyMs, c.stringifyMs);
-    row("anvil write", c.writeMs, c.stringifyMs);
+    const row = (name, { ms, ratio }) =>
+      console.log(`${`${label}: ${name}`.padEnd(44)} ${(1000 / ms).toFixed(0).padStart(10)} ${(mb / (ms / 1000)).toFixed(1).padStart(8)} ${`${ratio.toFixed(2)}x time`.padStart(12)}`);
+    row("JSON.parse (baseline)", c.parse);
+    row("anvil read", c.read);
+    if (c.readValidate !== undefined) row("anvil read + validate", c.readValidate);
+    row("JSON.stringify (baseline)", c.stringify);
+    row("anvil write", c.write);
   }
 }

@@ -1,5 +1,5 @@
 import { SerializationError } from "@anvil/core";
-import { document, integer, map, member, string, struct, union } from "@anvil/core/codegen";
+import { document, integer, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
 import { compileReader, compileWriter } from "./index.js";
 
@@ -119,5 +119,15 @@ describe("@alloy#nullable", () => {
   it("treats null as absent without alloyTraits", () => {
     expect(compileReader(WithNullable)(`{"maybe":null}`)).toEqual({});
     expect(compileWriter(WithNullable)({ maybe: null } as never)).toBe(`{}`);
+  });
+});
+
+describe("@alloy#untagged tries each variant on the value as parsed", () => {
+  // The first variant converts `at` and then fails on `n`; the second must still see the string.
+  const First = struct("alloy.test#First", [member("at", timestamp, { timestampFormat: "date-time", required: true }), member("n", integer, { required: true })]);
+  const Second = struct("alloy.test#Second", [member("at", string, { required: true })]);
+  const U = union("alloy.test#FirstOrSecond", [member("first", First), member("second", Second)], { untagged: true });
+  it("after a variant failed half-way", () => {
+    expect(compileReader(U, alloy)(`{"at":"2024-01-01T00:00:00Z","n":"x"}`)).toEqual({ $case: "second", value: { at: "2024-01-01T00:00:00Z" } });
   });
 });

@@ -159,15 +159,24 @@ const EXPONENT_NUMBER = /(?:^|[:,[])\s*-?\d+(?:\.\d+)?[eE]/;
 const LONG_DECIMAL = /\d\d\d\d\d\d\d\d\.\d|\.\d\d\d\d\d\d\d\d/;
 const LONG_DECIMAL_NUMBER = /(?:^|[:,[])\s*-?(?:\d{8,}\.\d|\d+\.\d{8})/;
 
+// One pass that matches exactly where DIGITS_16 or EXPONENT (or LONG_DECIMAL)
+// would: usual text has none of them, and then one scan is all it costs.
+const ANY_INTEGER_FILTER = /\d(?:[eE][+-]?\d|\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d)/;
+const ANY_NUMBER_FILTER = /\d(?:[eE][+-]?\d|\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d|\d\d\d\d\d\d\d\.\d)|\.\d\d\d\d\d\d\d\d/;
+
+function lossyInteger(text: string): boolean {
+  return (DIGITS_16.test(text) && DIGITS_16_NUMBER.test(text)) || (EXPONENT.test(text) && EXPONENT_NUMBER.test(text));
+}
+
 /**
  * @internal Whether JSON text may hold an integer `JSON.parse` would round
  * (16+ digits or an exponent). Enough for long and bigInteger.
  */
 export function mayHoldLossyInteger(text: string): boolean {
-  return (DIGITS_16.test(text) && DIGITS_16_NUMBER.test(text)) || (EXPONENT.test(text) && EXPONENT_NUMBER.test(text));
+  return ANY_INTEGER_FILTER.test(text) && lossyInteger(text);
 }
 
 /** @internal Like {@link mayHoldLossyInteger}, and also decimals with 16+ significant digits (bigDecimal, document). */
 export function mayHoldLossyNumber(text: string): boolean {
-  return mayHoldLossyInteger(text) || (LONG_DECIMAL.test(text) && LONG_DECIMAL_NUMBER.test(text));
+  return ANY_NUMBER_FILTER.test(text) && (lossyInteger(text) || (LONG_DECIMAL.test(text) && LONG_DECIMAL_NUMBER.test(text)));
 }

@@ -55,3 +55,34 @@ export function isLossy(text: string): boolean {
   }
   return !BigDecimal.from(text).equals(String(n));
 }
+
+const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
+const ZEROS = ["", "0", "00", "000", "0000", "00000"];
+
+/**
+ * @internal `String(x)` for a finite number, faster for decimals with up to
+ * six fraction digits (prices, measures, epoch seconds with milliseconds),
+ * where V8's shortest-digits conversion is the slow part of writing JSON.
+ * Exact because a decimal `m / 10^k` with `m < 10^15` is the only one with
+ * `k` or fewer fraction digits that rounds to its double (doubles there are
+ * closer together than `10^-k`), so it is also the shortest.
+ */
+export function formatNumber(x: number): string {
+  if (Number.isInteger(x)) return String(x);
+  const a = x < 0 ? -x : x;
+  if (a >= 1e-6) {
+    for (let k = 1; k <= 6; k++) {
+      const p = POW10[k]!;
+      const scaled = a * p;
+      if (scaled >= 1e15) break;
+      const m = Math.round(scaled);
+      if (m / p === a) {
+        const f = m % p;
+        if (f % 10 === 0) break; // not the shortest form after all; never expected
+        const digits = String(f);
+        return `${x < 0 ? "-" : ""}${(m - f) / p}.${ZEROS[k - digits.length]!}${digits}`;
+      }
+    }
+  }
+  return String(x);
+}

@@ -316,3 +316,37 @@ describe("maps of structures and lists of timestamps", () => {
     });
   });
 });
+
+describe("parsed text is converted in place, values given to fromValue are not", () => {
+  const Item = struct("test#InPlaceItem", [member("a", long), member("at", timestamp, { timestampFormat: "date-time" }), member("b", string)]);
+  const Items = struct("test#InPlaceItems", [member("items", list("test#InPlaceList", member("member", Item))), member("tags", map("test#InPlaceMap", member("key", string), member("value", timestamp)))]);
+  const readItems = compileReader(Items);
+
+  it("drops unknown and null members and fills defaults, as a copy would", () => {
+    const r = compileReader(WithDefaults);
+    expect(r(`{"plain":"x","extra":1}`)).toEqual({ count: 7, tags: [], labels: {}, plain: "x" });
+    expect(r(`{"plain":null,"count":2}`)).toEqual({ count: 2, tags: [], labels: {} });
+    expect(Object.keys(r(`{"plain":"x","junk":[1],"count":null}`) as object).sort()).toEqual(["count", "labels", "plain", "tags"]);
+  });
+
+  it("reports the first failing member in schema order, whatever the wire order", () => {
+    expect(failure(() => readItems(`{"items":[{"b":1,"at":"x","a":"y"}]}`)).path).toBe("/items/0/a");
+    expect(failure(() => readItems(`{"items":[{"b":1,"at":"2024-01-01T00:00:00Z","a":1}]}`)).path).toBe("/items/0/b");
+  });
+
+  it("leaves a value given to fromValue untouched", () => {
+    const parsed = JSON.parse(`{"items":[{"a":1,"at":"2024-01-01T00:00:00Z","b":"x","junk":true}],"tags":{"t":0}}`);
+    const snapshot = structuredClone(parsed);
+    const out = readItems.fromValue(parsed) as { items: { at: Date }[]; tags: Record<string, Date> };
+    expect(parsed).toEqual(snapshot);
+    expect(out.items[0]!.at).toEqual(new Date("2024-01-01T00:00:00Z"));
+    expect(out.tags.t).toEqual(new Date(0));
+  });
+
+  it("keeps a __proto__ map key as data when its value is converted in place", () => {
+    const out = readItems(`{"tags":{"__proto__":0,"x":1}}`) as { tags: Record<string, unknown> };
+    expect(Object.getPrototypeOf(out.tags)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(out.tags, "__proto__")?.value).toEqual(new Date(0));
+    expect(out.tags.x).toEqual(new Date(1000));
+  });
+});

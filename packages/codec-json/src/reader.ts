@@ -42,6 +42,21 @@ const convs = new WeakMap<Schema, Map<string, Conv>>();
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
+ * True while converting a tree this module's own JSON.parse (or exact parse)
+ * just produced: nobody else holds it, so lists, maps and structures are
+ * converted in place instead of copied. False for `fromValue`, whose input
+ * belongs to the caller, and while an untagged union tries its variants (a
+ * variant that fails must leave the value as it found it for the next one).
+ */
+let owned = false;
+
+/** Whether Object.prototype has enumerable properties, which for-in over parsed objects would visit. */
+function prototypePolluted(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
+}
+
+/**
  * Compiles a reader for a schema. Compiled once per schema object and
  * settings; later calls return the cached reader.
  */
@@ -71,16 +86,26 @@ export function compileReader<T>(schema: Schema<T>, settings?: JsonSettings): Js
           throw new Failure("invalid JSON text");
         }
       }
-      return conv(parsed, 0) as T;
+      const outer = owned;
+      owned = !prototypePolluted();
+      try {
+        return conv(parsed, 0) as T;
+      } finally {
+        owned = outer;
+      }
     } catch (error) {
       throw toSerializationError(error, "decode json");
     }
   }) as JsonReader<T>;
   read.fromValue = (parsed: unknown, path = ""): T => {
+    const outer = owned;
+    owned = false;
     try {
       return conv(parsed, 0) as T;
     } catch (error) {
       throw toSerializationError(error, "decode json", path);
+    } finally {
+      owned = outer;
     }
   };
   bySettings.set(s.key, read as JsonReader<unknown>);
@@ -259,6 +284,57 @@ const readHttpDate: Conv = (v) => {
   return date;
 };
 
+/**
+ * Values a converter would return unchanged, recognized by a type check
+ * inline in the aggregate loops instead of a call: what each kind lets
+ * through. Anything else goes to the converter, which converts or fails.
+ */
+const P_CALL = 0;
+const P_STRING = 1;
+const P_BOOLEAN = 2;
+const P_NUMBER = 3;
+const P_INT32 = 4;
+const P_SAFE_INTEGER = 5;
+
+function passThrough(schema: Schema): number {
+  switch (schema.kind) {
+    case "string":
+    case "enum":
+      return P_STRING;
+    case "boolean":
+      return P_BOOLEAN;
+    case "float":
+    case "double":
+      return P_NUMBER;
+    case "integer":
+      return P_INT32;
+    case "intEnum":
+    case "long":
+    case "bigInteger":
+      return P_SAFE_INTEGER;
+    default:
+      return P_CALL;
+  }
+}
+
+/** Whether `v` passes through a converter of pass-through kind `check` unchanged. Small enough to inline. */
+function passes(check: number, v: unknown): boolean {
+  switch (check) {
+    case P_STRING:
+      return typeof v === "string";
+    case P_BOOLEAN:
+      return typeof v === "boolean";
+    case P_NUMBER:
+      return typeof v === "number";
+    case P_INT32:
+      return typeof v === "number" && (v | 0) === v;
+    case P_SAFE_INTEGER:
+      return typeof v === "number" && Number.isSafeInteger(v);
+    default:
+      return false;
+  }
+}
+
 const documentReaders = new Map<number, Conv>();
 
 /** @internal The document converter for a depth limit: checks values and makes lossy numbers exact, in place. */
@@ -327,19 +403,37 @@ export function documentReader(maxDepth: number): Conv {
 function listReader(member: MemberSchema, sparse: boolean, s: ResolvedSettings, cache: Map<string, Conv>): Conv {
   const maxDepth = s.maxDepth;
   let item: Conv = readString;
+  const check = passThrough(member.target);
   const conv: Conv = (v, d) => {
     if (!isArray(v)) throw mismatch("an array", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
     const n = v.length;
-    const out = new Array<unknown>(n);
     let i = 0;
+    if (owned) {
+      // In place: store only what the item converter replaced.
+      try {
+        for (; i < n; i++) {
+          const e = v[i];
+          if (e === null) {
+            if (!sparse) throw new Failure("null in a non-sparse list");
+          } else if (!passes(check, e)) {
+            const r = item(e, d + 1);
+            if (r !== e) v[i] = r;
+          }
+        }
+      } catch (error) {
+        throw withSegment(error, String(i));
+      }
+      return v;
+    }
+    const out = new Array<unknown>(n);
     try {
       for (; i < n; i++) {
         const e = v[i];
         if (e === null) {
           if (!sparse) throw new Failure("null in a non-sparse list");
           out[i] = null;
-        } else out[i] = item(e, d + 1);
+        } else out[i] = passes(check, e) ? e : item(e, d + 1);
       }
     } catch (error) {
       throw withSegment(error, String(i));
@@ -354,19 +448,40 @@ function listReader(member: MemberSchema, sparse: boolean, s: ResolvedSettings, 
 function mapReader(member: MemberSchema, sparse: boolean, s: ResolvedSettings, cache: Map<string, Conv>): Conv {
   const maxDepth = s.maxDepth;
   let value: Conv = readString;
+  const check = passThrough(member.target);
   const conv: Conv = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v) || v instanceof RawNumber) throw mismatch("an object", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
-    const out: Obj = {};
     const o = v as Obj;
     let key = "";
+    if (owned) {
+      // In place: parsed objects hold exactly the wire keys (`__proto__` as an own data property).
+      try {
+        for (key in o) {
+          const e = o[key];
+          if (e === null) {
+            if (!sparse) throw new Failure("null in a non-sparse map");
+          } else if (!passes(check, e)) {
+            const r = value(e, d + 1);
+            if (r !== e) {
+              if (key === "__proto__") defineData(o, key, r);
+              else o[key] = r;
+            }
+          }
+        }
+      } catch (error) {
+        throw withSegment(error, key);
+      }
+      return o;
+    }
+    const out: Obj = {};
     try {
       for (key in o) {
         const e = o[key];
         let r: unknown = null;
         if (e === null) {
           if (!sparse) throw new Failure("null in a non-sparse map");
-        } else r = value(e, d + 1);
+        } else r = passes(check, e) ? e : value(e, d + 1);
         if (key === "__proto__") defineData(out, key, r);
         else out[key] = r;
       }
@@ -387,31 +502,121 @@ function structReader(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
   const names: string[] = [];
   const wires: string[] = [];
   const readers: Conv[] = [];
+  const checks: number[] = [];
   const guarded: boolean[] = []; // wire name shadows Object.prototype: read own properties only
   const protoName: boolean[] = []; // member named __proto__: define, never assign
   const defaults: ((() => unknown) | undefined)[] = [];
   const nullable: boolean[] = [];
   let unknownIndex = -1;
+  let defaultCount = 0;
   const known: Record<string, true> = Object.create(null);
+  const index = new Map<string, number>(); // wire name → member
   for (let i = 0; i < n; i++) {
     const m = members[i]!;
     const t = m.traits;
     names.push(m.name);
     wires.push(wireName(m, s));
+    checks.push(passThrough(m.target));
     guarded.push(isPrototypeName(wires[i]!));
     protoName.push(m.name === "__proto__");
     defaults.push(defaultMaker(t.default));
+    if (defaults[i] !== undefined) defaultCount++;
     nullable.push(s.alloyTraits && t.nullable === true);
     known[wires[i]!] = true;
+    if (!index.has(wires[i]!)) index.set(wires[i]!, i);
     if (s.alloyTraits && t.jsonUnknown && m.target.kind === "map" && unknownIndex < 0) unknownIndex = i;
     readers.push(readString);
   }
   const unknownDoc = documentReader(maxDepth);
+  // A parsed object can become the result when it is keyed by member names.
+  const adoptable = unknownIndex < 0 && index.size === n && names.every((name, i) => name === wires[i] && name !== "__proto__");
+
+  /**
+   * A member failed while members were converted in wire order. Reports what
+   * schema order reports: the first member before it in the schema that was
+   * not visited yet and fails too, else this one.
+   */
+  const firstFailure = (o: Obj, failed: number, error: unknown, d: number): unknown => {
+    const visited = new Set<string>();
+    for (const key in o) {
+      if (key === wires[failed]) break;
+      visited.add(key);
+    }
+    for (let i = 0; i < failed; i++) {
+      const w = wires[i]!;
+      if (visited.has(w)) continue;
+      const x = guarded[i] ? (hasOwn(o, w) ? o[w] : undefined) : o[w];
+      if (x === undefined || x === null || passes(checks[i]!, x)) continue;
+      try {
+        readers[i]!(x, d + 1);
+      } catch (earlier) {
+        return withSegment(earlier, w);
+      }
+    }
+    return withSegment(error, wires[failed]!);
+  };
+
+  /** Converts members in place, in wire order (for-in reads by enum cache, not a lookup per name); the object itself when it can be the result. */
+  const inPlace = (o: Obj, d: number): Obj => {
+    let clean = true; // only member keys, no nulls to drop
+    let next = 0;
+    let present = 0; // members with a default that are present
+    for (const key in o) {
+      // Wire order usually is schema order: try the next member before the lookup.
+      const i = next < n && wires[next] === key ? next : (index.get(key) ?? -1);
+      if (i < 0) {
+        clean = false;
+        continue;
+      }
+      next = i + 1;
+      const w = o[key];
+      if (w === null || w === undefined) {
+        if (!(w === null && nullable[i])) clean = false;
+        else if (defaults[i] !== undefined) present++;
+        continue;
+      }
+      if (defaults[i] !== undefined) present++;
+      if (passes(checks[i]!, w)) continue;
+      let r: unknown;
+      try {
+        r = readers[i]!(w, d + 1);
+      } catch (error) {
+        throw firstFailure(o, i, error, d);
+      }
+      if (r !== w) o[key] = r;
+    }
+    if (clean) {
+      if (present < defaultCount) {
+        for (let i = 0; i < n; i++) {
+          const make = defaults[i];
+          if (make !== undefined && !hasOwn(o, wires[i]!)) o[wires[i]!] = make();
+        }
+      }
+      return o;
+    }
+    // Members are converted; copy them in schema order, dropping nulls and unknown keys.
+    const out: Obj = {};
+    for (let i = 0; i < n; i++) {
+      const w = guarded[i] ? (hasOwn(o, wires[i]!) ? o[wires[i]!] : undefined) : o[wires[i]!];
+      let r: unknown = w;
+      if (w === undefined || w === null) {
+        if (w === null && nullable[i]) r = null;
+        else {
+          const make = defaults[i];
+          if (make === undefined) continue;
+          r = make();
+        }
+      }
+      out[names[i]!] = r;
+    }
+    return out;
+  };
 
   const conv: Conv = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v) || v instanceof RawNumber) throw mismatch("an object", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
     const o = v as Obj;
+    if (owned && adoptable) return inPlace(o, d);
     const out: Obj = {};
     let i = 0;
     try {
@@ -426,7 +631,7 @@ function structReader(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
             if (make === undefined) continue;
             r = make();
           }
-        } else r = readers[i]!(w, d + 1);
+        } else r = passes(checks[i]!, w) ? w : readers[i]!(w, d + 1);
         if (protoName[i]) defineData(out, names[i]!, r);
         else out[names[i]!] = r;
       }
@@ -560,10 +765,14 @@ function untaggedReader(schema: UnionSchema<unknown>, s: ResolvedSettings, cache
         for (let k = 0; k < req.length; k++) if (!hasOwn(v, req[k]!) || (v as Obj)[req[k]!] === null) ok = false;
         if (!ok) continue;
       }
+      const outer = owned;
+      owned = false;
       try {
         return { $case: names[i], value: readers[i]!(v, d) };
       } catch (error) {
         if (!(error instanceof Failure)) throw error;
+      } finally {
+        owned = outer;
       }
     }
     throw new Failure("no variant of the untagged union matches");

@@ -6,10 +6,10 @@ import { BigDecimal, type MemberSchema, type Schema, type StructSchema, type Tim
 import { encodeBase64 } from "./base64.js";
 import { parseExact } from "./exact-parse.js";
 import { Failure, mismatch, toSerializationError, withSegment } from "./failure.js";
-import { exactInteger, RawNumber } from "./numbers.js";
+import { exactInteger, formatNumber, RawNumber } from "./numbers.js";
 import { defineData, isPrototypeName, timestampFormatOf, wireName } from "./schema-info.js";
 import { type JsonSettings, type ResolvedSettings, resolveSettings } from "./settings.js";
-import { formatDateTime, formatHttpDate } from "./timestamps.js";
+import { formatHttpDate, quotedDateTime } from "./timestamps.js";
 
 /**
  * A compiled JSON writer: call it with a value to get JSON text. Throws
@@ -156,9 +156,69 @@ function compileSchema(schema: Schema, s: ResolvedSettings, format: TimestampFor
 // Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (lone ones get \u escapes).
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Whether JSON.stringify would write a string as is between quotes (no escapes). */
+function plainString(text: string): boolean {
+  return !NEEDS_ESCAPE.test(text);
+}
+
 /** @internal Quotes a string as JSON. */
 export function quote(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+  return plainString(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/**
+ * How aggregates write a member, item or value: kinds with a fast path are
+ * written inline (no closure call); everything else, and every value the fast
+ * path does not accept, goes to the compiled encoder, which also reports errors.
+ */
+const K_OTHER = 0;
+const K_STRING = 1;
+const K_BOOLEAN = 2;
+const K_INT32 = 3;
+const K_DOUBLE = 4;
+const K_LONG = 5;
+
+function inlineKind(schema: Schema): number {
+  switch (schema.kind) {
+    case "string":
+    case "enum":
+      return K_STRING;
+    case "boolean":
+      return K_BOOLEAN;
+    case "integer":
+      return K_INT32;
+    case "float":
+    case "double":
+      return K_DOUBLE;
+    case "long":
+      return K_LONG;
+    default:
+      return K_OTHER;
+  }
+}
+
+/** Writes a value through its kind's fast path, else its encoder. Small enough for V8 to inline into the loops. */
+function encodeAs(kind: number, enc: Enc, x: unknown, d: number): string {
+  switch (kind) {
+    case K_STRING:
+      if (typeof x === "string") return quote(x);
+      break;
+    case K_BOOLEAN:
+      if (x === true) return "true";
+      if (x === false) return "false";
+      break;
+    case K_INT32:
+      if (typeof x === "number" && (x | 0) === x) return String(x);
+      break;
+    case K_DOUBLE:
+      if (typeof x === "number" && x - x === 0) return formatNumber(x);
+      break;
+    case K_LONG:
+      if (typeof x === "number" && Number.isSafeInteger(x)) return String(x);
+      break;
+    default:
+  }
+  return enc(x, d);
 }
 
 const writeString: Enc = (v) => {
@@ -207,7 +267,7 @@ const writeBigInteger: Enc = (v) => {
 
 const writeDouble: Enc = (v) => {
   if (typeof v === "number") {
-    if (Number.isFinite(v)) return String(v);
+    if (Number.isFinite(v)) return formatNumber(v);
     return v !== v ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"';
   }
   throw mismatch("a number", v);
@@ -228,7 +288,7 @@ function jsonNumberText(text: string): string {
 
 const writeBigDecimal: Enc = (v) => {
   if (BigDecimal.is(v)) return jsonNumberText(v.toString());
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v === "number" && Number.isFinite(v)) return formatNumber(v);
   if (typeof v === "bigint") return v.toString();
   throw mismatch("a BigDecimal", v);
 };
@@ -246,12 +306,12 @@ function dateOf(v: unknown): Date {
   throw mismatch("a Date", v);
 }
 
-const writeEpochSeconds: Enc = (v) => String(dateOf(v).getTime() / 1000);
+const writeEpochSeconds: Enc = (v) => formatNumber(dateOf(v).getTime() / 1000);
 
 const writeDateTime: Enc = (v) => {
-  const text = formatDateTime(dateOf(v));
+  const text = quotedDateTime(dateOf(v));
   if (text === undefined) throw new Failure("timestamp outside years 0–9999");
-  return `"${text}"`;
+  return text;
 };
 
 const writeHttpDate: Enc = (v) => {
@@ -271,7 +331,7 @@ export function documentWriter(maxDepth: number): Enc {
       case "string":
         return quote(v);
       case "number":
-        if (Number.isFinite(v)) return String(v);
+        if (Number.isFinite(v)) return formatNumber(v);
         throw new Failure("non-finite number in a document");
       case "boolean":
         return v ? "true" : "false";
@@ -323,6 +383,7 @@ export function documentWriter(maxDepth: number): Enc {
 function listWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, cache: Map<string, Enc>): Enc {
   const maxDepth = s.maxDepth;
   let item: Enc = writeString;
+  const kind = inlineKind(member.target);
   const enc: Enc = (v, d) => {
     if (!isArray(v)) throw mismatch("an array", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
@@ -337,7 +398,7 @@ function listWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, 
         if (e === null || e === undefined) {
           if (!sparse) throw new Failure("null in a non-sparse list");
           out += "null";
-        } else out += item(e, d + 1);
+        } else out += encodeAs(kind, item, e, d + 1);
       }
     } catch (error) {
       throw withSegment(error, String(i));
@@ -352,6 +413,7 @@ function listWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, 
 function mapWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, cache: Map<string, Enc>): Enc {
   const maxDepth = s.maxDepth;
   let value: Enc = writeString;
+  const kind = inlineKind(member.target);
   const enc: Enc = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v)) throw mismatch("an object", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
@@ -363,7 +425,7 @@ function mapWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, c
         const e = o[key];
         if (e === undefined) continue;
         if (e === null && !sparse) throw new Failure("null in a non-sparse map");
-        out += `${out === "" ? "" : ","}${quote(key)}:${e === null ? "null" : value(e, d + 1)}`;
+        out += `${out === "" ? "" : ","}${quote(key)}:${e === null ? "null" : encodeAs(kind, value, e, d + 1)}`;
       }
     } catch (error) {
       throw withSegment(error, key);
@@ -383,7 +445,10 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
   const wires: string[] = [];
   const firstKeys: string[] = []; // "wire":
   const keys: string[] = []; // ,"wire":
+  const firstQuotedKeys: string[] = []; // "wire":" (string members)
+  const quotedKeys: string[] = []; // ,"wire":"
   const writers: Enc[] = [];
+  const kinds: number[] = [];
   const guarded: boolean[] = [];
   const nullable: boolean[] = [];
   const known: Record<string, true> = Object.create(null);
@@ -395,29 +460,40 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
     wires.push(wire);
     firstKeys.push(`${quote(wire)}:`);
     keys.push(`,${quote(wire)}:`);
+    firstQuotedKeys.push(`${quote(wire)}:"`);
+    quotedKeys.push(`,${quote(wire)}:"`);
     guarded.push(isPrototypeName(m.name));
     nullable.push(s.alloyTraits && m.traits.nullable === true);
     known[wire] = true;
     if (s.alloyTraits && m.traits.jsonUnknown && m.target.kind === "map" && unknownIndex < 0) unknownIndex = i;
     writers.push(writeString);
+    kinds.push(inlineKind(m.target));
   }
   const doc = documentWriter(maxDepth);
 
+  // Every concatenation allocates (a rope node), so text is appended in as few pieces as possible.
   const enc: Enc = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v)) throw mismatch("an object", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
     const o = v as Obj;
-    let out = "";
+    let out = "{";
+    let more = false;
     let i = 0;
     try {
       for (; i < n; i++) {
         const x = guarded[i] ? (hasOwn(o, names[i]!) ? o[names[i]!] : undefined) : o[names[i]!];
         if (x === undefined || i === unknownIndex) continue;
         if (x === null) {
-          if (nullable[i]) out += out === "" ? `${firstKeys[i]!}null` : `${keys[i]!}null`;
+          if (nullable[i]) {
+            out += `${more ? keys[i]! : firstKeys[i]!}null`;
+            more = true;
+          }
           continue;
         }
-        out += (out === "" ? firstKeys[i]! : keys[i]!) + writers[i]!(x, d + 1);
+        const kind = kinds[i]!;
+        if (kind === K_STRING && typeof x === "string" && plainString(x)) out = `${out}${more ? quotedKeys[i]! : firstQuotedKeys[i]!}${x}"`;
+        else out += (more ? keys[i]! : firstKeys[i]!) + encodeAs(kind, writers[i]!, x, d + 1);
+        more = true;
       }
     } catch (error) {
       throw withSegment(error, wires[i]!);
@@ -430,14 +506,15 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
           for (key in extra as Obj) {
             const e = (extra as Obj)[key];
             if (e === undefined || known[key] === true) continue;
-            out += `${out === "" ? "" : ","}${quote(key)}:${doc(e, d + 1)}`;
+            out += `${more ? "," : ""}${quote(key)}:${doc(e, d + 1)}`;
+            more = true;
           }
         } catch (error) {
           throw withSegment(error, key);
         }
       }
     }
-    return `{${out}}`;
+    return `${out}}`;
   };
   cache.set(s.key, enc);
   for (let i = 0; i < n; i++) writers[i] = compileMember(members[i]!, s);
