@@ -52,9 +52,8 @@ export function makePage(n) {
   return { items, nextToken: "eyJvZmZzZXQiOjEwMH0=" };
 }
 
-/** The same data as plain CBOR data model for cbor-x: timestamps as Dates, blobs as bytes. */
-function time(fn, minMs) {
-  for (let i = 0; i < 20; i++) fn(); // warm up
+/** Mean ms per call of `fn` over one slice of at least `sliceMs` (and 3 calls). */
+function slice(fn, sliceMs) {
   let runs = 0;
   const start = performance.now();
   let elapsed = 0;
@@ -62,8 +61,48 @@ function time(fn, minMs) {
     fn();
     runs++;
     elapsed = performance.now() - start;
-  } while (elapsed < minMs || runs < 5);
+  } while (elapsed < sliceMs || runs < 3);
   return elapsed / runs;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Times a baseline and a candidate in interleaved slices (alternating which
+ * goes first), so both see the same machine load and JIT state. Returns the
+ * median ms per call of each and the median of the per-round ratios.
+ */
+function compare(base, ours, totalMs) {
+  for (let i = 0; i < 200; i++) {
+    base();
+    ours();
+  }
+  slice(base, 100); // warm up past tier-up
+  slice(ours, 100);
+  const rounds = 15;
+  const sliceMs = Math.max(20, totalMs / rounds);
+  const baseMs = [];
+  const oursMs = [];
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    let b;
+    let o;
+    if (r % 2 === 0) {
+      b = slice(base, sliceMs);
+      o = slice(ours, sliceMs);
+    } else {
+      o = slice(ours, sliceMs);
+      b = slice(base, sliceMs);
+    }
+    baseMs.push(b);
+    oursMs.push(o);
+    ratios.push(b / o);
+  }
+  return { baseMs: median(baseMs), oursMs: median(oursMs), ratio: median(ratios) };
 }
 
 export async function runCborBench({ quick }) {
@@ -80,18 +119,15 @@ export async function runCborBench({ quick }) {
     const raw = encoder.encode(plain);
     // sanity: we read what we wrote, and cbor-x reads it too
     if (read(ours).items.length !== n || decoder.decode(ours).items.length !== n) throw new Error("bench payload does not round-trip");
-    const decodeRaw = time(() => decoder.decode(raw), minMs);
-    const readOurs = time(() => read(ours), minMs);
-    const encodeRaw = time(() => encoder.encode(plain), minMs);
-    const writeOurs = time(() => write(value), minMs);
-    rows.push([`${label} read`, ours.length, decodeRaw, readOurs]);
-    rows.push([`${label} write`, ours.length, encodeRaw, writeOurs]);
+    rows.push([`${label} read`, ours.length, compare(() => decoder.decode(raw), () => read(ours), minMs)]);
+    rows.push([`${label} write`, ours.length, compare(() => encoder.encode(plain), () => write(value), minMs)]);
   }
-  console.log("\nCBOR codec — schema-compiled reader/writer vs raw cbor-x on the equivalent plain value (same run)");
+  console.log("\nCBOR codec — schema-compiled reader/writer vs raw cbor-x on the equivalent plain value");
+  console.log("(same run, interleaved slices; medians of 15 rounds; ratio = median of per-round ratios)");
   console.log(`${"case".padEnd(18)} ${"bytes".padStart(8)} ${"cbor-x ops/s".padStart(13)} ${"anvil ops/s".padStart(12)} ${"anvil/cbor-x".padStart(13)}`);
-  for (const [name, size, baseMs, oursMs] of rows) {
+  for (const [name, size, { baseMs, oursMs, ratio }] of rows) {
     console.log(
-      `${name.padEnd(18)} ${String(size).padStart(8)} ${(1000 / baseMs).toFixed(0).padStart(13)} ${(1000 / oursMs).toFixed(0).padStart(12)} ${`${(baseMs / oursMs).toFixed(2)}x`.padStart(13)}`,
+      `${name.padEnd(18)} ${String(size).padStart(8)} ${(1000 / baseMs).toFixed(0).padStart(13)} ${(1000 / oursMs).toFixed(0).padStart(12)} ${`${ratio.toFixed(2)}x`.padStart(13)}`,
     );
   }
 }

@@ -6,26 +6,42 @@
  */
 import { Decoder } from "cbor-x";
 import { fail } from "./failure.js";
-import { HAS_PROTO_KEY, NEEDS_REWRITE, rewrite, scan } from "./scan.js";
+import type { ScanPlan } from "./scan-plan.js";
+import { HAS_PROTO_KEY, MATCHES_PLAN, NEEDS_REWRITE, rewrite, scan } from "./scan.js";
 
 const objects = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
 // cbor-x renames a `__proto__` key on plain objects; with Maps it survives
 const maps = new Decoder({ useRecords: false, mapsAsObjects: false, copyBuffers: true });
 
-/** @internal Decodes one CBOR item; throws a Failure on anything malformed or unsupported. */
-export function decodeItem(bytes: Uint8Array, maxDepth: number): unknown {
+/**
+ * @internal Set by each {@link decodeItem}: its value matched the plan, so it
+ * already is what the plan's converter would return.
+ */
+export let matchedPlan = false;
+
+/**
+ * @internal Decodes one CBOR item; throws a Failure on anything malformed or
+ * unsupported. With a plan, sets {@link matchedPlan}.
+ */
+export function decodeItem(bytes: Uint8Array, maxDepth: number, plan?: ScanPlan): unknown {
+  matchedPlan = false;
   if (!(bytes instanceof Uint8Array)) fail(`expected bytes, got ${typeof bytes}`);
-  let flags = scan(bytes, maxDepth);
-  let source = bytes;
+  // a fresh plain view: byte strings of a Buffer input come out as Uint8Array,
+  // and cbor-x's cached DataView (read from `dataView` when present, which the
+  // planned scan shares) lands on our view, not on the caller's array
+  let source: Uint8Array & { dataView?: DataView } = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let view: DataView | undefined;
+  if (plan !== undefined) source.dataView = view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let flags = scan(source, maxDepth, false, plan, view);
   if ((flags & NEEDS_REWRITE) !== 0) {
-    source = rewrite(bytes);
+    source = rewrite(source);
     flags = scan(source, maxDepth, true); // a joined key may now spell __proto__
-  } else {
-    // a fresh plain view: byte strings of a Buffer input come out as Uint8Array,
-    // and cbor-x's cached DataView lands on our view, not on the caller's array
-    source = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
-  if ((flags & HAS_PROTO_KEY) === 0) return objects.decode(source);
+  if ((flags & HAS_PROTO_KEY) === 0) {
+    const value: unknown = objects.decode(source);
+    matchedPlan = (flags & MATCHES_PLAN) !== 0;
+    return value;
+  }
   return mapsToObjects(maps.decode(source));
 }
 

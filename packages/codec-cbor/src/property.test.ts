@@ -110,7 +110,8 @@ describe("properties", () => {
   it("documents decode like raw cbor-x (differential)", () => {
     const readDoc = compileReader(document);
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), (json) => {
+      // raw cbor-x renames a `__proto__` key to `__proto_`; Anvil keeps it (see "reader: __proto__ keys")
+      fc.property(fc.jsonValue({ maxDepth: 4 }).filter((json) => !JSON.stringify(json).includes('"__proto__":')), (json) => {
         const bytes = encode(json);
         expect(readDoc(bytes)).toEqual(safeIntegersAsNumbers(decode(bytes)));
       }),

@@ -1,11 +1,15 @@
 /**
  * Schema-compiled readers: bytes → cbor-x value → Anvil value. Each schema
- * compiles once into a closure; the closures only check types and copy.
+ * compiles once into a converter closure and a scan plan. When the pre-scan
+ * proves from the bytes that cbor-x's value already is the result (the usual
+ * case for a well-formed body), the converter is skipped; otherwise it checks
+ * types and converts, in place where it owns the tree.
  */
 import { BigDecimal, type MemberSchema, type Schema } from "@anvil/core";
 import { Tag } from "cbor-x";
-import { decodeItem } from "./decode.js";
+import { decodeItem, matchedPlan } from "./decode.js";
 import { describe, fail, rethrow, toSerializationError } from "./failure.js";
+import { planFor } from "./scan-plan.js";
 import { resolveSettings, type CborSettings } from "./settings.js";
 
 /** Converts one decoded (non-null) value. */
@@ -22,6 +26,12 @@ export interface CborReader<T> {
   fromValue(decoded: unknown, path?: string): T;
 }
 
+/**
+ * For own-key checks inside `for...in`: V8 answers `hasOwnProperty.call(obj, key)`
+ * there from the enum cache, while `Object.hasOwn` is a full lookup (about 2× slower loops).
+ */
+const hasOwn = Object.prototype.hasOwnProperty;
+
 const converters = new WeakMap<Schema, Convert>();
 /**
  * True while converting a tree cbor-x just decoded for us: nobody else holds
@@ -30,6 +40,11 @@ const converters = new WeakMap<Schema, Convert>();
  */
 let owned = false;
 const readers = new WeakMap<Schema, Map<number, CborReader<any>>>();
+/**
+ * Deeper limits skip the plan: a tree cbor-x decodes without overflowing the
+ * stack might still overflow the converter's, which must keep reporting it.
+ */
+const MAX_PLANNED_DEPTH = 512;
 
 /**
  * Compiles a reader for a schema (cached per schema and settings).
@@ -47,10 +62,13 @@ export function compileReader<T>(schema: Schema<T>, settings?: CborSettings): Cb
   const cached = bySettings.get(maxDepth);
   if (cached) return cached as CborReader<T>;
   const convert = converterFor(schema);
+  const plan = maxDepth <= MAX_PLANNED_DEPTH ? planFor(schema) : undefined;
   const reader = ((bytes: Uint8Array): T => {
     const outer = owned;
     try {
-      const decoded = decodeItem(bytes, maxDepth);
+      const decoded = decodeItem(bytes, maxDepth, plan);
+      // the scan proved the converter would return `decoded` untouched
+      if (matchedPlan) return decoded as T;
       owned = true;
       return convert(decoded) as T;
     } catch (error) {
@@ -264,7 +282,7 @@ function readDocument(value: unknown, depth: number): unknown {
       if (value instanceof Uint8Array || value instanceof Tag) return fail(`unsupported ${describe(value)} in document`);
       const out: Record<string, unknown> = {};
       for (const key in value) {
-        if (!Object.hasOwn(value, key)) continue;
+        if (!hasOwn.call(value, key)) continue;
         let item: unknown;
         try {
           item = readDocument((value as Record<string, unknown>)[key], depth + 1);
@@ -289,19 +307,84 @@ function setKey(out: Record<string, unknown>, key: string, item: unknown): void 
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date) && !(value instanceof Tag);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  // what cbor-x decodes maps to: skip the instanceof checks
+  if (Object.getPrototypeOf(value) === Object.prototype) return true;
+  return !(value instanceof Uint8Array) && !(value instanceof Date) && !(value instanceof Tag);
+}
+
+/**
+ * Values a converter would return unchanged, recognised inline so the hot
+ * loops skip the call: `accepts(check, v)` true means `convert(v) === v`.
+ */
+const CALL = 0;
+const STRING = 1;
+const BOOLEAN = 2;
+const NUMBER = 3;
+const INT32 = 4;
+const SAFE_INTEGER = 5;
+const DATE = 6;
+const BYTES = 7;
+
+function checkFor(schema: Schema): number {
+  switch (schema.kind) {
+    case "string":
+    case "enum":
+      return STRING;
+    case "boolean":
+      return BOOLEAN;
+    case "float":
+    case "double":
+      return NUMBER;
+    case "integer":
+    case "intEnum":
+      return INT32;
+    case "long":
+    case "bigInteger":
+      return SAFE_INTEGER;
+    case "timestamp":
+      return DATE;
+    case "blob":
+      return BYTES;
+    default:
+      return CALL;
+  }
+}
+
+function accepts(check: number, v: unknown): boolean {
+  switch (check) {
+    case STRING:
+      return typeof v === "string";
+    case BOOLEAN:
+      return typeof v === "boolean";
+    case NUMBER:
+      return typeof v === "number";
+    case INT32:
+      return typeof v === "number" && (v | 0) === v;
+    case SAFE_INTEGER:
+      return typeof v === "number" && Number.isSafeInteger(v);
+    case DATE:
+      return v instanceof Date && !Number.isNaN(v.getTime());
+    case BYTES:
+      return v instanceof Uint8Array && v.constructor === Uint8Array;
+    default:
+      return false;
+  }
 }
 
 function listReader(member: MemberSchema, sparse: boolean): Convert {
   const item = converterFor(member.target);
   const identity = isIdentity(member.target);
+  const expected = member.target.kind === "boolean" ? "boolean" : "string";
+  const check = checkFor(member.target);
   return (value) => {
     if (!Array.isArray(value)) return fail(`expected array, got ${describe(value)}`);
     const n = value.length;
     if (identity && !sparse) {
-      // strings, booleans, floats: validate in place, no copy
+      // strings, enums, booleans: validate in place, no copy; the converter only runs to report a wrong type
       for (let i = 0; i < n; i++) {
         const v = value[i];
+        if (typeof v === expected) continue;
         if (v === null || v === undefined) return rethrow(new Error("null in a non-sparse list"), i);
         try {
           item(v);
@@ -311,7 +394,27 @@ function listReader(member: MemberSchema, sparse: boolean): Convert {
       }
       return value;
     }
-    const out = owned ? value : new Array(n);
+    if (owned) {
+      // in place: store only what the converter replaced
+      for (let i = 0; i < n; i++) {
+        const v = value[i];
+        if (accepts(check, v)) continue;
+        if (v === null || v === undefined) {
+          if (!sparse) return rethrow(new Error("null in a non-sparse list"), i);
+          value[i] = null;
+          continue;
+        }
+        let converted: unknown;
+        try {
+          converted = item(v);
+        } catch (error) {
+          rethrow(error, i);
+        }
+        if (converted !== v) value[i] = converted;
+      }
+      return value;
+    }
+    const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const v = value[i];
       if (v === null || v === undefined) {
@@ -336,15 +439,16 @@ function isIdentity(schema: Schema): boolean {
 
 function mapReader(valueMember: MemberSchema, sparse: boolean): Convert {
   const item = converterFor(valueMember.target);
-  const identity = isIdentity(valueMember.target);
+  const check = checkFor(valueMember.target);
   return (value) => {
     if (!isMap(value)) return fail(`expected map, got ${describe(value)}`);
     // in place: decoded maps hold exactly the wire keys, and `__proto__` only as an own property
     const inPlace = owned;
     const out: Record<string, unknown> = inPlace ? value : {};
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+      if (!hasOwn.call(value, key)) continue;
       const v = value[key];
+      if (inPlace && accepts(check, v)) continue;
       let converted: unknown = null;
       if (v === null || v === undefined) {
         if (!sparse) rethrow(new Error("null in a non-sparse map"), key);
@@ -356,7 +460,7 @@ function mapReader(valueMember: MemberSchema, sparse: boolean): Convert {
         }
       }
       if (inPlace) {
-        if (!identity || converted !== v) value[key] = converted;
+        if (converted !== v) value[key] = converted;
       } else if (key === "__proto__") setKey(out, key, converted);
       else out[key] = converted;
     }
@@ -370,6 +474,7 @@ function structReader(members: readonly MemberSchema[]): Convert {
   const items: Convert[] = new Array(n);
   const defaults: unknown[] = new Array(n);
   const inherited: boolean[] = new Array(n);
+  const checks: number[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const m = members[i]!;
     names[i] = m.name;
@@ -377,41 +482,88 @@ function structReader(members: readonly MemberSchema[]): Convert {
     defaults[i] = m.traits.default;
     // a member named like an Object.prototype property must not read the inherited one
     inherited[i] = m.name in Object.prototype;
+    checks[i] = checkFor(m.target);
   }
+  const index = new Map<string, number>();
+  let defaultCount = 0;
+  for (let i = 0; i < n; i++) {
+    index.set(names[i]!, i);
+    if (defaults[i] !== undefined) defaultCount++;
+  }
+  /**
+   * A member failed while members were converted in wire order. Reports what
+   * schema order would have: the first failing member among those before
+   * it that were not visited yet (visited ones converted fine), else this one.
+   */
+  const firstFailure = (value: Record<string, unknown>, failed: string, error: unknown): never => {
+    const visited = new Set<string>();
+    for (const key in value) {
+      if (key === failed) break;
+      visited.add(key);
+    }
+    const last = index.get(failed)!;
+    for (let i = 0; i < last; i++) {
+      const name = names[i]!;
+      if (visited.has(name) || !Object.hasOwn(value, name)) continue;
+      const v = value[name];
+      if (v === null || v === undefined) continue;
+      try {
+        items[i]!(v);
+      } catch (earlier) {
+        rethrow(earlier, name);
+      }
+    }
+    return rethrow(error, failed);
+  };
   return (value) => {
     if (!isMap(value)) return fail(`expected structure, got ${describe(value)}`);
     if (owned) {
-      // convert in place; keep the decoded object unless it has unknown or null members
-      let present = 0;
+      // Convert in place, in wire order (for-in reads fields by enum cache
+      // instead of a lookup per member name), storing only values that change.
+      // Keep the decoded object unless it has unknown, null or undefined members.
       let clean = true;
-      for (let i = 0; i < n; i++) {
-        const name = names[i]!;
-        const v = inherited[i] && !Object.hasOwn(value, name) ? undefined : value[name];
-        if (v === undefined) continue;
-        if (v === null) {
+      let next = 0;
+      let withDefault = 0;
+      for (const key in value) {
+        // wire order usually is schema order: try the next member before the lookup
+        const i = next < n && names[next] === key ? next : (index.get(key) ?? -1);
+        if (i < 0 || !hasOwn.call(value, key)) {
           clean = false;
           continue;
         }
-        try {
-          value[name] = items[i]!(v);
-        } catch (error) {
-          rethrow(error, name);
+        next = i + 1;
+        const v = value[key];
+        if (v === null || v === undefined) {
+          clean = false;
+          continue;
         }
-        present++;
+        if (defaults[i] !== undefined) withDefault++;
+        if (accepts(checks[i]!, v)) continue;
+        let converted: unknown;
+        try {
+          converted = items[i]!(v);
+        } catch (error) {
+          firstFailure(value, key, error);
+        }
+        if (converted !== v) value[key] = converted;
       }
       if (clean) {
-        let keys = 0;
-        for (const _ in value) keys++;
-        clean = keys === present;
+        if (withDefault < defaultCount) {
+          for (let i = 0; i < n; i++) {
+            const d = defaults[i];
+            if (d !== undefined && !Object.hasOwn(value, names[i]!)) value[names[i]!] = d;
+          }
+        }
+        return value;
       }
-      const out: Record<string, unknown> = clean ? value : {};
+      const out: Record<string, unknown> = {};
       for (let i = 0; i < n; i++) {
         const name = names[i]!;
         const v = inherited[i] && !Object.hasOwn(value, name) ? undefined : value[name];
         if (v === undefined || v === null) {
           const d = defaults[i];
           if (d !== undefined) out[name] = d;
-        } else if (!clean) out[name] = v;
+        } else out[name] = v;
       }
       return out;
     }
@@ -441,7 +593,7 @@ function unionReader(members: readonly MemberSchema[]): Convert {
     if (!isMap(value)) return fail(`expected union, got ${describe(value)}`);
     let result: { $case: string; value: unknown; name?: string } | undefined;
     for (const key in value) {
-      if (!Object.hasOwn(value, key) || key === "__type") continue;
+      if (!hasOwn.call(value, key) || key === "__type") continue;
       const v = value[key];
       if (v === null || v === undefined) continue;
       if (result) return fail("union has more than one member set");

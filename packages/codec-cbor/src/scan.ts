@@ -8,22 +8,27 @@
  * no values.
  */
 import { fail } from "./failure.js";
+import { MEMBER, NODE, P_BLOB, P_BOOLEAN, P_INT, P_LIST, P_MAP, P_NUMBER, P_SAFE, P_STRING, P_STRUCT, P_TIMESTAMP, type ScanPlan } from "./scan-plan.js";
 
 /** The input has indefinite-length strings or tag 4: decode a rewritten copy. */
 export const NEEDS_REWRITE = 1;
 /** A map key is `__proto__`: decode maps as `Map`s so the key survives. */
 export const HAS_PROTO_KEY = 2;
+/** The input matches the plan: cbor-x's value already is the reader's result. */
+export const MATCHES_PLAN = 4;
 
 const TOP = 0;
 const ARRAY = 1;
 const MAP = 2;
 const INDEFINITE = 4;
-const INDEFINITE_START = 2 ** 30;
-/** Counts live in an Int32Array (parity checks stay integer ops), so inputs stay under 1 GiB. */
+/** An indefinite container's count: never reaches 0, as an input under 1 GiB holds fewer items. */
+const INDEFINITE_COUNT = 2 ** 30;
+/** Counts live in an Int32Array, so inputs stay under 1 GiB. */
 const MAX_INPUT = 2 ** 30;
 
-let remaining = new Int32Array(130);
-let kinds = new Uint8Array(130);
+/** A stack frame: count, kind, and with a plan node, next member to try, default bits seen. */
+const FRAME = 5;
+let frames = new Int32Array(130 * FRAME);
 
 function argument(b: Uint8Array, p: number, ai: number): number {
   // caller has checked that the bytes are there
@@ -44,50 +49,145 @@ function argument(b: Uint8Array, p: number, ai: number): number {
 
 const ARG_BYTES = [1, 2, 4, 8];
 
+/** A planned item already checked (a timestamp's number). */
+const CHECKED = 255;
+const NO_I32 = new Int32Array(0);
+const NO_VIEW = new DataView(new ArrayBuffer(0));
+
 /**
  * Checks that `b` holds exactly one well-formed CBOR item that Anvil can
  * decode, nested at most `maxDepth` deep. Returns flags for the decode step;
- * throws a Failure on anything else.
+ * throws a Failure on anything else. With a `plan`, also reports
+ * MATCHES_PLAN when cbor-x's value will need no conversion; the plan never
+ * changes what is rejected. `dataView`, if given, views exactly `b`.
+ *
+ * One loop iteration reads one array item, or one map entry (its key inline,
+ * then its value), so keys need no parity bookkeeping. The open container's
+ * state lives in locals; the stack holds only its ancestors'.
  */
-export function scan(b: Uint8Array, maxDepth: number, rewritten = false): number {
-  if (remaining.length < maxDepth + 2) {
-    remaining = new Int32Array(maxDepth + 2);
-    kinds = new Uint8Array(maxDepth + 2);
-  }
+export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: ScanPlan, dataView?: DataView): number {
+  if (frames.length < (maxDepth + 2) * FRAME) frames = new Int32Array((maxDepth + 2) * FRAME);
   const n = b.length;
   if (n >= MAX_INPUT) fail("input larger than 1 GiB");
-  const rem = remaining;
-  const kin = kinds;
+  const stack = frames;
+  let planned = plan !== undefined;
+  const pn = plan?.nodes ?? NO_I32;
+  const pm = plan?.members ?? NO_I32;
+  const names = plan?.nameView ?? NO_VIEW;
+  // only planned scans compare names
+  const view = !planned ? NO_VIEW : (dataView ?? new DataView(b.buffer, b.byteOffset, b.byteLength));
   let p = 0;
   let top = 0;
   let flags = 0;
-  rem[0] = 1;
-  kin[0] = TOP;
+  let count = 1;
+  let kind = TOP;
+  let node = -1;
+  let cursor = 0;
+  let seen = 0;
   for (;;) {
     // close every definite container whose items are all read
-    while (rem[top] === 0) {
+    while (count === 0) {
       if (top === 0) {
         if (p !== n) fail(`${n - p} trailing byte(s) after the CBOR item`);
-        return flags;
+        return planned ? flags | MATCHES_PLAN : flags;
       }
+      // a structure that lacks a member with a default gets it from the converter
+      if (planned && pn[node * NODE] === P_STRUCT && seen !== pn[node * NODE + 3]) planned = false;
       top--;
+      const f = top * FRAME;
+      count = stack[f]!;
+      kind = stack[f + 1]!;
+      node = stack[f + 2]!;
+      cursor = stack[f + 3]!;
+      seen = stack[f + 4]!;
     }
     if (p >= n) fail("unexpected end of input");
     let ib = b[p++]!;
-    const kind = kin[top]!;
     if (ib === 0xff) {
       if ((kind & INDEFINITE) === 0) fail("unexpected break");
-      if ((kind & MAP) !== 0 && (rem[top]! & 1) !== 0) fail("map ends after a key without its value");
+      if (planned && pn[node * NODE] === P_STRUCT && seen !== pn[node * NODE + 3]) planned = false;
       top--;
+      const f = top * FRAME;
+      count = stack[f]!;
+      kind = stack[f + 1]!;
+      node = stack[f + 2]!;
+      cursor = stack[f + 3]!;
+      seen = stack[f + 4]!;
       continue;
     }
-    const isKey = (kind & MAP) !== 0 && (rem[top]! & 1) === 0;
-    // a definite container counts down; an indefinite map counts (negatively) for key/value parity
-    rem[top] = (kind & INDEFINITE) !== 0 ? rem[top]! + 1 : rem[top]! - 1;
+    count--;
+    // the plan node of this item (meaningful only while planned)
+    let en = -1;
+    let want = CHECKED;
+    if ((kind & MAP) !== 0) {
+      // the key: a text string
+      if (ib >> 5 !== 3) fail("map keys must be text strings");
+      let len = ib & 31;
+      if (len >= 24) {
+        if (len === 31) {
+          p = skipChunks(b, p, 3);
+          flags |= NEEDS_REWRITE;
+          planned = false;
+          len = 0;
+        } else {
+          if (len > 27) fail(`reserved additional information ${len}`);
+          const size = ARG_BYTES[len - 24]!;
+          if (p + size > n) fail("unexpected end of input");
+          len = argument(b, p, len);
+          p += size;
+        }
+      }
+      if (len > n - p) fail("declared length exceeds the input");
+      if (len === 9 && isProto(b, p)) {
+        flags |= HAS_PROTO_KEY;
+        planned = false;
+      }
+      if (planned) {
+        const at = node * NODE;
+        if (pn[at] === P_STRUCT) {
+          // members usually arrive in schema order: try the next one first
+          const first = pn[at + 1]!;
+          const c = pn[at + 2]!;
+          let m = cursor < c && sameName(pm, names, (first + cursor) * MEMBER, view, p, len) ? cursor : -1;
+          if (m < 0) {
+            for (let j = 0; j < c; j++) {
+              if (sameName(pm, names, (first + j) * MEMBER, view, p, len)) {
+                m = j;
+                break;
+              }
+            }
+          }
+          if (m < 0) planned = false; // an unknown member: the converter drops it
+          else {
+            cursor = m + 1;
+            const mat = (first + m) * MEMBER;
+            en = pm[mat]!;
+            want = pm[mat + 1]!;
+            seen |= pm[mat + 2]!;
+          }
+        } else {
+          en = pn[at + 1]!;
+          want = pn[at + 3]!;
+        }
+      }
+      p += len;
+      // then its value
+      if (p >= n) fail("unexpected end of input");
+      ib = b[p++]!;
+      if (ib === 0xff) fail((kind & INDEFINITE) === 0 ? "unexpected break" : "map ends after a key without its value");
+    } else if (planned) {
+      if (kind === TOP) {
+        en = plan!.root;
+        want = pn[en * NODE]!;
+      } else {
+        const at = node * NODE;
+        en = pn[at + 1]!;
+        want = pn[at + 3]!;
+      }
+    }
     let major = ib >> 5;
     let ai = ib & 31;
     if (major === 6) {
-      if (isKey) fail("map keys must be text strings");
       let tag = ai;
       if (ai >= 24) {
         if (ai > 27) fail("malformed tag");
@@ -117,41 +217,38 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false): number
         default:
           fail(`unsupported tag ${tag}`);
       }
+      if (planned) {
+        if (want === P_TIMESTAMP && tag === 1 && validDate(b, p, next)) want = CHECKED;
+        else planned = false;
+      }
       ib = b[p++]!;
       major = ib >> 5;
       ai = ib & 31;
-    }
-    if (isKey && major !== 3) fail("map keys must be text strings");
+    } else if (want === P_TIMESTAMP) planned = false; // a bare number: the converter makes the Date
     let value = ai;
     if (ai >= 24) {
       if (ai === 31) {
         if (major === 2 || major === 3) {
-          // indefinite-length string: definite chunks of the same major type, then a break
+          p = skipChunks(b, p, major);
           flags |= NEEDS_REWRITE;
-          for (;;) {
-            if (p >= n) fail("unexpected end of input");
-            const cb = b[p++]!;
-            if (cb === 0xff) break;
-            if (cb >> 5 !== major || (cb & 31) === 31) fail("indefinite-length string chunks must be definite strings of the same type");
-            let len = cb & 31;
-            if (len >= 24) {
-              if (len > 27) fail("malformed string chunk");
-              const size = ARG_BYTES[len - 24]!;
-              if (p + size > n) fail("unexpected end of input");
-              len = argument(b, p, len);
-              p += size;
-            }
-            if (len > n - p) fail("declared length exceeds the input");
-            p += len;
-          }
+          planned = false;
           continue;
         }
         if (major === 4 || major === 5) {
           if (top + 1 > maxDepth) fail(`nesting deeper than ${maxDepth}`);
+          if (planned && want !== (major === 4 ? P_LIST : P_MAP) && (major === 4 || want !== P_STRUCT)) planned = false;
+          const f = top * FRAME;
+          stack[f] = count;
+          stack[f + 1] = kind;
+          stack[f + 2] = node;
+          stack[f + 3] = cursor;
+          stack[f + 4] = seen;
           top++;
-          // indefinite containers count up from a large even negative number: never 0, and even = expecting a key
-          rem[top] = -INDEFINITE_START;
-          kin[top] = (major === 4 ? ARRAY : MAP) | INDEFINITE;
+          count = INDEFINITE_COUNT;
+          kind = (major === 4 ? ARRAY : MAP) | INDEFINITE;
+          node = en;
+          cursor = 0;
+          seen = 0;
           continue;
         }
         fail("unexpected indefinite-length item");
@@ -161,6 +258,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false): number
       if (p + size > n) fail("unexpected end of input");
       if (major === 7) {
         if (ai === 24) fail("unsupported simple value");
+        if (want !== P_NUMBER && want !== CHECKED) planned = false;
         p += size; // half, single or double float
         continue;
       }
@@ -170,37 +268,111 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false): number
     switch (major) {
       case 0:
       case 1:
+        // 8-byte integers decode to bigint, which the converters turn into numbers
+        if (want !== CHECKED) {
+          if (want === P_INT) {
+            if (ai === 27 || (major === 0 ? value > pn[en * NODE + 2]! : -1 - value < pn[en * NODE + 1]!)) planned = false;
+          } else if (ai === 27 || (want !== P_NUMBER && want !== P_SAFE)) planned = false;
+        }
         break;
       case 2:
       case 3:
         if (value > n - p) fail("declared length exceeds the input");
-        if (isKey && value === 9 && isProto(b, p)) flags |= HAS_PROTO_KEY;
+        if (want !== (major === 2 ? P_BLOB : P_STRING)) planned = false;
         p += value;
         break;
       case 4:
         if (value > n - p) fail("declared length exceeds the input");
+        if (want !== P_LIST) planned = false;
         if (value > 0) {
           if (top + 1 > maxDepth) fail(`nesting deeper than ${maxDepth}`);
+          const f = top * FRAME;
+          stack[f] = count;
+          stack[f + 1] = kind;
+          stack[f + 2] = node;
+          stack[f + 3] = cursor;
+          stack[f + 4] = seen;
           top++;
-          rem[top] = value;
-          kin[top] = ARRAY;
+          count = value;
+          kind = ARRAY;
+          node = en;
+          cursor = 0;
+          seen = 0;
         }
         break;
       case 5:
         if (value * 2 > n - p) fail("declared length exceeds the input");
+        if (want !== P_MAP && want !== P_STRUCT) planned = false;
         if (value > 0) {
           if (top + 1 > maxDepth) fail(`nesting deeper than ${maxDepth}`);
+          const f = top * FRAME;
+          stack[f] = count;
+          stack[f + 1] = kind;
+          stack[f + 2] = node;
+          stack[f + 3] = cursor;
+          stack[f + 4] = seen;
           top++;
-          rem[top] = value * 2;
-          kin[top] = MAP;
-        }
+          count = value;
+          kind = MAP;
+          node = en;
+          cursor = 0;
+          seen = 0;
+        } else if (planned && want === P_STRUCT && pn[en * NODE + 3] !== 0) planned = false;
         break;
       case 7:
         if (value < 20 || value > 23) fail("unsupported simple value");
+        if (planned) {
+          // null stays null only as an item of a sparse list or map; undefined always becomes null
+          if (value === 22) planned = kind !== TOP && pn[node * NODE + 2] === 1;
+          else if (value === 23 || want !== P_BOOLEAN) planned = false;
+        }
         break;
       default:
         fail("malformed item");
     }
+  }
+}
+
+/** The key at `p` spells the member's name; compares four bytes at a time. */
+function sameName(pm: Int32Array, names: DataView, mat: number, b: DataView, p: number, len: number): boolean {
+  if (pm[mat + 4] !== len) return false;
+  const start = pm[mat + 3]!;
+  let i = 0;
+  for (; i + 4 <= len; i += 4) if (names.getUint32(start + i) !== b.getUint32(p + i)) return false;
+  for (; i < len; i++) if (names.getUint8(start + i) !== b.getUint8(p + i)) return false;
+  return true;
+}
+
+/**
+ * Tag 1's number (at `p`, first byte `next`) makes a valid Date: an integer
+ * of up to 4 bytes, or a float under 2^42 seconds (the limit is 8.64e12).
+ * Missing bytes read as undefined and fail the scan later anyway.
+ */
+function validDate(b: Uint8Array, p: number, next: number): boolean {
+  if (next >> 5 <= 1) return (next & 31) <= 26;
+  if (next === 0xf9) return ((b[p + 1]! >> 2) & 0x1f) !== 0x1f;
+  if (next === 0xfa) return (((b[p + 1]! & 0x7f) << 1) | (b[p + 2]! >> 7)) < 127 + 42;
+  return (((b[p + 1]! & 0x7f) << 4) | (b[p + 2]! >> 4)) < 1023 + 42;
+}
+
+/** Skips an indefinite-length string's chunks (definite strings of the same major type) and its break. */
+function skipChunks(b: Uint8Array, p: number, major: number): number {
+  const n = b.length;
+  for (;;) {
+    if (p >= n) fail("unexpected end of input");
+    const cb = b[p++]!;
+    if (cb === 0xff) return p;
+    if (cb >> 5 !== major || (cb & 31) === 31) fail("indefinite-length string chunks must be definite strings of the same type");
+    let len = cb & 31;
+    if (len >= 24) {
+      if (len > 27) fail("malformed string chunk");
+      const size = ARG_BYTES[len - 24]!;
+      if (p + size > n) fail("unexpected end of input");
+      len = argument(b, p, len);
+      p += size;
+    }
+    if (len > n - p) fail("declared length exceeds the input");
+    p += len;
   }
 }
 
