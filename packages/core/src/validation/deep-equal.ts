@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import { BigDecimal } from "../values/big-decimal.js";
+import { BigDecimal, canonicalDecimalText } from "../values/big-decimal.js";
 
 /** Deep equality of two values of the value model. NaN equals NaN, as in a Smithy set. */
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -69,7 +69,7 @@ export function canonicalKey(v: unknown): string {
       if (v === null) return "n";
       if (v instanceof Date) return "D" + String(v.getTime());
       if (v instanceof Uint8Array) return "b" + v.join(",");
-      if (BigDecimal.is(v)) return "m" + normalizeDecimal(v.toString());
+      if (BigDecimal.is(v)) return "m" + canonicalDecimalText(v.toString());
       if (Array.isArray(v)) return "[" + v.map(canonicalKey).join(",") + "]";
       const o = v as Record<string, unknown>;
       const keys = Object.keys(o)
@@ -82,31 +82,6 @@ export function canonicalKey(v: unknown): string {
   }
 }
 
-/** Decimal text as sign, significant digits and exponent: `1.50` and `15e-1` both give `15e-1`. */
-function normalizeDecimal(text: string): string {
-  let s = text.trim();
-  let sign = "";
-  if (s[0] === "-" || s[0] === "+") {
-    if (s[0] === "-") sign = "-";
-    s = s.slice(1);
-  }
-  let exp = 0;
-  const e = s.search(/[eE]/);
-  if (e >= 0) {
-    exp = Number(s.slice(e + 1));
-    s = s.slice(0, e);
-  }
-  const dot = s.indexOf(".");
-  if (dot >= 0) {
-    exp -= s.length - dot - 1;
-    s = s.slice(0, dot) + s.slice(dot + 1);
-  }
-  s = s.replace(/^0+/, "");
-  const trailing = /0*$/.exec(s)![0].length;
-  s = s.slice(0, s.length - trailing);
-  exp += trailing;
-  return s === "" ? "0" : `${sign}${s}e${exp}`;
-}
 
 const PAIRWISE_MAX = 16;
 

@@ -89,6 +89,17 @@ function normalize(text: string): { sign: 1 | -1; digits: string; exp: number } 
   return { sign, digits: s, exp };
 }
 
+/**
+ * A canonical text for a decimal: equal numbers give equal text (`1.50`,
+ * `15e-1` and `+1.5` all give `15e-1`; zero gives `0`). For hashing.
+ *
+ * @internal
+ */
+export function canonicalDecimalText(text: string): string {
+  const { sign, digits, exp } = normalize(text.trim());
+  return digits === "" ? "0" : `${sign < 0 ? "-" : ""}${digits}e${exp}`;
+}
+
 function compareDecimalText(a: string, b: string): -1 | 0 | 1 {
   const x = normalize(a);
   const y = normalize(b);

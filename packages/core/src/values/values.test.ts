@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
-import { BigDecimal } from "./big-decimal.js";
+import { BigDecimal, canonicalDecimalText } from "./big-decimal.js";
 import { fillIdempotencyTokens } from "./idempotency.js";
 import { collectBytes } from "./streams.js";
 
@@ -26,6 +26,12 @@ describe("BigDecimal", () => {
   it("rejects text that is not a decimal", () => {
     expect(() => BigDecimal.from("1.2.3")).toThrow(RangeError);
     expect(() => BigDecimal.from(Number.NaN)).toThrow(RangeError);
+  });
+
+  it("has one canonical text per number, for hashing", () => {
+    for (const t of ["1.50", "15e-1", "+1.5", "0.15e1"]) expect(canonicalDecimalText(t)).toBe("15e-1");
+    expect(canonicalDecimalText("-0.000")).toBe("0");
+    expect(canonicalDecimalText("-1200")).toBe("-12e2");
   });
 
   it("is recognised by brand", () => {
