@@ -1,5 +1,6 @@
 // CBOR codec throughput: our schema-compiled reader and writer against raw
 // cbor-x decode/encode of the equivalent plain value, in the same run.
+import { interleaved } from "./timing.mjs";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { blob, boolean, double, enumeration, integer, list, long, map, member, string, struct, timestamp } from "@anvil/core/codegen";
 import { Decoder, Encoder } from "cbor-x";
@@ -52,57 +53,10 @@ export function makePage(n) {
   return { items, nextToken: "eyJvZmZzZXQiOjEwMH0=" };
 }
 
-/** Mean ms per call of `fn` over one slice of at least `sliceMs` (and 3 calls). */
-function slice(fn, sliceMs) {
-  let runs = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    fn();
-    runs++;
-    elapsed = performance.now() - start;
-  } while (elapsed < sliceMs || runs < 3);
-  return elapsed / runs;
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/**
- * Times a baseline and a candidate in interleaved slices (alternating which
- * goes first), so both see the same machine load and JIT state. Returns the
- * median ms per call of each and the median of the per-round ratios.
- */
+/** Baseline vs ours: median ms per call of each and the speed ratio (baseline time / our time). */
 function compare(base, ours, totalMs) {
-  for (let i = 0; i < 200; i++) {
-    base();
-    ours();
-  }
-  slice(base, 100); // warm up past tier-up
-  slice(ours, 100);
-  const rounds = 15;
-  const sliceMs = Math.max(20, totalMs / rounds);
-  const baseMs = [];
-  const oursMs = [];
-  const ratios = [];
-  for (let r = 0; r < rounds; r++) {
-    let b;
-    let o;
-    if (r % 2 === 0) {
-      b = slice(base, sliceMs);
-      o = slice(ours, sliceMs);
-    } else {
-      o = slice(ours, sliceMs);
-      b = slice(base, sliceMs);
-    }
-    baseMs.push(b);
-    oursMs.push(o);
-    ratios.push(b / o);
-  }
-  return { baseMs: median(baseMs), oursMs: median(oursMs), ratio: median(ratios) };
+  const [b, o] = interleaved([base, ours], totalMs);
+  return { baseMs: b.ms, oursMs: o.ms, ratio: 1 / o.timeRatio };
 }
 
 export async function runCborBench({ quick }) {

@@ -2,6 +2,7 @@
 // against the native JSON.parse / JSON.stringify of the same data measured in
 // the same run. Reading includes validation when @anvil/core has it. Each
 // figure is the median of several rounds interleaved with its baseline's.
+import { interleaved } from "./timing.mjs";
 import * as core from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { double, enumeration, integer, list, long, map, member, string, struct, timestamp, boolean } from "@anvil/core/codegen";
@@ -70,32 +71,9 @@ function wireOf(value) {
   return compileWriter(Page)(value);
 }
 
-/** Mean time per call (ms) of `fn` over at least `minMs` and 5 calls. */
-function time(fn, minMs) {
-  let runs = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    fn();
-    runs++;
-    elapsed = performance.now() - start;
-  } while (elapsed < minMs || runs < 5);
-  return elapsed / runs;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * Times a baseline (first) and candidates in interleaved rounds, after a
- * warm-up long enough for the optimizing compiler. Reports each one's median
- * round time, and its median ratio to the baseline over rounds: a ratio
- * compares runs made moments apart, so drift in machine load mostly cancels.
- */
+/** Times a baseline (first) and candidates in interleaved rounds: median ms and median time ratio to the baseline. */
 function timeAll(fns, totalMs, rounds) {
-  for (const fn of fns) time(fn, Math.min(200, totalMs / 10)); // warm up
-  const samples = fns.map(() => []);
-  for (let r = 0; r < rounds; r++) for (let k = 0; k < fns.length; k++) samples[k].push(time(fns[k], totalMs / rounds));
-  return samples.map((s) => ({ ms: median(s), ratio: median(s.map((x, r) => x / samples[0][r])) }));
+  return interleaved(fns, totalMs, rounds).map((r) => ({ ms: r.ms, ratio: r.timeRatio }));
 }
 
 export async function runJsonBench({ quick }) {

@@ -1,5 +1,6 @@
 // IDL parse + assemble throughput on a large generated model, against
 // JSON.parse of the same model's JSON AST (V8's native parser) as baseline.
+import { interleaved } from "./timing.mjs";
 import { loadModel, modelToJsonAst, stringifyNode } from "@anvil/model";
 
 /** A deterministic Smithy model of about `targetBytes`: services, operations, structures, docs and traits. */
@@ -86,18 +87,6 @@ list TagList {
   return parts.join("");
 }
 
-function time(fn, minMs) {
-  fn(); // warm up
-  let runs = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    fn();
-    runs++;
-    elapsed = performance.now() - start;
-  } while (elapsed < minMs || runs < 3);
-  return elapsed / runs;
-}
 
 export async function runModelBench({ quick }) {
   const idl = generateModel(quick ? 400_000 : 2_000_000);
@@ -109,10 +98,17 @@ export async function runModelBench({ quick }) {
   const jsonMb = Buffer.byteLength(json) / 1e6;
   const minMs = quick ? 500 : 3000;
 
-  const idlMs = time(() => loadModel({ sources: [{ file: "large.smithy", text: idl }], validate: false }), minMs);
-  const idlValidatedMs = time(() => loadModel({ sources: [{ file: "large.smithy", text: idl }] }), minMs);
-  const astMs = time(() => loadModel({ sources: [{ file: "large.json", text: json }], validate: false }), minMs);
-  const baselineMs = time(() => JSON.parse(json), minMs);
+  const [baseline, idlOnly, idlValidated, ast] = interleaved(
+    [
+      () => JSON.parse(json),
+      () => loadModel({ sources: [{ file: "large.smithy", text: idl }], validate: false }),
+      () => loadModel({ sources: [{ file: "large.smithy", text: idl }] }),
+      () => loadModel({ sources: [{ file: "large.json", text: json }], validate: false }),
+    ],
+    minMs * 4,
+    quick ? 5 : 9,
+  );
+  const [baselineMs, idlMs, idlValidatedMs, astMs] = [baseline.ms, idlOnly.ms, idlValidated.ms, ast.ms];
 
   const rows = [
     ["JSON.parse of the JSON AST (baseline)", jsonMb, baselineMs],

@@ -1,0 +1,39 @@
+// Timing helpers shared by the benches.
+
+/** Mean ms per call of `fn` over at least `minMs` and `minRuns` calls. */
+export function timePerCall(fn, minMs, minRuns = 3) {
+  let runs = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    fn();
+    runs++;
+    elapsed = performance.now() - start;
+  } while (elapsed < minMs || runs < minRuns);
+  return elapsed / runs;
+}
+
+/** The median of a list of numbers. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Times a baseline (`fns[0]`) and candidates in interleaved rounds, after a
+ * warm-up past the optimizing compiler's tier-up, alternating the order each
+ * round so all see the same machine load. For each function: the median ms
+ * per call, and the median over rounds of its time divided by the baseline's
+ * time in the same round (drift in machine load mostly cancels).
+ */
+export function interleaved(fns, totalMs, rounds = 15) {
+  for (const fn of fns) timePerCall(fn, Math.min(200, totalMs / 10), 50);
+  const sliceMs = Math.max(20, totalMs / rounds);
+  const samples = fns.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? fns.map((_, k) => k) : fns.map((_, k) => fns.length - 1 - k);
+    for (const k of order) samples[k].push(timePerCall(fns[k], sliceMs));
+  }
+  return samples.map((s) => ({ ms: median(s), timeRatio: median(s.map((x, r) => x / samples[0][r])) }));
+}
