@@ -6,6 +6,7 @@
  * with a reason, so the counts stay visible until it exists.
  */
 import type { ClientProtocol, ServerProtocol } from "@anvil/core";
+import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import type { Side } from "./cases.js";
 
 /** One protocol's implementations, as the suites run them. */
@@ -20,15 +21,18 @@ export interface ProtocolUnderTest {
 export type ProtocolsUnderTest = ReadonlyMap<string, ProtocolUnderTest>;
 
 /**
- * The registered implementations. Empty until the protocols exist (issue 4):
- * add `[protocolId, { client: ..., server: ... }]` entries here.
+ * The registered implementations: add `[protocolId, { client: ..., server: ... }]`
+ * entries here as the protocols arrive (issue 4).
  */
-export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = new Map<string, ProtocolUnderTest>();
+export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = new Map<string, ProtocolUnderTest>([
+  ["aws.protocols#awsJson1_0", awsJson1_0()],
+  ["aws.protocols#awsJson1_1", awsJson1_1()],
+]);
 
 /** The skip reason when a protocol has no implementation registered at all. */
 export const NOT_IMPLEMENTED = "protocol not implemented yet (issue 4)";
 
-/** The skip reason when a side is registered but cases are not executed yet. */
+/** The skip reason when a side is registered but cases of the kind (malformed, event stream) are not executed yet. */
 export const NOT_EXECUTED = "protocol test execution not implemented yet (issue 4)";
 
 /**

@@ -7,15 +7,17 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import type { Model, NodeValue } from "@anvil/model";
 import { BORROWED_TESTS_METADATA, isBorrowed, parseBorrowedTests, type BorrowRules } from "../protocol-tests/borrowed.js";
 import { extractProtocolTests, sidesOf, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
+import { runClientCase, runServerCase } from "../protocol-tests/run-case.js";
 import { implementationFor, NOT_EXECUTED, PROTOCOLS_UNDER_TEST, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
 import { isDirectory, isFile, listFiles } from "../files.js";
 import { loadProblem, tryLoad } from "../load.js";
 import { isModelFile, modelFilesOf } from "../manifest.js";
 import { describeError } from "../runner.js";
-import { failed, skipped, type CaseResult, type Suite, type SuitePart } from "../suite.js";
+import { failed, passed, skipped, type CaseResult, type Suite, type SuitePart } from "../suite.js";
 import { awsModel, smithyModel, TRAITS, traitFiles } from "./models-suite.js";
 
 /** A part: the cases of one kind run on one side. */
@@ -146,13 +148,25 @@ export function collectCases(config: ProtocolSuiteConfig, corpus: string): Colle
 }
 
 /**
- * The result of one case: skipped with the reason while the protocol side
- * is missing or case execution is not written yet.
+ * The result of one case: request and response cases run against the
+ * registered side of the protocol; skipped with the reason while the side
+ * is missing, and for the kinds whose execution is not written yet
+ * (malformed requests, event streams).
  */
-export function runCase(c: CollectedCase, protocol: string, protocols: ProtocolsUnderTest): CaseResult {
+export async function runCase(c: CollectedCase, protocol: string, protocols: ProtocolsUnderTest): Promise<CaseResult> {
   const impl = implementationFor(protocols, protocol, c.side);
   if (!impl.ok) return skipped(c.name, impl.reason);
-  return skipped(c.name, NOT_EXECUTED);
+  const testCase = c.testCase;
+  if (testCase.kind !== "request" && testCase.kind !== "response") return skipped(c.name, NOT_EXECUTED);
+  try {
+    const problems =
+      c.side === "client"
+        ? await runClientCase(impl.protocol as ClientProtocol, c.model, testCase)
+        : await runServerCase(impl.protocol as ServerProtocol, c.model, testCase);
+    return problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; "));
+  } catch (error) {
+    return failed(c.name, describeError(error));
+  }
 }
 
 /**
@@ -172,10 +186,12 @@ export function protocolSuite(config: ProtocolSuiteConfig, protocols: ProtocolsU
   const parts: SuitePart[] = PART_SPECS.filter((p) => config.kinds.includes(p.kind)).map((spec) => ({
     name: partName(spec.kind, spec.side),
     description: spec.description,
-    run(corpus: string): CaseResult[] {
+    async run(corpus: string): Promise<CaseResult[]> {
       const { cases, problems } = collect(corpus);
       const mine = cases.filter((c) => c.testCase.kind === spec.kind && c.side === spec.side);
-      return [...problems, ...mine.map((c) => runCase(c, config.protocol, protocols))];
+      const results: CaseResult[] = [...problems];
+      for (const c of mine) results.push(await runCase(c, config.protocol, protocols));
+      return results;
     },
   }));
   return { name: config.name, description: config.description, parts };

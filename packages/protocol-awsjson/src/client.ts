@@ -1,0 +1,115 @@
+/**
+ * The client side of AWS JSON 1.0/1.1: every operation is `POST` to the
+ * endpoint's path with `X-Amz-Target`, the input as a JSON object, and the
+ * output or a `__type`-marked error back.
+ */
+import {
+  createModeledError,
+  fillIdempotencyTokens,
+  SerializationError,
+  UnmodeledError,
+  type ClientCallContext,
+  type ClientProtocol,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  type StructSchema,
+} from "@anvil/core";
+import { compileReader, compileWriter } from "@anvil/codec-json";
+import { CLIENT_INPUT, correctRequired, fillDefaults } from "./defaults.js";
+import { bodyBytes, gzip, findError, isBlank, JSON_SETTINGS, QUERY_COMPATIBLE, sanitizeErrorType, targetOf, type AwsJsonVariant } from "./wire.js";
+
+/** How much of an unreadable error body an UnmodeledError keeps. */
+const EXCERPT_LENGTH = 256;
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+/** The client protocol of one AWS JSON variant. */
+export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
+  return Object.freeze({
+    id: variant.id,
+
+    async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
+      const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>);
+      const value = fillDefaults(operation.input, filled, CLIENT_INPUT) as Record<string, unknown>;
+      let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(value);
+      const headers = new Headers({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });
+      if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
+      if (operation.traits.requestCompression?.includes("gzip")) {
+        body = await gzip(body);
+        headers.set("content-encoding", "gzip");
+      }
+      headers.set("content-length", String(body.byteLength));
+      const endpoint = context.endpoint;
+      const path = endpoint.pathname.endsWith("/") ? endpoint.pathname : `${endpoint.pathname}/`;
+      const prefix = operation.traits.endpointHostPrefix;
+      const host = prefix === undefined ? endpoint.host : `${hostPrefix(prefix, operation.input, value)}${endpoint.host}`;
+      return { method: "POST", path, query: [], headers, body, host };
+    },
+
+    async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
+      const bytes = await bodyBytes(response.body);
+      if (response.status >= 200 && response.status < 300) {
+        const read = compileReader(operation.output, JSON_SETTINGS);
+        return correctRequired(operation.output, (isBlank(bytes) ? read("{}") : read(bytes)) as Record<string, unknown>);
+      }
+      throw errorOf(operation, response, bytes, context);
+    },
+  });
+}
+
+/** Fills the `{label}`s of an `@endpoint` host prefix from the input's `@hostLabel` members. */
+function hostPrefix(prefix: string, schema: StructSchema, input: Record<string, unknown>): string {
+  return prefix.replace(/\{([^}]+)\}/g, (_all, name: string) => {
+    const member = schema.members.find((m) => m.name === name);
+    const value = input[name];
+    if (member === undefined || typeof value !== "string" || value === "") {
+      throw new SerializationError(`encode awsJson: host label "${name}" has no value`, { path: `/${name}` });
+    }
+    return value;
+  });
+}
+
+/** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
+function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
+  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
+  let parsed: unknown;
+  let text = "";
+  if (!isBlank(bytes)) {
+    text = utf8.decode(bytes);
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined; // a proxy's HTML page, a truncated body: reported below
+    }
+  }
+  const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  const raw = response.headers.get("x-amzn-errortype") ?? stringField(body, "__type") ?? stringField(body, "code");
+  const name = raw === undefined ? undefined : sanitizeErrorType(raw);
+  const schema = name === undefined ? undefined : (findError(operation.errors, name) ?? findError(context.service.errors, name));
+  if (schema !== undefined) {
+    try {
+      const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;
+      return createModeledError(schema, members, { $metadata });
+    } catch (cause) {
+      return new UnmodeledError(name ?? "UnknownError", `awsJson: error ${name} body does not match its shape`, {
+        $metadata,
+        cause,
+        bodyExcerpt: text.slice(0, EXCERPT_LENGTH),
+      });
+    }
+  }
+  const code = name || `Http${response.status}`;
+  const message = stringField(body, "message") ?? stringField(body, "Message") ?? `awsJson: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
+}
+
+function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
+  const v = body?.[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+function requestIdOf(headers: Headers): { requestId?: string } {
+  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
+  return id === null ? {} : { requestId: id };
+}

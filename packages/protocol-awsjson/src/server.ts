@@ -1,0 +1,142 @@
+/**
+ * The server side of AWS JSON 1.0/1.1: one `POST /` route per operation,
+ * told apart by `X-Amz-Target`; input read and validated, output and errors
+ * written as JSON objects with a `__type` marker.
+ */
+import {
+  compileValidator,
+  ModeledError,
+  SerializationError,
+  ValidationError,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  type Route,
+  type ServerCallContext,
+  type ServerProtocol,
+  type ServiceSchema,
+  type StructSchema,
+} from "@anvil/core";
+import { compileReader, compileWriter } from "@anvil/codec-json";
+import { fillDefaults, SERVER_OUTPUT } from "./defaults.js";
+import {
+  bodyBytes,
+  gunzip,
+  isBlank,
+  JSON_SETTINGS,
+  QUERY_COMPATIBLE,
+  QUERY_ERROR,
+  targetOf,
+  UNIT,
+  VALIDATION_EXCEPTION,
+  type AwsJsonVariant,
+} from "./wire.js";
+
+const utf8 = new TextEncoder();
+
+/** The server protocol of one AWS JSON variant. */
+export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
+  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
+
+  const typeOf = (id: string): string => (variant.typeAsShapeId ? id : id.slice(id.indexOf("#") + 1));
+
+  /** A JSON error response: `__type` first, then the error's members. */
+  const errorResponse = (status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse => {
+    const members = membersJson.length > 2 ? `,${membersJson.slice(1)}` : "}";
+    const headers = new Headers({ "content-type": variant.contentType, ...extra });
+    return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
+  };
+
+  const plainError = (status: number, type: string, message: string): HttpResponse =>
+    errorResponse(status, type, JSON.stringify({ message }));
+
+  return Object.freeze({
+    id: variant.id,
+
+    routes(service: ServiceSchema): readonly Route[] {
+      let routes = routeCache.get(service);
+      if (routes === undefined) {
+        routes = Object.freeze(
+          Object.values(service.operations).map(
+            (operation): Route =>
+              Object.freeze({ operation, method: "POST", path: "/", headers: Object.freeze({ "x-amz-target": targetOf(service, operation) }) }),
+          ),
+        );
+        routeCache.set(service, routes);
+      }
+      return routes;
+    },
+
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+      let bytes = await bodyBytes(request.body);
+      if (isGzipped(request.headers)) {
+        try {
+          bytes = await gunzip(bytes);
+        } catch (cause) {
+          throw new SerializationError("decode awsJson: request body is not valid gzip", { cause });
+        }
+      }
+      const read = compileReader(operation.input, JSON_SETTINGS);
+      const input = isBlank(bytes) ? read("{}") : read(bytes);
+      const violations = compileValidator(operation.input)(input);
+      if (violations.length > 0) throw new ValidationError(violations);
+      return input;
+    },
+
+    async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
+      const headers = new Headers({ "content-type": variant.contentType });
+      // An operation without output answers with no body at all.
+      if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
+      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT) as Record<string, unknown>;
+      return { status: 200, headers, body: compileWriter(operation.output, JSON_SETTINGS).toBytes(value) };
+    },
+
+    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+      if (ModeledError.isModeledError(error)) {
+        const schema = error.$schema;
+        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
+        try {
+          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT) as Record<string, unknown>;
+          return errorResponse(status, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members), queryErrorHeader(schema as StructSchema, error.$fault, context.service));
+        } catch {
+          return plainError(500, "InternalFailure", "Internal failure");
+        }
+      }
+      if (ValidationError.is(error)) {
+        const schema = validationSchemaOf(operation, context.service);
+        const members = { message: error.message, fieldList: error.fieldList };
+        if (schema === undefined) return plainError(400, "ValidationException", error.message);
+        return errorResponse(schema.traits.httpError ?? 400, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members));
+      }
+      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      // Anything else is a bug or an outage: say nothing about it.
+      return plainError(500, "InternalFailure", "Internal failure");
+    },
+
+    notFound(request: HttpRequest): Promise<HttpResponse> {
+      const target = request.headers.get("x-amz-target");
+      const message = target ? `unknown operation ${target}` : "missing X-Amz-Target header";
+      return Promise.resolve(
+        errorResponse(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }),
+      );
+    },
+  });
+}
+
+/** `x-amzn-query-error: <code>;<Sender|Receiver>` for errors of `@awsQueryCompatible` services that carry `@awsQueryError`. */
+function queryErrorHeader(schema: StructSchema, fault: "client" | "server", service: ServiceSchema): Record<string, string> | undefined {
+  if (service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
+  const trait = schema.traits.custom?.[QUERY_ERROR] as { code?: unknown } | undefined;
+  if (typeof trait?.code !== "string") return undefined;
+  return { "x-amzn-query-error": `${trait.code};${fault === "server" ? "Receiver" : "Sender"}` };
+}
+
+function isGzipped(headers: Headers): boolean {
+  const encoding = headers.get("content-encoding");
+  return encoding !== null && encoding.split(",").some((e) => e.trim().toLowerCase() === "gzip");
+}
+
+function validationSchemaOf(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
+  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION);
+  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION);
+}

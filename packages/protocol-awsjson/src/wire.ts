@@ -1,0 +1,106 @@
+/**
+ * What the client and server sides of AWS JSON share: the protocol
+ * variants, codec settings, body helpers and error type names.
+ *
+ * @internal
+ */
+import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema, type StructSchema } from "@anvil/core";
+import type { JsonSettings } from "@anvil/codec-json";
+
+/** How AWS JSON 1.0 and 1.1 differ. */
+export interface AwsJsonVariant {
+  /** The protocol trait id. */
+  readonly id: string;
+  /** `application/x-amz-json-1.0` or `-1.1`. */
+  readonly contentType: string;
+  /** Whether the server writes `__type` as the absolute shape id (1.0) or the shape name (1.1). */
+  readonly typeAsShapeId: boolean;
+}
+
+/** AWS JSON 1.0. */
+export const AWS_JSON_1_0: AwsJsonVariant = Object.freeze({
+  id: "aws.protocols#awsJson1_0",
+  contentType: "application/x-amz-json-1.0",
+  typeAsShapeId: true,
+});
+
+/** AWS JSON 1.1. */
+export const AWS_JSON_1_1: AwsJsonVariant = Object.freeze({
+  id: "aws.protocols#awsJson1_1",
+  contentType: "application/x-amz-json-1.1",
+  typeAsShapeId: false,
+});
+
+/** awsJson ignores `@jsonName`; timestamps default to epoch seconds. */
+export const JSON_SETTINGS: JsonSettings = Object.freeze({ useJsonName: false, timestampFormat: "epoch-seconds" });
+
+/** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
+export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
+
+/** `@awsQueryError`: the error's awsQuery code, sent in `x-amzn-query-error`. */
+export const QUERY_ERROR = "aws.protocols#awsQueryError";
+
+/** `smithy.api#Unit`: an operation without input or output. */
+export const UNIT = "smithy.api#Unit";
+
+/** The shape id of Smithy's validation error. */
+export const VALIDATION_EXCEPTION = "smithy.framework#ValidationException";
+
+/** The `X-Amz-Target` value of an operation: `<ServiceName>.<OperationName>`. */
+export function targetOf(service: ServiceSchema, operation: OperationSchema): string {
+  return `${service.name}.${operation.name}`;
+}
+
+/** The shape name of an absolute id (`ns#Name` → `Name`). */
+export function shapeNameOf(id: string): string {
+  return id.slice(id.indexOf("#") + 1);
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The whole body as bytes (streams are collected). */
+export async function bodyBytes(body: HttpBody): Promise<Uint8Array> {
+  if (body === undefined) return EMPTY;
+  return collectBytes(body);
+}
+
+/** Whether a body holds nothing but whitespace (read as `{}`). */
+export function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  }
+  return true;
+}
+
+/**
+ * The error shape name from a wire type marker: `ns#Name:qualifier` →
+ * `Name`. Services send the namespace and a URL qualifier in various
+ * combinations (`X-Amzn-Errortype`, `__type`, `code`).
+ */
+export function sanitizeErrorType(raw: string): string {
+  let name = raw.trim();
+  const colon = name.indexOf(":");
+  if (colon >= 0) name = name.slice(0, colon);
+  const hash = name.indexOf("#");
+  if (hash >= 0) name = name.slice(hash + 1);
+  return name;
+}
+
+/** The modeled error of an operation (or its service) with this shape name. */
+export function findError(errors: readonly StructSchema[], name: string): StructSchema | undefined {
+  for (const e of errors) if (shapeNameOf(e.id) === name) return e;
+  return undefined;
+}
+
+/** Gzips bytes with the platform's CompressionStream (`@requestCompression`). */
+export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Gunzips a request body sent with `Content-Encoding: gzip`. */
+export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
