@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BigDecimal, type HttpRequest, type OperationSchema, type Route } from "@anvil/core";
-import { bodyProblems, headerProblems, isJsonMediaType, queryProblems } from "./http-compare.js";
+import { bodyProblems, caseBodyBytes, headerProblems, isCborMediaType, isJsonMediaType, queryProblems } from "./http-compare.js";
+import { caseMediaType } from "./run-case.js";
+import type { HttpRequestCase } from "./cases.js";
 import { matchRoute } from "./route-match.js";
 import { valueDiff } from "./value-diff.js";
 
@@ -52,6 +54,43 @@ describe("message checks", () => {
     expect(bodyProblems(enc(""), "", "application/json")).toEqual([]);
     expect(isJsonMediaType("application/x-amz-json-1.1")).toBe(true);
     expect(isJsonMediaType("text/html")).toBe(false);
+  });
+});
+
+describe("CBOR bodies", () => {
+  const b64 = (bytes: number[]): string => Buffer.from(bytes).toString("base64");
+  const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
+  // {"a": 1.5, "b": h'0102'} definite, with a double
+  const definite = [0xa2, 0x61, 0x61, 0xfb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0x61, 0x62, 0x42, 1, 2];
+  // the same value: indefinite map, keys swapped, a half float, an indefinite byte string
+  const indefinite = [0xbf, 0x61, 0x62, 0x5f, 0x41, 1, 0x41, 2, 0xff, 0x61, 0x61, 0xf9, 0x3e, 0x00, 0xff];
+
+  it("compare decoded values: key order, lengths and float widths ignored", () => {
+    expect(bodyProblems(bytes(...indefinite), b64(definite), "application/cbor")).toEqual([]);
+    expect(bodyProblems(bytes(0xa0), b64([0xbf, 0xff]), "application/cbor")).toEqual([]);
+    expect(bodyProblems(bytes(), "", "application/cbor")).toEqual([]);
+  });
+
+  it("report different values, byte strings and missing bodies", () => {
+    const otherFloat = [...definite];
+    otherFloat[5] = 0xf0; // 1.0 instead of 1.5
+    expect(bodyProblems(bytes(...otherFloat), b64(definite), "application/cbor")).toEqual(["body /a: expected 1.5, got 1"]);
+    const otherBytes = [...definite];
+    otherBytes[16] = 3;
+    expect(bodyProblems(bytes(...otherBytes), b64(definite), "application/cbor")[0]).toMatch(/^body \/b: expected bytes/);
+    expect(bodyProblems(bytes(), b64(definite), "application/cbor")).toEqual([`body: expected 0x${Buffer.from(definite).toString("hex")}, got none`]);
+    expect(bodyProblems(bytes(0xa0), "", "application/cbor")).toEqual(["body: expected none, got 0xa0"]);
+    expect(bodyProblems(bytes(0xa1, 0x61), b64(definite), "application/cbor")[0]).toMatch(/^body: expected CBOR, got 0xa161/);
+  });
+
+  it("case bodies are base64 for CBOR, text otherwise; the media type falls back to Content-Type", () => {
+    expect(caseBodyBytes("v/8=", "application/cbor")).toEqual(bytes(0xbf, 0xff));
+    expect(caseBodyBytes("v/8=", "application/json")).toEqual(new TextEncoder().encode("v/8="));
+    expect(isCborMediaType("application/cbor; charset=binary")).toBe(true);
+    const c = (extra: Partial<HttpRequestCase>) => ({ headers: { "Content-Type": "application/cbor" }, ...extra }) as HttpRequestCase;
+    expect(caseMediaType(c({}))).toBe("application/cbor");
+    expect(caseMediaType(c({ bodyMediaType: "application/json" }))).toBe("application/json");
+    expect(caseMediaType(c({ headers: {} }))).toBeUndefined();
   });
 });
 

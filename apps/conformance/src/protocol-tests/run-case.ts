@@ -21,7 +21,7 @@ import { schemasFromModel } from "@anvil/dynamic";
 import { parseQuery } from "@anvil/core";
 import type { Model } from "@anvil/model";
 import type { HttpRequestCase, HttpResponseCase } from "./cases.js";
-import { bodyBytesOf, bodyProblems, headerProblems, queryProblems } from "./http-compare.js";
+import { bodyBytesOf, bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";
 import { caseParamsValue } from "./params.js";
 import { matchRoute } from "./route-match.js";
 import { valueDiff } from "./value-diff.js";
@@ -29,7 +29,6 @@ import { valueDiff } from "./value-diff.js";
 /** The host a client case's endpoint uses when the case names none. */
 const DEFAULT_HOST = "example.com";
 
-const utf8 = new TextEncoder();
 
 /** Where a case's operation lives: its service (one declaring the protocol, if any) and its schema. */
 interface Target {
@@ -71,7 +70,7 @@ export async function runClientCase(client: ClientProtocol, model: Model, c: Htt
   const response: HttpResponse = {
     status: c.code,
     headers: new Headers(c.headers),
-    body: c.body === undefined ? undefined : utf8.encode(c.body),
+    body: c.body === undefined ? undefined : caseBodyBytes(c.body, caseMediaType(c)),
   };
   if (target.error === undefined) {
     const output = await client.deserializeResponse(target.operation, response, context);
@@ -99,7 +98,7 @@ export async function runServerCase(server: ServerProtocol, model: Model, c: Htt
       path,
       query: [...parseQuery(search), ...c.queryParams.flatMap((q) => parseQuery(q))],
       headers: new Headers(c.headers),
-      body: c.body === undefined ? undefined : utf8.encode(c.body),
+      body: c.body === undefined ? undefined : caseBodyBytes(c.body, caseMediaType(c)),
       ...(c.host === undefined ? {} : { host: c.host }),
     };
     const match = matchRoute(server.routes(target.service), request);
@@ -122,7 +121,7 @@ export async function runServerCase(server: ServerProtocol, model: Model, c: Htt
   const problems: string[] = [];
   if (response.status !== c.code) problems.push(`status: expected ${c.code}, got ${response.status}`);
   problems.push(...headerProblems(response.headers, c.headers, c.forbidHeaders, c.requireHeaders));
-  problems.push(...bodyProblems(await bodyBytesOf(response.body), c.body, c.bodyMediaType));
+  problems.push(...bodyProblems(await bodyBytesOf(response.body), c.body, caseMediaType(c)));
   return problems;
 }
 
@@ -137,8 +136,19 @@ async function requestProblems(c: HttpRequestCase, request: HttpRequest): Promis
     problems.push(`host: expected ${c.resolvedHost}, got ${request.host ?? "nothing"}`);
   }
   problems.push(...headerProblems(request.headers, c.headers, c.forbidHeaders, c.requireHeaders));
-  problems.push(...bodyProblems(await bodyBytesOf(request.body), c.body, c.bodyMediaType));
+  problems.push(...bodyProblems(await bodyBytesOf(request.body), c.body, caseMediaType(c)));
   return problems;
+}
+
+/**
+ * The media type of a case's body: its `bodyMediaType`, else the case's
+ * `Content-Type` header (some CBOR cases give only the header, with the body
+ * still in base64).
+ */
+export function caseMediaType(c: HttpRequestCase | HttpResponseCase): string | undefined {
+  if (c.bodyMediaType !== undefined) return c.bodyMediaType;
+  for (const [name, value] of Object.entries(c.headers)) if (name.toLowerCase() === "content-type") return value;
+  return undefined;
 }
 
 function splitUri(uri: string): [string, string] {

@@ -1,0 +1,152 @@
+/**
+ * The client side of RPC v2 CBOR: every operation is `POST
+ * /service/<Service>/operation/<Operation>` below the endpoint's path, the
+ * input a CBOR map (no body at all for an operation without input), and the
+ * output or a `__type`-marked error back.
+ */
+import {
+  createModeledError,
+  fillIdempotencyTokens,
+  UnmodeledError,
+  type ClientCallContext,
+  type ClientProtocol,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  type StructSchema,
+} from "@anvil/core";
+import { member, string, struct } from "@anvil/core/codegen";
+import { compileReader, compileWriter } from "@anvil/codec-cbor";
+import { CLIENT_INPUT, correctRequired, fillDefaults } from "./defaults.js";
+import {
+  bodyBytes,
+  CBOR,
+  findError,
+  operationPath,
+  PROTOCOL_ID,
+  QUERY_COMPATIBLE,
+  queryErrorCode,
+  RPC_V2_CBOR,
+  sanitizeErrorType,
+  SMITHY_PROTOCOL,
+  UNIT,
+} from "./wire.js";
+
+/** How much of an unreadable error body an UnmodeledError keeps. */
+const EXCERPT_LENGTH = 256;
+
+/**
+ * What the client reads of an error body before it knows the error's shape:
+ * the type marker and the message (unknown members are skipped).
+ */
+const ErrorEnvelope = struct("anvil.rpcv2cbor#ErrorEnvelope", [
+  member("__type", string),
+  member("message", string),
+  member("Message", string),
+]);
+
+interface Envelope {
+  readonly __type?: string;
+  readonly message?: string;
+  readonly Message?: string;
+}
+
+/** The client protocol. */
+export function createRpcV2CborClient(): ClientProtocol {
+  return Object.freeze({
+    id: PROTOCOL_ID,
+
+    async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
+      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept: CBOR });
+      if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
+      const base = context.endpoint.pathname.replace(/\/+$/, "");
+      const path = `${base}${operationPath(context.service, operation)}`;
+      const request = { method: "POST", path, query: [], headers, host: context.endpoint.host };
+      // An operation without input sends no body and no Content-Type.
+      if (operation.input.id === UNIT) return { ...request, body: undefined };
+      const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>);
+      const value = fillDefaults(operation.input, filled, CLIENT_INPUT) as Record<string, unknown>;
+      const body = compileWriter(operation.input)(value);
+      headers.set("content-type", CBOR);
+      headers.set("content-length", String(body.byteLength));
+      return { ...request, body };
+    },
+
+    async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
+      const bytes = await bodyBytes(response.body);
+      if (response.status >= 200 && response.status < 300) {
+        const read = compileReader(operation.output);
+        // An empty body is an empty structure (defaults filled by the reader).
+        const output = bytes.length === 0 ? read.fromValue({}) : read(bytes);
+        return correctRequired(operation.output, output as Record<string, unknown>);
+      }
+      throw errorOf(operation, response, bytes, context);
+    },
+  });
+}
+
+/** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
+function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
+  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
+  const bodyExcerpt = excerpt(bytes);
+  let envelope: Envelope | undefined;
+  if (bytes.length > 0) {
+    try {
+      envelope = compileReader(ErrorEnvelope)(bytes) as Envelope;
+    } catch {
+      envelope = undefined; // a proxy's HTML page, a truncated body: reported below
+    }
+  }
+  const name = envelope?.__type === undefined ? undefined : sanitizeErrorType(envelope.__type);
+  let schema = name === undefined ? undefined : (findError(operation.errors, name) ?? findError(context.service.errors, name));
+  const queryCode = queryCodeOf(response.headers, context);
+  if (schema === undefined && queryCode !== undefined) schema = byQueryCode([...operation.errors, ...context.service.errors], queryCode);
+  if (schema !== undefined) {
+    try {
+      const members = compileReader(schema)(bytes) as Record<string, unknown>;
+      return createModeledError(schema, members, { $metadata });
+    } catch (cause) {
+      return new UnmodeledError(name ?? "UnknownError", `rpcv2Cbor: error ${name ?? queryCode} body does not match its shape`, {
+        $metadata,
+        cause,
+        bodyExcerpt,
+      });
+    }
+  }
+  const code = queryCode || name || `Http${response.status}`;
+  const message = envelope?.message ?? envelope?.Message ?? `rpcv2Cbor: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+  return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
+}
+
+/** The awsQuery error code of `x-amzn-query-error: <code>;<Sender|Receiver>`, for `@awsQueryCompatible` services. */
+function queryCodeOf(headers: Headers, context: ClientCallContext): string | undefined {
+  if (context.service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
+  const header = headers.get("x-amzn-query-error");
+  if (header === null) return undefined;
+  const code = header.split(";")[0]!.trim();
+  return code === "" ? undefined : code;
+}
+
+function byQueryCode(errors: readonly StructSchema[], code: string): StructSchema | undefined {
+  return errors.find((e) => queryErrorCode(e) === code);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+/**
+ * The start of a body: as text when it looks like text (a proxy's HTML
+ * page), else as hex (CBOR maps start with a byte of 0xa0 or more).
+ */
+function excerpt(bytes: Uint8Array): string {
+  const head = bytes.subarray(0, EXCERPT_LENGTH);
+  const isText = (b: number): boolean => b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b !== 0x7f);
+  const first = head[0];
+  if (first === undefined) return "";
+  if (first < 0x80 && head.every((b) => b >= 0x80 || isText(b))) return utf8.decode(head);
+  return Array.from(head.subarray(0, EXCERPT_LENGTH / 2), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function requestIdOf(headers: Headers): { requestId?: string } {
+  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
+  return id === null ? {} : { requestId: id };
+}

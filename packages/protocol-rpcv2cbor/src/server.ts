@@ -1,0 +1,159 @@
+/**
+ * The server side of RPC v2 CBOR: one `POST /service/<Service>/operation/<Op>`
+ * route per operation (also requiring `smithy-protocol: rpc-v2-cbor`, which
+ * tells it apart from RPC v2 JSON on the same paths); input read and
+ * validated, output and errors written as CBOR maps, errors with `__type`.
+ */
+import {
+  compileValidator,
+  ModeledError,
+  SerializationError,
+  ValidationError,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  type Route,
+  type ServerCallContext,
+  type ServerProtocol,
+  type ServiceSchema,
+  type StructSchema,
+} from "@anvil/core";
+import { list, member, string, struct } from "@anvil/core/codegen";
+import { compileReader, compileWriter } from "@anvil/codec-cbor";
+import { fillDefaults, SERVER_OUTPUT } from "./defaults.js";
+import {
+  bodyBytes,
+  CBOR,
+  isCborContentType,
+  operationPath,
+  PROTOCOL_ID,
+  QUERY_COMPATIBLE,
+  queryErrorCode,
+  RPC_V2_CBOR,
+  SMITHY_PROTOCOL,
+  UNIT,
+  VALIDATION_EXCEPTION,
+  withTypeMarker,
+} from "./wire.js";
+
+/** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
+const PlainError = struct("anvil.rpcv2cbor#PlainError", [member("message", string)]);
+
+/**
+ * `smithy.framework#ValidationException` as Smithy defines it, for
+ * validation errors of operations that do not model it: SPEC §2.3 answers
+ * invalid input with it on every protocol.
+ */
+const BuiltinValidationException = struct(
+  VALIDATION_EXCEPTION,
+  [
+    member("message", string, { required: true }),
+    member(
+      "fieldList",
+      list(
+        "smithy.framework#ValidationExceptionFieldList",
+        member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string, { required: true }), member("message", string, { required: true })])),
+      ),
+    ),
+  ],
+  { error: "client" },
+);
+
+const ROUTE_HEADERS = Object.freeze({ [SMITHY_PROTOCOL]: RPC_V2_CBOR });
+
+/** The server protocol. */
+export function createRpcV2CborServer(): ServerProtocol {
+  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
+
+  return Object.freeze({
+    id: PROTOCOL_ID,
+
+    routes(service: ServiceSchema): readonly Route[] {
+      let routes = routeCache.get(service);
+      if (routes === undefined) {
+        routes = Object.freeze(
+          Object.values(service.operations).map(
+            (operation): Route => Object.freeze({ operation, method: "POST", path: operationPath(service, operation), headers: ROUTE_HEADERS }),
+          ),
+        );
+        routeCache.set(service, routes);
+      }
+      return routes;
+    },
+
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+      const bytes = await bodyBytes(request.body);
+      if (bytes.length > 0 && !isCborContentType(request.headers.get("content-type"))) {
+        throw new SerializationError(`decode rpcv2Cbor: a request body must be ${CBOR}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
+      }
+      const read = compileReader(operation.input);
+      // An empty body is an empty input structure (defaults filled by the reader).
+      const input = bytes.length === 0 ? read.fromValue({}) : read(bytes);
+      const violations = compileValidator(operation.input)(input);
+      if (violations.length > 0) throw new ValidationError(violations);
+      return input;
+    },
+
+    async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
+      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR });
+      // An operation without output answers with no body and no Content-Type.
+      if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
+      headers.set("content-type", CBOR);
+      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT) as Record<string, unknown>;
+      return { status: 200, headers, body: compileWriter(operation.output)(value) };
+    },
+
+    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+      if (ModeledError.isModeledError(error)) {
+        const schema = error.$schema as StructSchema;
+        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
+        try {
+          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT) as Record<string, unknown>;
+          return errorResponse(status, schema.id, compileWriter(schema)(members), queryErrorHeader(schema, error.$fault, context.service));
+        } catch {
+          return plainError(500, "InternalFailure", "Internal failure");
+        }
+      }
+      if (ValidationError.is(error)) {
+        const schema = validationSchemaOf(operation, context.service) ?? BuiltinValidationException;
+        const members = { message: error.message, fieldList: error.fieldList };
+        return errorResponse(schema.traits.httpError ?? 400, schema.id, compileWriter(schema)(members));
+      }
+      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      // Anything else is a bug or an outage: say nothing about it.
+      return plainError(500, "InternalFailure", "Internal failure");
+    },
+
+    notFound(request: HttpRequest): Promise<HttpResponse> {
+      const protocol = request.headers.get(SMITHY_PROTOCOL);
+      const message =
+        protocol !== RPC_V2_CBOR
+          ? `missing or unsupported ${SMITHY_PROTOCOL} header (expected ${RPC_V2_CBOR})`
+          : `unknown operation ${request.method} ${request.path}`;
+      return Promise.resolve(plainError(404, "UnknownOperationException", message));
+    },
+  });
+}
+
+/** A CBOR error response: `__type` first, then the error's members. */
+function errorResponse(status: number, type: string, members: Uint8Array, extra?: Record<string, string>): HttpResponse {
+  const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, "content-type": CBOR, ...extra });
+  return { status, headers, body: withTypeMarker(members, type) };
+}
+
+function plainError(status: number, type: string, message: string): HttpResponse {
+  return errorResponse(status, type, compileWriter(PlainError)({ message }));
+}
+
+/** `x-amzn-query-error: <code>;<Sender|Receiver>` for errors of `@awsQueryCompatible` services that carry `@awsQueryError`. */
+function queryErrorHeader(schema: StructSchema, fault: "client" | "server", service: ServiceSchema): Record<string, string> | undefined {
+  if (service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
+  const code = queryErrorCode(schema);
+  if (code === undefined) return undefined;
+  return { "x-amzn-query-error": `${code};${fault === "server" ? "Receiver" : "Sender"}` };
+}
+
+function validationSchemaOf(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
+  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION);
+  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION);
+}

@@ -1,0 +1,132 @@
+/**
+ * What the client and server sides of RPC v2 CBOR share: the protocol
+ * constants, the request path, body helpers, error type names and the
+ * `__type` marker written in front of an error's members.
+ *
+ * @internal
+ */
+import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema, type StructSchema } from "@anvil/core";
+
+/** The protocol trait id. */
+export const PROTOCOL_ID = "smithy.protocols#rpcv2Cbor";
+
+/** The `smithy-protocol` header every request and response carries. */
+export const SMITHY_PROTOCOL = "smithy-protocol";
+/** Its value for this protocol. */
+export const RPC_V2_CBOR = "rpc-v2-cbor";
+
+/** The media type of every body. */
+export const CBOR = "application/cbor";
+
+/** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
+export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
+
+/** `@awsQueryError`: the error's awsQuery code, sent in `x-amzn-query-error`. */
+export const QUERY_ERROR = "aws.protocols#awsQueryError";
+
+/** `smithy.api#Unit`: an operation without input or output. */
+export const UNIT = "smithy.api#Unit";
+
+/** The shape id of Smithy's validation error. */
+export const VALIDATION_EXCEPTION = "smithy.framework#ValidationException";
+
+/** The request path of an operation, below the endpoint's path: `/service/<Service>/operation/<Operation>`. */
+export function operationPath(service: ServiceSchema, operation: OperationSchema): string {
+  return `/service/${service.name}/operation/${operation.name}`;
+}
+
+/** The shape name of an absolute id (`ns#Name` → `Name`). */
+export function shapeNameOf(id: string): string {
+  return id.slice(id.indexOf("#") + 1);
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The whole body as bytes (streams are collected). */
+export async function bodyBytes(body: HttpBody): Promise<Uint8Array> {
+  if (body === undefined) return EMPTY;
+  return collectBytes(body);
+}
+
+/** Whether a `Content-Type` value is `application/cbor` (parameters ignored). */
+export function isCborContentType(value: string | null): boolean {
+  return value !== null && value.split(";")[0]!.trim().toLowerCase() === CBOR;
+}
+
+/**
+ * The error shape name from a wire type marker: `ns#Name:qualifier` →
+ * `Name`. RPC v2 CBOR sends the absolute shape id in `__type`, but servers
+ * of other stacks add a URL qualifier or leave out the namespace.
+ */
+export function sanitizeErrorType(raw: string): string {
+  let name = raw.trim();
+  const colon = name.indexOf(":");
+  if (colon >= 0) name = name.slice(0, colon);
+  const hash = name.indexOf("#");
+  if (hash >= 0) name = name.slice(hash + 1);
+  return name;
+}
+
+/** The modeled error of an operation (or its service) with this shape name. */
+export function findError(errors: readonly StructSchema[], name: string): StructSchema | undefined {
+  for (const e of errors) if (shapeNameOf(e.id) === name) return e;
+  return undefined;
+}
+
+/** The `@awsQueryError` code of an error shape, if it has one. */
+export function queryErrorCode(schema: StructSchema): string | undefined {
+  const trait = schema.traits.custom?.[QUERY_ERROR] as { code?: unknown } | undefined;
+  return typeof trait?.code === "string" ? trait.code : undefined;
+}
+
+const utf8 = new TextEncoder();
+
+/** A CBOR head (major type and argument), shortest form. */
+function head(major: number, n: number): Uint8Array {
+  const m = major << 5;
+  if (n < 24) return Uint8Array.of(m | n);
+  if (n < 0x100) return Uint8Array.of(m | 24, n);
+  if (n < 0x10000) return Uint8Array.of(m | 25, n >> 8, n & 0xff);
+  return Uint8Array.of(m | 26, (n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);
+}
+
+function text(s: string): Uint8Array {
+  const bytes = utf8.encode(s);
+  return concat([head(3, bytes.length), bytes]);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const TYPE_KEY = text("__type");
+
+/**
+ * Puts `"__type": type` first into a CBOR map (an error structure the
+ * schema-compiled writer produced): the map's entry count goes up by one, or
+ * stays open for an indefinite-length map.
+ */
+export function withTypeMarker(map: Uint8Array, type: string): Uint8Array {
+  const first = map[0];
+  if (first === undefined || first >> 5 !== 5) throw new TypeError("withTypeMarker: not a CBOR map");
+  const info = first & 0x1f;
+  const entry = [TYPE_KEY, text(type)];
+  if (info === 31) return concat([map.subarray(0, 1), ...entry, map.subarray(1)]);
+  let count: number;
+  let size: number;
+  const view = new DataView(map.buffer, map.byteOffset, map.byteLength);
+  if (info < 24) [count, size] = [info, 1];
+  else if (info === 24) [count, size] = [view.getUint8(1), 2];
+  else if (info === 25) [count, size] = [view.getUint16(1), 3];
+  else if (info === 26) [count, size] = [view.getUint32(1), 5];
+  else throw new TypeError("withTypeMarker: map too large");
+  return concat([head(5, count + 1), ...entry, map.subarray(size)]);
+}
