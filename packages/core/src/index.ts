@@ -46,6 +46,9 @@ export {
 export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { parseQuery } from "./protocol/http.js";
+export { findErrorSchema, readBody, sanitizeErrorType } from "./protocol/error-type.js";
+export { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./values/defaults.js";
+export type { DefaultsMode } from "./values/defaults.js";
 export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
 export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
-import { awsJson1_0, awsJson1_1, sanitizeErrorType } from "./index.js";
+import { awsJson1_0, awsJson1_1 } from "./index.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client", httpError: 404 });
 const Outage = struct("example.weather#Outage", [member("message", string)], { error: "server" });
@@ -100,11 +100,6 @@ describe("client responses", () => {
     expect(UnmodeledError.is(error)).toBe(true);
     expect((error as UnmodeledError).code).toBe("Throttled");
     expect((error as UnmodeledError).message).toBe("slow down");
-  });
-
-  it("sanitizes error types", () => {
-    expect(sanitizeErrorType("aws.protocoltests#FooError:http://internal.amazon.com/coral/")).toBe("FooError");
-    expect(sanitizeErrorType("FooError")).toBe("FooError");
   });
 });
 

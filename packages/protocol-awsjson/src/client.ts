@@ -4,20 +4,25 @@
  * output or a `__type`-marked error back.
  */
 import {
-  createModeledError,
-  fillIdempotencyTokens,
-  SerializationError,
-  UnmodeledError,
+  CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
+  correctRequired,
+  createModeledError,
+  fillDefaults,
+  fillIdempotencyTokens,
+  findErrorSchema,
   type HttpRequest,
   type HttpResponse,
   type OperationSchema,
+  readBody,
+  sanitizeErrorType,
+  SerializationError,
   type StructSchema,
+  UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { CLIENT_INPUT, correctRequired, fillDefaults } from "./defaults.js";
-import { bodyBytes, gzip, findError, isBlank, JSON_SETTINGS, QUERY_COMPATIBLE, sanitizeErrorType, targetOf, type AwsJsonVariant } from "./wire.js";
+import { gzip, isBlank, JSON_SETTINGS, QUERY_COMPATIBLE, targetOf, type AwsJsonVariant } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -31,7 +36,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
       const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>);
-      const value = fillDefaults(operation.input, filled, CLIENT_INPUT) as Record<string, unknown>;
+      const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
       let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(value);
       const headers = new Headers({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });
       if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
@@ -48,7 +53,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
-      const bytes = await bodyBytes(response.body);
+      const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
         const read = compileReader(operation.output, JSON_SETTINGS);
         return correctRequired(operation.output, (isBlank(bytes) ? read("{}") : read(bytes)) as Record<string, unknown>);
@@ -86,7 +91,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   const raw = response.headers.get("x-amzn-errortype") ?? stringField(body, "__type") ?? stringField(body, "code");
   const name = raw === undefined ? undefined : sanitizeErrorType(raw);
-  const schema = name === undefined ? undefined : (findError(operation.errors, name) ?? findError(context.service.errors, name));
+  const schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
   if (schema !== undefined) {
     try {
       const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;

@@ -6,4 +6,3 @@
  */
 export { awsJson1_0, awsJson1_1 } from "./aws-json.js";
 export type { AwsJsonProtocol } from "./aws-json.js";
-export { sanitizeErrorType } from "./wire.js";

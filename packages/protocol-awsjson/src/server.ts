@@ -5,32 +5,23 @@
  */
 import {
   compileValidator,
-  ModeledError,
-  SerializationError,
-  ValidationError,
+  fillDefaults,
   type HttpRequest,
   type HttpResponse,
+  ModeledError,
   type OperationSchema,
+  readBody,
   type Route,
+  SerializationError,
+  SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
   type ServiceSchema,
   type StructSchema,
+  ValidationError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { fillDefaults, SERVER_OUTPUT } from "./defaults.js";
-import {
-  bodyBytes,
-  gunzip,
-  isBlank,
-  JSON_SETTINGS,
-  QUERY_COMPATIBLE,
-  QUERY_ERROR,
-  targetOf,
-  UNIT,
-  VALIDATION_EXCEPTION,
-  type AwsJsonVariant,
-} from "./wire.js";
+import { gunzip, isBlank, JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, VALIDATION_EXCEPTION, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
 
@@ -68,7 +59,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
     },
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
-      let bytes = await bodyBytes(request.body);
+      let bytes = await readBody(request.body);
       if (isGzipped(request.headers)) {
         try {
           bytes = await gunzip(bytes);
@@ -87,7 +78,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
       const headers = new Headers({ "content-type": variant.contentType });
       // An operation without output answers with no body at all.
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
-      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT) as Record<string, unknown>;
+      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
       return { status: 200, headers, body: compileWriter(operation.output, JSON_SETTINGS).toBytes(value) };
     },
 
@@ -96,7 +87,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         const schema = error.$schema;
         const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
         try {
-          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT) as Record<string, unknown>;
+          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
           return errorResponse(status, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members), queryErrorHeader(schema as StructSchema, error.$fault, context.service));
         } catch {
           return plainError(500, "InternalFailure", "Internal failure");

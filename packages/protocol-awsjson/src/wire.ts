@@ -56,14 +56,6 @@ export function shapeNameOf(id: string): string {
   return id.slice(id.indexOf("#") + 1);
 }
 
-const EMPTY = new Uint8Array(0);
-
-/** The whole body as bytes (streams are collected). */
-export async function bodyBytes(body: HttpBody): Promise<Uint8Array> {
-  if (body === undefined) return EMPTY;
-  return collectBytes(body);
-}
-
 /** Whether a body holds nothing but whitespace (read as `{}`). */
 export function isBlank(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) {
@@ -71,26 +63,6 @@ export function isBlank(bytes: Uint8Array): boolean {
     if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
   }
   return true;
-}
-
-/**
- * The error shape name from a wire type marker: `ns#Name:qualifier` →
- * `Name`. Services send the namespace and a URL qualifier in various
- * combinations (`X-Amzn-Errortype`, `__type`, `code`).
- */
-export function sanitizeErrorType(raw: string): string {
-  let name = raw.trim();
-  const colon = name.indexOf(":");
-  if (colon >= 0) name = name.slice(0, colon);
-  const hash = name.indexOf("#");
-  if (hash >= 0) name = name.slice(hash + 1);
-  return name;
-}
-
-/** The modeled error of an operation (or its service) with this shape name. */
-export function findError(errors: readonly StructSchema[], name: string): StructSchema | undefined {
-  for (const e of errors) if (shapeNameOf(e.id) === name) return e;
-  return undefined;
 }
 
 /** Gzips bytes with the platform's CompressionStream (`@requestCompression`). */

@@ -5,32 +5,25 @@
  * output or a `__type`-marked error back.
  */
 import {
-  createModeledError,
-  fillIdempotencyTokens,
-  UnmodeledError,
+  CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
+  correctRequired,
+  createModeledError,
+  fillDefaults,
+  fillIdempotencyTokens,
+  findErrorSchema,
   type HttpRequest,
   type HttpResponse,
   type OperationSchema,
+  readBody,
+  sanitizeErrorType,
   type StructSchema,
+  UnmodeledError,
 } from "@anvil/core";
 import { member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { CLIENT_INPUT, correctRequired, fillDefaults } from "./defaults.js";
-import {
-  bodyBytes,
-  CBOR,
-  findError,
-  operationPath,
-  PROTOCOL_ID,
-  QUERY_COMPATIBLE,
-  queryErrorCode,
-  RPC_V2_CBOR,
-  sanitizeErrorType,
-  SMITHY_PROTOCOL,
-  UNIT,
-} from "./wire.js";
+import { CBOR, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -65,7 +58,7 @@ export function createRpcV2CborClient(): ClientProtocol {
       // An operation without input sends no body and no Content-Type.
       if (operation.input.id === UNIT) return { ...request, body: undefined };
       const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>);
-      const value = fillDefaults(operation.input, filled, CLIENT_INPUT) as Record<string, unknown>;
+      const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
       const body = compileWriter(operation.input)(value);
       headers.set("content-type", CBOR);
       headers.set("content-length", String(body.byteLength));
@@ -73,7 +66,7 @@ export function createRpcV2CborClient(): ClientProtocol {
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
-      const bytes = await bodyBytes(response.body);
+      const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
         const read = compileReader(operation.output);
         // An empty body is an empty structure (defaults filled by the reader).
@@ -98,7 +91,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
     }
   }
   const name = envelope?.__type === undefined ? undefined : sanitizeErrorType(envelope.__type);
-  let schema = name === undefined ? undefined : (findError(operation.errors, name) ?? findError(context.service.errors, name));
+  let schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
   const queryCode = queryCodeOf(response.headers, context);
   if (schema === undefined && queryCode !== undefined) schema = byQueryCode([...operation.errors, ...context.service.errors], queryCode);
   if (schema !== undefined) {

@@ -6,4 +6,3 @@
  */
 export { rpcv2Cbor } from "./rpcv2-cbor.js";
 export type { RpcV2CborProtocol } from "./rpcv2-cbor.js";
-export { sanitizeErrorType } from "./wire.js";

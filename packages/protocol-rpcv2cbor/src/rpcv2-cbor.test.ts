@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { rpcv2Cbor, sanitizeErrorType } from "./index.js";
+import { rpcv2Cbor } from "./index.js";
 import { withTypeMarker } from "./wire.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client", httpError: 404 });
@@ -130,11 +130,6 @@ describe("client responses", () => {
     expect((error as UnmodeledError).code).toBe("Throttled");
     expect((error as UnmodeledError).message).toBe("slow down");
     expect((error as UnmodeledError).bodyExcerpt).toMatch(/^[0-9a-f]+$/);
-  });
-
-  it("sanitizes error types", () => {
-    expect(sanitizeErrorType("aws.protocoltests#FooError:http://internal.amazon.com/coral/")).toBe("FooError");
-    expect(sanitizeErrorType("FooError")).toBe("FooError");
   });
 });
 

@@ -6,35 +6,24 @@
  */
 import {
   compileValidator,
-  ModeledError,
-  SerializationError,
-  ValidationError,
+  fillDefaults,
   type HttpRequest,
   type HttpResponse,
+  ModeledError,
   type OperationSchema,
+  readBody,
   type Route,
+  SerializationError,
+  SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
   type ServiceSchema,
   type StructSchema,
+  ValidationError,
 } from "@anvil/core";
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { fillDefaults, SERVER_OUTPUT } from "./defaults.js";
-import {
-  bodyBytes,
-  CBOR,
-  isCborContentType,
-  operationPath,
-  PROTOCOL_ID,
-  QUERY_COMPATIBLE,
-  queryErrorCode,
-  RPC_V2_CBOR,
-  SMITHY_PROTOCOL,
-  UNIT,
-  VALIDATION_EXCEPTION,
-  withTypeMarker,
-} from "./wire.js";
+import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, VALIDATION_EXCEPTION, withTypeMarker } from "./wire.js";
 
 /** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
 const PlainError = struct("anvil.rpcv2cbor#PlainError", [member("message", string)]);
@@ -82,7 +71,7 @@ export function createRpcV2CborServer(): ServerProtocol {
     },
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
-      const bytes = await bodyBytes(request.body);
+      const bytes = await readBody(request.body);
       if (bytes.length > 0 && !isCborContentType(request.headers.get("content-type"))) {
         throw new SerializationError(`decode rpcv2Cbor: a request body must be ${CBOR}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
       }
@@ -99,7 +88,7 @@ export function createRpcV2CborServer(): ServerProtocol {
       // An operation without output answers with no body and no Content-Type.
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
       headers.set("content-type", CBOR);
-      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT) as Record<string, unknown>;
+      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
       return { status: 200, headers, body: compileWriter(operation.output)(value) };
     },
 
@@ -108,7 +97,7 @@ export function createRpcV2CborServer(): ServerProtocol {
         const schema = error.$schema as StructSchema;
         const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
         try {
-          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT) as Record<string, unknown>;
+          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
           return errorResponse(status, schema.id, compileWriter(schema)(members), queryErrorHeader(schema, error.$fault, context.service));
         } catch {
           return plainError(500, "InternalFailure", "Internal failure");

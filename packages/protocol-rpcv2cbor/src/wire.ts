@@ -40,37 +40,9 @@ export function shapeNameOf(id: string): string {
   return id.slice(id.indexOf("#") + 1);
 }
 
-const EMPTY = new Uint8Array(0);
-
-/** The whole body as bytes (streams are collected). */
-export async function bodyBytes(body: HttpBody): Promise<Uint8Array> {
-  if (body === undefined) return EMPTY;
-  return collectBytes(body);
-}
-
 /** Whether a `Content-Type` value is `application/cbor` (parameters ignored). */
 export function isCborContentType(value: string | null): boolean {
   return value !== null && value.split(";")[0]!.trim().toLowerCase() === CBOR;
-}
-
-/**
- * The error shape name from a wire type marker: `ns#Name:qualifier` →
- * `Name`. RPC v2 CBOR sends the absolute shape id in `__type`, but servers
- * of other stacks add a URL qualifier or leave out the namespace.
- */
-export function sanitizeErrorType(raw: string): string {
-  let name = raw.trim();
-  const colon = name.indexOf(":");
-  if (colon >= 0) name = name.slice(0, colon);
-  const hash = name.indexOf("#");
-  if (hash >= 0) name = name.slice(hash + 1);
-  return name;
-}
-
-/** The modeled error of an operation (or its service) with this shape name. */
-export function findError(errors: readonly StructSchema[], name: string): StructSchema | undefined {
-  for (const e of errors) if (shapeNameOf(e.id) === name) return e;
-  return undefined;
 }
 
 /** The `@awsQueryError` code of an error shape, if it has one. */

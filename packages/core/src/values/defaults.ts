@@ -1,15 +1,15 @@
 /**
  * Smithy 2.0 default values and error correction, applied to values on
- * their way out (client input, server output) or in (client output).
- *
- * @internal
+ * their way out (client input, server output) or in (client output). Every
+ * protocol applies the same rules, so they live here.
  */
-import { BigDecimal, type MemberSchema, type Schema, type StructSchema } from "@anvil/core";
+import type { MemberSchema, Schema, StructSchema } from "../schema/schema.js";
+import { BigDecimal } from "./big-decimal.js";
 
 type Obj = Record<string, unknown>;
 
 /** Where defaults are filled. */
-export interface FillMode {
+export interface DefaultsMode {
   /** Fill the top-level structure's own members (servers do; clients leave them to the server). */
   readonly topLevel: boolean;
   /** Leave out defaults of `@clientOptional` members (clients). */
@@ -17,9 +17,9 @@ export interface FillMode {
 }
 
 /** The client filling its input: nested defaults only, `@clientOptional` members left out. */
-export const CLIENT_INPUT: FillMode = Object.freeze({ topLevel: false, skipClientOptional: true });
+export const CLIENT_INPUT_DEFAULTS: DefaultsMode = Object.freeze({ topLevel: false, skipClientOptional: true });
 /** The server filling its output: every default. */
-export const SERVER_OUTPUT: FillMode = Object.freeze({ topLevel: true, skipClientOptional: false });
+export const SERVER_OUTPUT_DEFAULTS: DefaultsMode = Object.freeze({ topLevel: true, skipClientOptional: false });
 
 /** Whether anything at or below a schema has a member with a default, by schema. */
 const hasDefaults = new WeakMap<Schema, boolean>();
@@ -45,7 +45,7 @@ function anyDefaults(schema: Schema, seen: Set<Schema> = new Set()): boolean {
 }
 
 /** A copy of `value` with the absent members that have a `@default` filled in (`value` is not changed). */
-export function fillDefaults(schema: Schema, value: unknown, mode: FillMode, top = true): unknown {
+export function fillDefaults(schema: Schema, value: unknown, mode: DefaultsMode, top = true): unknown {
   if (value === null || value === undefined || typeof value !== "object" || !anyDefaults(schema)) return value;
   switch (schema.kind) {
     case "structure": {
