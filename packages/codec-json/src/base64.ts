@@ -9,7 +9,7 @@ for (let i = 0; i < 64; i++) ENCODE.push(ALPHABET[i]!);
 const DECODE = new Int16Array(128).fill(-1);
 for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
-/** @internal Encodes bytes as padded base64. */
+/** Encodes bytes as padded base64 (RFC 4648 §4). */
 export function encodeBase64(bytes: Uint8Array): string {
   let out = "";
   const n = bytes.length;
@@ -28,7 +28,7 @@ export function encodeBase64(bytes: Uint8Array): string {
   return out;
 }
 
-/** @internal Decodes base64 (padding optional); `undefined` when the text is not base64. */
+/** Decodes base64 (padding optional); `undefined` when the text is not base64. */
 export function decodeBase64(text: string): Uint8Array | undefined {
   let end = text.length;
   if (end % 4 === 0 && end > 0 && text.charCodeAt(end - 1) === 61) {

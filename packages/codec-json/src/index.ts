@@ -10,3 +10,5 @@ export { compileWriter } from "./writer.js";
 export type { JsonWriter } from "./writer.js";
 export { jsonCodec } from "./codec.js";
 export type { JsonSettings } from "./settings.js";
+export { decodeBase64, encodeBase64 } from "./base64.js";
+export { formatDateTime, formatHttpDate, parseDateTime, parseHttpDate } from "./timestamps.js";

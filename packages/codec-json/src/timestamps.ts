@@ -28,7 +28,7 @@ function toMillis(year: number, month: number, day: number, hour: number, minute
   return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms;
 }
 
-/** @internal Parses RFC 3339 date-time text; `undefined` when malformed. */
+/** Parses RFC 3339 date-time text (offsets and fractions accepted); `undefined` when malformed. */
 export function parseDateTime(text: string): Date | undefined {
   const fast = parseUtcDateTime(text);
   if (fast !== undefined) return fast;
@@ -92,7 +92,7 @@ function daysFromCivilSmall(year: number, month: number, day: number): number {
   return (era - 1) * 146_097 + doe - 719_468;
 }
 
-/** @internal Parses IMF-fixdate text; `undefined` when malformed. */
+/** Parses IMF-fixdate (HTTP date) text; `undefined` when malformed. */
 export function parseHttpDate(text: string): Date | undefined {
   const m = HTTP_DATE.exec(text);
   if (m === null) return undefined;
@@ -148,7 +148,7 @@ function dateTimeText(t: number, quoted: boolean): string | undefined {
 }
 
 /**
- * @internal Writes RFC 3339 UTC text, with fractional seconds only when
+ * Writes RFC 3339 UTC text, with fractional seconds only when
  * non-zero; `undefined` outside years 0–9999. Computed from the time value
  * rather than through `toISOString` and slicing, which dominated write time
  * for timestamp-heavy payloads.
@@ -162,7 +162,7 @@ export function quotedDateTime(date: Date): string | undefined {
   return dateTimeText(date.getTime(), true);
 }
 
-/** @internal Writes IMF-fixdate text (whole seconds); `undefined` outside years 0–9999. */
+/** Writes IMF-fixdate (HTTP date) text (whole seconds); `undefined` outside years 0–9999. */
 export function formatHttpDate(date: Date): string | undefined {
   const t = date.getTime();
   const year = date.getUTCFullYear();

@@ -12,8 +12,10 @@ import {
   fillDefaults,
   fillIdempotencyTokens,
   findErrorSchema,
+  gzip,
   type HttpRequest,
   type HttpResponse,
+  isBlank,
   type OperationSchema,
   readBody,
   sanitizeErrorType,
@@ -22,7 +24,7 @@ import {
   UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { gzip, isBlank, JSON_SETTINGS, QUERY_COMPATIBLE, targetOf, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, QUERY_COMPATIBLE, targetOf, type AwsJsonVariant } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;

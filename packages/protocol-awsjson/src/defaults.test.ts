@@ -1,7 +1,7 @@
+import { gunzip } from "@anvil/core";
 import { describe, expect, it } from "vitest";
 import { boolean, integer, member, operation, service, string, struct } from "@anvil/core/codegen";
 import { awsJson1_0 } from "./index.js";
-import { gunzip } from "./wire.js";
 
 const Inner = struct("ex#Inner", [member("greeting", string, { default: "hi" }), member("opt", integer, { default: 1, clientOptional: true })]);
 const Input = struct("ex#Input", [member("top", string, { default: "top" }), member("inner", Inner)]);

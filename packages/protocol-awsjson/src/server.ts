@@ -6,8 +6,10 @@
 import {
   compileValidator,
   fillDefaults,
+  gunzip,
   type HttpRequest,
   type HttpResponse,
+  isBlank,
   ModeledError,
   type OperationSchema,
   readBody,
@@ -21,7 +23,7 @@ import {
   ValidationError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { gunzip, isBlank, JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, VALIDATION_EXCEPTION, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, VALIDATION_EXCEPTION, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
 

@@ -55,24 +55,3 @@ export function targetOf(service: ServiceSchema, operation: OperationSchema): st
 export function shapeNameOf(id: string): string {
   return id.slice(id.indexOf("#") + 1);
 }
-
-/** Whether a body holds nothing but whitespace (read as `{}`). */
-export function isBlank(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
-  }
-  return true;
-}
-
-/** Gzips bytes with the platform's CompressionStream (`@requestCompression`). */
-export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-/** Gunzips a request body sent with `Content-Encoding: gzip`. */
-export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}

@@ -108,10 +108,14 @@ describe.skipIf(!isCorpus(corpus.path))(`protocol suites against ${corpus.path}`
   it("every part has the corpus's case count; protocols without an implementation are skipped as not implemented", async () => {
     const report = await runSuites(SUITES.slice(2), corpus.path);
     const counts: Record<string, Record<string, number>> = {};
-    const implemented = new Set(["awsJson1_0", "awsJson1_1", "rpcv2Cbor"]);
+    const implemented = new Set(["awsJson1_0", "awsJson1_1", "rpcv2Cbor", "restJson1"]);
     for (const p of report.parts) {
       (counts[p.suite] ??= {})[p.part] = p.results.length;
-      if (implemented.has(p.suite)) {
+      if (implemented.has(p.suite) && (p.part.startsWith("malformed/") || p.part.startsWith("eventstream/"))) {
+        // Registered, but malformed-request and event-stream cases are not executed yet.
+        expect(p.counts, `${p.suite}/${p.part}`).toEqual({ passed: 0, failed: 0, skipped: p.results.length });
+        expect(new Set(p.results.map((r) => r.reason))).toEqual(new Set([NOT_EXECUTED]));
+      } else if (implemented.has(p.suite)) {
         expect(p.counts.skipped, `${p.suite}/${p.part}`).toBe(0);
       } else {
         expect(p.counts, `${p.suite}/${p.part}`).toEqual({ passed: 0, failed: 0, skipped: p.results.length });

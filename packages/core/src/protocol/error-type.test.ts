@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
-import { findErrorSchema, readBody, sanitizeErrorType } from "./error-type.js";
+import { gunzip, gzip, isBlank, readBody } from "./body.js";
+import { findErrorSchema, sanitizeErrorType } from "./error-type.js";
 
 describe("error types on the wire", () => {
   it.each([
@@ -30,5 +31,18 @@ describe("readBody", () => {
       yield new Uint8Array([2]);
     }
     expect(await readBody(chunks())).toEqual(new Uint8Array([1, 2]));
+  });
+});
+
+describe("body helpers", () => {
+  it("tell blank bodies", () => {
+    expect(isBlank(new TextEncoder().encode(" \n\t"))).toBe(true);
+    expect(isBlank(new TextEncoder().encode(" {}"))).toBe(false);
+  });
+
+  it("gzip and gunzip round trip, and gunzip rejects other bytes", async () => {
+    const text = new TextEncoder().encode("hello hello hello");
+    expect(await gunzip(await gzip(text))).toEqual(text);
+    await expect(gunzip(text)).rejects.toThrow();
   });
 });

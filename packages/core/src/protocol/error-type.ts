@@ -1,11 +1,8 @@
 /**
- * Helpers every protocol uses to turn a wire error type into a modeled error
- * and to read bodies.
+ * Helpers every protocol uses to turn a wire error type into a modeled error.
  */
 import { shapeName } from "../schema/builders.js";
 import type { StructSchema } from "../schema/schema.js";
-import { collectBytes } from "../values/streams.js";
-import type { HttpBody } from "./http.js";
 
 /**
  * The error shape name from a wire type marker: `ns#Name:qualifier` →
@@ -25,12 +22,4 @@ export function sanitizeErrorType(raw: string): string {
 export function findErrorSchema(errors: readonly StructSchema[], name: string): StructSchema | undefined {
   for (const e of errors) if (shapeName(e.id) === name) return e;
   return undefined;
-}
-
-const EMPTY = new Uint8Array(0);
-
-/** A whole body as bytes: nothing is empty bytes, streams are collected. */
-export async function readBody(body: HttpBody): Promise<Uint8Array> {
-  if (body === undefined) return EMPTY;
-  return collectBytes(body);
 }

@@ -1,0 +1,182 @@
+/**
+ * The client side of the HTTP binding engine: input → method, URI (labels,
+ * literal and bound query), headers and payload or JSON body; response →
+ * output, the modeled error its type names, or an UnmodeledError.
+ */
+import {
+  CLIENT_INPUT_DEFAULTS,
+  type ClientCallContext,
+  type ClientProtocol,
+  collectBytes,
+  correctRequired,
+  createModeledError,
+  fillDefaults,
+  fillIdempotencyTokens,
+  findErrorSchema,
+  gzip,
+  type HttpRequest,
+  type HttpResponse,
+  isBlank,
+  type OperationSchema,
+  readBody,
+  sanitizeErrorType,
+  SerializationError,
+  type StructSchema,
+  UnmodeledError,
+} from "@anvil/core";
+import { encodeBase64 } from "@anvil/codec-json";
+import { bindingsOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
+import { readMessage, writeBody, writeHeaders, writeQuery } from "./message.js";
+import { codingsOf } from "./compression.js";
+import { md5 } from "./md5.js";
+import { encodeLabel, scalarToText } from "./text-values.js";
+
+/** How much of an unreadable error body an UnmodeledError keeps. */
+const EXCERPT_LENGTH = 256;
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+type Obj = Record<string, unknown>;
+
+/** The client protocol for one set of HTTP binding settings. */
+export function createHttpBindingClient(settings: HttpBindingSettings): ClientProtocol {
+  return Object.freeze({
+    id: settings.id,
+
+    async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
+      const http = operation.traits.http;
+      if (http === undefined) throw new SerializationError(`encode ${settings.name}: operation ${operation.id} has no @http trait`);
+      const schema = operation.input;
+      let value = fillIdempotencyTokens(schema, (input ?? {}) as Obj);
+      value = (await bufferStreamingPayload(schema, value)) as Obj;
+      value = fillDefaults(schema, value, CLIENT_INPUT_DEFAULTS) as Obj;
+
+      const uri = parseUri(http.uri);
+      const plan = bindingsOf(schema, "request");
+      let path = "";
+      for (const segment of uri.segments) {
+        if (segment.kind === "literal") {
+          path += `/${segment.text}`;
+          continue;
+        }
+        const member = plan.labels.find((m) => m.name === segment.name) ?? schema.members.find((m) => m.name === segment.name);
+        const v = member === undefined ? undefined : value[member.name];
+        if (member === undefined || v === undefined || v === null) {
+          throw new SerializationError(`encode ${settings.name}: label "${segment.name}" has no value`, { path: `/${segment.name}` });
+        }
+        const text = scalarToText(member.target, member.traits, v, "label", `/${member.name}`);
+        if (text === "") throw new SerializationError(`encode ${settings.name}: label "${segment.name}" is empty`, { path: `/${segment.name}` });
+        path += `/${encodeLabel(text, segment.greedy)}`;
+      }
+      if (path === "") path = "/";
+      const base = context.endpoint.pathname.replace(/\/+$/, "");
+      path = base + path;
+
+      const query: [string, string][] = uri.query.map(([n, v]) => [n, v ?? ""]);
+      writeQuery(schema, value, query);
+
+      const headers = new Headers();
+      writeHeaders(schema, "request", value, headers);
+      const body = writeBody(settings, schema, "request", value);
+      if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
+      let bytes = body.bytes;
+      if (bytes !== undefined && operation.traits.requestCompression?.includes("gzip")) {
+        bytes = await gzip(bytes);
+        headers.set("content-encoding", [...codingsOf(headers.get("content-encoding")), "gzip"].join(", "));
+      }
+      if (bytes !== undefined) {
+        headers.set("content-length", String(bytes.byteLength));
+        if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(md5(bytes)));
+      }
+      const accept = acceptOf(operation.output);
+      if (accept !== undefined && !headers.has("accept")) headers.set("accept", accept);
+
+      const prefix = operation.traits.endpointHostPrefix;
+      const host = prefix === undefined ? context.endpoint.host : `${hostPrefix(settings, prefix, schema, value)}${context.endpoint.host}`;
+      return { method: http.method.toUpperCase(), path, query, headers, body: bytes, host };
+    },
+
+    async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
+      const bytes = await readBody(response.body);
+      if (response.status >= 200 && response.status < 300) {
+        const output = readMessage(settings, operation.output, "response", { headers: response.headers, status: response.status }, bytes);
+        return correctRequired(operation.output, output);
+      }
+      throw errorOf(settings, operation, response, bytes, context);
+    },
+  });
+}
+
+/** `Accept` for a JSON response; none when the output's payload is text or bytes. */
+function acceptOf(output: StructSchema): string | undefined {
+  const payload = bindingsOf(output, "response").payload;
+  if (payload !== undefined && !isJsonPayload(payload.target)) return payload.traits.mediaType;
+  return JSON_MEDIA_TYPE;
+}
+
+/** Buffers a streaming blob payload (streams are not passed through yet). */
+async function bufferStreamingPayload(schema: StructSchema, value: Obj): Promise<Obj> {
+  const payload = bindingsOf(schema, "request").payload;
+  if (payload === undefined || payload.target.kind !== "blob") return value;
+  const v = value[payload.name];
+  if (v === undefined || v === null || v instanceof Uint8Array || typeof v === "string") return value;
+  return { ...value, [payload.name]: await collectBytes(v as Parameters<typeof collectBytes>[0]) };
+}
+
+/** Fills the `{label}`s of an `@endpoint` host prefix from the input's `@hostLabel` members. */
+function hostPrefix(settings: HttpBindingSettings, prefix: string, schema: StructSchema, input: Obj): string {
+  return prefix.replace(/\{([^}]+)\}/g, (_all, name: string) => {
+    const member = schema.members.find((m) => m.name === name);
+    const value = input[name];
+    if (member === undefined || typeof value !== "string" || value === "") {
+      throw new SerializationError(`encode ${settings.name}: host label "${name}" has no value`, { path: `/${name}` });
+    }
+    return value;
+  });
+}
+
+/** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
+function errorOf(settings: HttpBindingSettings, operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
+  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
+  let parsed: unknown;
+  let text = "";
+  if (!isBlank(bytes)) {
+    text = utf8.decode(bytes);
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined; // a proxy's HTML page, a truncated body: reported below
+    }
+  }
+  const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Obj) : undefined;
+  const raw = response.headers.get(settings.errorTypeHeader) ?? stringField(body, "__type") ?? stringField(body, "code");
+  const name = raw === undefined ? undefined : sanitizeErrorType(raw);
+  const schema = name ? (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name)) : undefined;
+  if (schema !== undefined) {
+    try {
+      const jsonBytes = body === undefined ? new Uint8Array(0) : bytes;
+      const members = readMessage(settings, schema, "response", { headers: response.headers, status: response.status }, jsonBytes);
+      return createModeledError(schema, members, { $metadata });
+    } catch (cause) {
+      return new UnmodeledError(name ?? "UnknownError", `${settings.name}: error ${name} does not match its shape`, {
+        $metadata,
+        cause,
+        bodyExcerpt: text.slice(0, EXCERPT_LENGTH),
+      });
+    }
+  }
+  const code = name || `Http${response.status}`;
+  const message =
+    stringField(body, "message") ?? stringField(body, "Message") ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
+}
+
+function stringField(body: Obj | undefined, key: string): string | undefined {
+  const v = body?.[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+function requestIdOf(headers: Headers): { requestId?: string } {
+  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
+  return id === null ? {} : { requestId: id };
+}

@@ -1,0 +1,231 @@
+/**
+ * Writing and reading the bound parts of a message (headers, query,
+ * payload or JSON body, status code) from a structure's binding plan. Both
+ * sides use it: the client for input and output/errors, the server for
+ * input and output/errors.
+ *
+ * @internal
+ */
+import {
+  isBlank,
+  type MemberSchema,
+  SerializationError,
+  type StructSchema,
+} from "@anvil/core";
+import { compileReader, compileWriter } from "@anvil/codec-json";
+import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
+import { type Location, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar, timestampFormatIn } from "./text-values.js";
+
+type Obj = Record<string, unknown>;
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** The text forms of a member's value: one for a scalar, one per item for a list. */
+function textsOf(member: MemberSchema, value: unknown, location: Location): string[] {
+  const target = member.target;
+  if (target.kind === "list") {
+    if (!Array.isArray(value)) throw new SerializationError(`encode restJson: /${member.name} is not a list`, { path: `/${member.name}` });
+    const item = target.member;
+    const traits = { ...item.traits, ...pickTextTraits(member.traits) };
+    return value.filter((v) => v !== null && v !== undefined).map((v, i) => scalarToText(item.target, traits, v, location, `/${member.name}/${i}`));
+  }
+  return [scalarToText(target, member.traits, value, location, `/${member.name}`)];
+}
+
+/** A member's `@timestampFormat` and `@mediaType` apply to the items of its list. */
+function pickTextTraits(traits: MemberSchema["traits"]): MemberSchema["traits"] {
+  return {
+    ...(traits.timestampFormat !== undefined ? { timestampFormat: traits.timestampFormat } : {}),
+    ...(traits.mediaType !== undefined ? { mediaType: traits.mediaType } : {}),
+  };
+}
+
+/** Writes header- and prefix-header-bound members. */
+export function writeHeaders(schema: StructSchema, direction: Direction, value: Obj, headers: Headers): void {
+  const plan = bindingsOf(schema, direction);
+  // Prefix headers first: a header bound to a member of its own wins.
+  for (const { member, prefix } of plan.prefixHeaders) {
+    const map = value[member.name];
+    if (map === undefined || map === null || typeof map !== "object") continue;
+    for (const [key, v] of Object.entries(map as Obj)) if (typeof v === "string") headers.set(`${prefix}${key}`, v);
+  }
+  for (const { member, name } of plan.headers) {
+    const v = value[member.name];
+    if (v === undefined || v === null) continue;
+    const texts = textsOf(member, v, "header");
+    if (member.target.kind === "list") {
+      const item = member.target.member.target;
+      const quote = item.kind === "string" || item.kind === "enum";
+      headers.set(name, texts.map((t) => (quote ? quoteHeaderItem(t) : t)).join(", "));
+    } else headers.set(name, texts[0]!);
+  }
+}
+
+/** Writes query-bound members as decoded pairs; `@httpQuery` keys win over `@httpQueryParams` ones. */
+export function writeQuery(schema: StructSchema, value: Obj, query: [string, string][]): void {
+  const plan = bindingsOf(schema, "request");
+  const explicit = new Set<string>();
+  for (const { member, key } of plan.query) {
+    const v = value[member.name];
+    if (v === undefined || v === null) continue;
+    explicit.add(key);
+    for (const text of textsOf(member, v, "query")) query.push([key, text]);
+  }
+  const paramsMember = plan.queryParams;
+  if (paramsMember === undefined) return;
+  const map = value[paramsMember.name];
+  if (map === undefined || map === null || typeof map !== "object") return;
+  for (const [key, v] of Object.entries(map as Obj)) {
+    if (explicit.has(key) || v === null || v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) query.push([key, String(item)]);
+    else query.push([key, String(v)]);
+  }
+}
+
+/** A body and its content type. */
+export interface Body {
+  readonly bytes: Uint8Array | undefined;
+  readonly contentType: string | undefined;
+}
+
+const EMPTY_OBJECT = utf8Encoder.encode("{}");
+
+const NO_BODY: Body = Object.freeze({ bytes: undefined, contentType: undefined });
+
+/**
+ * The body of a message: its `@httpPayload` member (JSON for structures,
+ * unions and documents; text or bytes for strings and blobs under
+ * restJson1), else a JSON object of the unbound members, else nothing.
+ */
+export function writeBody(settings: HttpBindingSettings, schema: StructSchema, direction: Direction, value: Obj): Body {
+  const plan = bindingsOf(schema, direction);
+  const payload = plan.payload;
+  if (payload !== undefined) {
+    const v = value[payload.name];
+    const target = payload.target;
+    // A request's unset structure payload is an empty object; other unset payloads are no body.
+    if (v === undefined || v === null) return target.kind === "structure" && direction === "request" ? { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE } : NO_BODY;
+    if (settings.rawPayloads && !isJsonPayload(target)) {
+      if (target.kind === "blob") {
+        const bytes = typeof v === "string" ? utf8Encoder.encode(v) : (v as Uint8Array);
+        return { bytes, contentType: payload.traits.mediaType ?? "application/octet-stream" };
+      }
+      if (target.kind === "string" || target.kind === "enum") {
+        return { bytes: utf8Encoder.encode(String(v)), contentType: payload.traits.mediaType ?? "text/plain" };
+      }
+    }
+    return { bytes: compileWriter(target, settings.json).toBytes(v), contentType: payload.traits.mediaType ?? JSON_MEDIA_TYPE };
+  }
+  // A request without body members has no body; a response has a JSON object unless the operation has no output at all.
+  if (plan.body === undefined) return direction === "request" || schema.id === UNIT ? NO_BODY : { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE };
+  return { bytes: compileWriter(plan.body, settings.json).toBytes(value), contentType: JSON_MEDIA_TYPE };
+}
+
+/** What a message carries besides its body. */
+export interface Incoming {
+  readonly headers: Headers;
+  /** Decoded query pairs (requests). */
+  readonly query?: readonly (readonly [string, string])[];
+  /** Decoded labels (requests). */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** The status code (responses). */
+  readonly status?: number;
+}
+
+/** Reads a message's bound members and body into a structure value. */
+export function readMessage(settings: HttpBindingSettings, schema: StructSchema, direction: Direction, incoming: Incoming, bytes: Uint8Array): Obj {
+  const plan = bindingsOf(schema, direction);
+  // The body first: the JSON reader fills nested and member defaults.
+  let out: Obj;
+  if (plan.body !== undefined) {
+    const read = compileReader(plan.body, settings.json);
+    out = { ...(isBlank(bytes) ? read("{}") : read(bytes)) } as Obj;
+  } else out = {};
+
+  const payload = plan.payload;
+  if (payload !== undefined) {
+    const v = readPayload(settings, payload, bytes);
+    if (v !== undefined) out[payload.name] = v;
+  }
+
+  if (incoming.labels !== undefined) {
+    for (const member of plan.labels) {
+      const text = incoming.labels[member.name];
+      if (text !== undefined) out[member.name] = textToScalar(member.target, member.traits, text, "label", `/${member.name}`);
+    }
+  }
+
+  if (incoming.query !== undefined) {
+    const query = incoming.query;
+    for (const { member, key } of plan.query) {
+      const values = query.filter(([n]) => n === key).map(([, v]) => v);
+      if (values.length === 0) continue;
+      out[member.name] = fromTexts(member, values, "query");
+    }
+    const paramsMember = plan.queryParams;
+    if (paramsMember !== undefined && paramsMember.target.kind === "map") {
+      const listValued = paramsMember.target.value.target.kind === "list";
+      const map: Record<string, unknown> = {};
+      for (const [n, v] of query) {
+        if (listValued) ((map[n] ??= []) as string[]).push(v);
+        else if (!Object.hasOwn(map, n)) map[n] = v;
+      }
+      if (Object.keys(map).length > 0) out[paramsMember.name] = map;
+    }
+  }
+
+  for (const { member, name } of plan.headers) {
+    const text = incoming.headers.get(name);
+    if (text === null) continue;
+    if (member.target.kind === "list") {
+      const item = member.target.member;
+      const traits = { ...item.traits, ...pickTextTraits(member.traits) };
+      const httpDates = item.target.kind === "timestamp" && timestampFormatIn(traits, "header") === "http-date";
+      out[member.name] = splitHeaderList(text, httpDates).map((t, i) => textToScalar(item.target, traits, t, "header", `/${member.name}/${i}`));
+    } else out[member.name] = textToScalar(member.target, member.traits, text.trim(), "header", `/${member.name}`);
+  }
+  for (const { member, prefix } of plan.prefixHeaders) {
+    const map: Record<string, string> = {};
+    let any = false;
+    incoming.headers.forEach((value, name) => {
+      if (!name.startsWith(prefix)) return;
+      map[name.slice(prefix.length)] = value;
+      any = true;
+    });
+    if (any) out[member.name] = map;
+  }
+
+  if (plan.responseCode !== undefined && incoming.status !== undefined) out[plan.responseCode.name] = incoming.status;
+  return out;
+}
+
+function fromTexts(member: MemberSchema, texts: readonly string[], location: Location): unknown {
+  const target = member.target;
+  if (target.kind === "list") {
+    const item = target.member;
+    const traits = { ...item.traits, ...pickTextTraits(member.traits) };
+    return texts.map((t, i) => textToScalar(item.target, traits, t, location, `/${member.name}/${i}`));
+  }
+  return textToScalar(target, member.traits, texts[0]!, location, `/${member.name}`);
+}
+
+function readPayload(settings: HttpBindingSettings, payload: MemberSchema, bytes: Uint8Array): unknown {
+  const target = payload.target;
+  if (settings.rawPayloads && !isJsonPayload(target)) {
+    if (bytes.length === 0) return undefined;
+    if (target.kind === "blob") return bytes;
+    if (target.kind === "string" || target.kind === "enum") {
+      try {
+        return utf8Decoder.decode(bytes);
+      } catch (cause) {
+        throw new SerializationError(`decode ${settings.name}: payload /${payload.name} is not UTF-8 text`, { path: `/${payload.name}`, cause });
+      }
+    }
+  }
+  if (isBlank(bytes)) return undefined;
+  const value = compileReader(target, settings.json)(bytes);
+  // `{}` is what an unset structure payload is written as.
+  if (target.kind === "structure" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return undefined;
+  return value;
+}

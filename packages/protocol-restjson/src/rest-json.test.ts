@@ -1,0 +1,306 @@
+import { describe, expect, it } from "vitest";
+import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
+import { restJson1 } from "./index.js";
+import { routesOf } from "./bindings.js";
+import { encodeLabel, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar } from "./text-values.js";
+import { md5 } from "./md5.js";
+
+const NoSuchCity = struct(
+  "example.weather#NoSuchCity",
+  [member("message", string), member("cityId", string, { httpHeader: "X-City-Id" })],
+  { error: "client", httpError: 404 },
+);
+const Outage = struct("example.weather#Outage", [member("message", string)], { error: "server" });
+const ValidationException = struct(
+  "smithy.framework#ValidationException",
+  [
+    member("message", string, { required: true }),
+    member(
+      "fieldList",
+      list("smithy.framework#ValidationExceptionFieldList", member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string), member("message", string)]))),
+    ),
+  ],
+  { error: "client" },
+);
+const StringList = list("example.weather#StringList", member("member", string));
+const TimeList = list("example.weather#TimeList", member("member", timestamp));
+const StringMap = map("example.weather#StringMap", member("key", string), member("value", string));
+
+const GetCityInput = struct("example.weather#GetCityInput", [
+  member("cityId", string, { required: true, httpLabel: true, length: { min: 1, max: 8 } }),
+  member("path", string, { required: true, httpLabel: true }),
+  member("units", string, { httpQuery: "units" }),
+  member("tags", StringList, { httpQuery: "tag" }),
+  member("since", timestamp, { httpQuery: "since" }),
+  member("extra", StringMap, { httpQueryParams: true }),
+  member("names", StringList, { httpHeader: "X-Names" }),
+  member("times", TimeList, { httpHeader: "X-Times" }),
+  member("meta", StringMap, { httpPrefixHeaders: "X-Meta-" }),
+  member("token", string, { idempotencyToken: true, httpHeader: "X-Token" }),
+  member("note", string, { jsonName: "the_note" }),
+]);
+const GetCityOutput = struct("example.weather#GetCityOutput", [
+  member("name", string),
+  member("status", integer, { httpResponseCode: true }),
+  member("etag", string, { httpHeader: "ETag" }),
+]);
+const GetCity = operation("example.weather#GetCity", {
+  input: GetCityInput,
+  output: GetCityOutput,
+  errors: [NoSuchCity, Outage, ValidationException],
+  traits: { http: { method: "GET", uri: "/cities/{cityId}/files/{path+}?mode=full", code: 200 } },
+});
+const PutPhoto = operation("example.weather#PutPhoto", {
+  input: struct("example.weather#PutPhotoInput", [
+    member("cityId", string, { required: true, httpLabel: true }),
+    member("photo", blob, { httpPayload: true, mediaType: "image/png" }),
+  ]),
+  output: unit,
+  traits: { http: { method: "PUT", uri: "/cities/{cityId}/photo", code: 204 } },
+});
+const ListCities = operation("example.weather#ListCities", {
+  input: struct("example.weather#ListCitiesInput", [member("open", boolean, { httpQuery: "open" })]),
+  output: struct("example.weather#ListCitiesOutput", [member("items", StringList)]),
+  traits: { http: { method: "GET", uri: "/cities", code: 200 } },
+});
+const GetSpecial = operation("example.weather#GetSpecial", {
+  input: unit,
+  output: unit,
+  traits: { http: { method: "GET", uri: "/cities/special/files/x", code: 200 } },
+});
+const Weather = service("example.weather#Weather", {
+  operations: { getCity: GetCity, putPhoto: PutPhoto, listCities: ListCities, getSpecial: GetSpecial },
+  protocols: ["aws.protocols#restJson1"],
+});
+
+const { client, server } = restJson1();
+const clientContext = { endpoint: new URL("https://weather.example.com"), service: Weather };
+const text = (body: unknown): string => new TextDecoder().decode(body as Uint8Array);
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+const response = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
+  status,
+  headers: new Headers({ "content-type": "application/json", ...headers }),
+  body: bytes(body),
+});
+
+describe("text encodings", () => {
+  const date = new Date(Date.UTC(2019, 11, 16, 23, 48, 18));
+  it.each([
+    ["label", "a b/c", false, "a%20b%2Fc"],
+    ["label", "a b/c", true, "a%20b/c"],
+    ["label", "it's (*)!", false, "it%27s%20%28%2A%29%21"],
+    ["label", "%:?#", false, "%25%3A%3F%23"],
+  ])("%s %j (greedy %s) → %s", (_where, value, greedy, expected) => {
+    expect(encodeLabel(value, greedy)).toBe(expected);
+  });
+
+  it.each([
+    ["query", {}, "2019-12-16T23:48:18Z"],
+    ["label", {}, "2019-12-16T23:48:18Z"],
+    ["header", {}, "Mon, 16 Dec 2019 23:48:18 GMT"],
+    ["header", { timestampFormat: "epoch-seconds" as const }, "1576540098"],
+    ["query", { timestampFormat: "http-date" as const }, "Mon, 16 Dec 2019 23:48:18 GMT"],
+  ] as const)("timestamp in %s with %j → %s", (where, traits, expected) => {
+    expect(scalarToText(timestamp, traits, date, where, "/t")).toBe(expected);
+    expect(textToScalar(timestamp, traits, expected, where, "/t")).toEqual(date);
+  });
+
+  it("writes booleans and numbers as text, base64 for @mediaType strings in headers", () => {
+    expect(scalarToText(boolean, {}, true, "query", "/b")).toBe("true");
+    expect(scalarToText(integer, {}, -3, "header", "/i")).toBe("-3");
+    expect(scalarToText(string, { mediaType: "application/json" }, "true", "header", "/s")).toBe("dHJ1ZQ==");
+    expect(textToScalar(string, { mediaType: "application/json" }, "dHJ1ZQ==", "header", "/s")).toBe("true");
+    expect(textToScalar(integer, {}, "12", "query", "/i")).toBe(12);
+    expect(() => textToScalar(integer, {}, "1.5", "query", "/i")).toThrow(SerializationError);
+    expect(() => textToScalar(boolean, {}, "yes", "header", "/b")).toThrow(SerializationError);
+  });
+
+  it.each([
+    ["plain", "plain"],
+    ["a,b", '"a,b"'],
+    ['say "hi"', '"say \\"hi\\""'],
+  ])("header list item %j → %s", (item, quoted) => {
+    expect(quoteHeaderItem(item)).toBe(quoted);
+    expect(splitHeaderList(`x, ${quoted}, y`, false)).toEqual(["x", item, "y"]);
+  });
+
+  it("splits http-date lists after every second comma", () => {
+    expect(splitHeaderList("Mon, 16 Dec 2019 23:48:18 GMT, Tue, 17 Dec 2019 23:48:18 GMT", true)).toEqual([
+      "Mon, 16 Dec 2019 23:48:18 GMT",
+      "Tue, 17 Dec 2019 23:48:18 GMT",
+    ]);
+    expect(splitHeaderList("", false)).toEqual([]);
+  });
+
+  it("computes MD5", () => {
+    const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    expect(hex(md5(bytes("")))).toBe("d41d8cd98f00b204e9800998ecf8427e");
+    expect(hex(md5(bytes("The quick brown fox jumps over the lazy dog")))).toBe("9e107d9d372bb6826bd81d3542a419d6");
+  });
+});
+
+describe("client requests", () => {
+  it("binds labels, query, headers and prefix headers; the rest is the JSON body", async () => {
+    const req = await client.serializeRequest(
+      GetCity,
+      {
+        cityId: "new york",
+        path: "a/b c",
+        units: "metric",
+        tags: ["x", "y"],
+        since: new Date(Date.UTC(2019, 11, 16, 23, 48, 18)),
+        extra: { units: "ignored", other: "1" },
+        names: ["a,b", "c"],
+        times: [new Date(0), new Date(1000)],
+        meta: { color: "red" },
+        token: "tok",
+        note: "hi",
+      },
+      clientContext,
+    );
+    expect(req.method).toBe("GET");
+    expect(req.path).toBe("/cities/new%20york/files/a/b%20c");
+    expect(req.query).toEqual([
+      ["mode", "full"],
+      ["units", "metric"],
+      ["tag", "x"],
+      ["tag", "y"],
+      ["since", "2019-12-16T23:48:18Z"],
+      ["other", "1"],
+    ]);
+    expect(req.headers.get("x-names")).toBe('"a,b", c');
+    expect(req.headers.get("x-times")).toBe("Thu, 01 Jan 1970 00:00:00 GMT, Thu, 01 Jan 1970 00:00:01 GMT");
+    expect(req.headers.get("x-meta-color")).toBe("red");
+    expect(req.headers.get("x-token")).toBe("tok");
+    expect(req.headers.get("content-type")).toBe("application/json");
+    expect(JSON.parse(text(req.body))).toEqual({ the_note: "hi" });
+  });
+
+  it("fills an idempotency token bound to a header; sends no body without body members", async () => {
+    const req = await client.serializeRequest(GetCity, { cityId: "sea", path: "p" }, clientContext);
+    expect(req.headers.get("x-token")).toMatch(/^[0-9a-f-]{36}$/);
+    const put = await client.serializeRequest(PutPhoto, { cityId: "sea", photo: bytes("PNG") }, clientContext);
+    expect(put.headers.get("content-type")).toBe("image/png");
+    expect(text(put.body)).toBe("PNG");
+    const list = await client.serializeRequest(ListCities, { open: false }, clientContext);
+    expect(list.body).toBeUndefined();
+    expect(list.headers.has("content-type")).toBe(false);
+    expect(list.query).toEqual([["open", "false"]]);
+  });
+
+  it("rejects a missing label", async () => {
+    await expect(client.serializeRequest(GetCity, { path: "p" }, clientContext)).rejects.toThrow(SerializationError);
+  });
+});
+
+describe("client responses and errors", () => {
+  it("reads the body, headers and the status code", async () => {
+    const out = await client.deserializeResponse(GetCity, response(201, '{"name":"Seattle"}', { etag: "abc" }), clientContext);
+    expect(out).toEqual({ name: "Seattle", etag: "abc", status: 201 });
+  });
+
+  it.each([
+    ["the header", { "x-amzn-errortype": "NoSuchCity:http://internal.amazon.com/" }, '{"message":"gone"}'],
+    ["__type", {}, '{"__type":"example.weather#NoSuchCity","message":"gone"}'],
+    ["code", {}, '{"code":"NoSuchCity","message":"gone"}'],
+  ])("maps an error named by %s to the modeled error, with header-bound members", async (_how, headers, body) => {
+    const error = await client.deserializeResponse(GetCity, response(404, body, { ...headers, "x-city-id": "sea" }), clientContext).catch((e: unknown) => e);
+    expect(errorClass(NoSuchCity).is(error)).toBe(true);
+    expect((error as ModeledError).members()).toEqual({ message: "gone", cityId: "sea" });
+  });
+
+  it("reports an HTML 502 from a proxy as an UnmodeledError, not a parse error", async () => {
+    const html = { status: 502, headers: new Headers({ "content-type": "text/html" }), body: bytes("<html><body>Bad Gateway</body></html>") };
+    const error = await client.deserializeResponse(GetCity, html, clientContext).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnmodeledError);
+    expect((error as UnmodeledError).code).toBe("Http502");
+    expect((error as UnmodeledError).$metadata.httpStatus).toBe(502);
+  });
+});
+
+describe("server", () => {
+  const serverContext = (labels: Record<string, string> = {}) => ({ service: Weather, labels });
+  const request = (method: string, path: string, query: [string, string][] = [], headers: Record<string, string> = {}, body?: string): HttpRequest => ({
+    method,
+    path,
+    query,
+    headers: new Headers(headers),
+    body: body === undefined ? undefined : bytes(body),
+  });
+
+  it("routes from @http, literal segments before labels, literal query required", () => {
+    const routes = routesOf(Object.values(Weather.operations));
+    const paths = routes.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(paths)).toEqual(new Set(["GET /cities", "GET /cities/special/files/x", "PUT /cities/{cityId}/photo", "GET /cities/{cityId}/files/{path+}"]));
+    // The literal path is tried before the one with labels that would also match it.
+    expect(paths.indexOf("GET /cities/special/files/x")).toBeLessThan(paths.indexOf("GET /cities/{cityId}/files/{path+}"));
+    expect(server.routes(Weather).find((r) => r.operation === GetCity)!.query).toEqual([["mode", "full"]]);
+  });
+
+  it("reads labels, query, headers and body into the input", async () => {
+    const input = await server.deserializeRequest(
+      GetCity,
+      request("GET", "/cities/sea/files/a/b", [["mode", "full"], ["tag", "x"], ["tag", "y"], ["units", "metric"], ["z", "1"]], {
+        "x-names": '"a,b", c',
+        "x-meta-color": "red",
+        "content-type": "application/json",
+      }, '{"the_note":"hi"}'),
+      serverContext({ cityId: "sea", path: "a/b" }),
+    );
+    expect(input).toEqual({
+      cityId: "sea",
+      path: "a/b",
+      units: "metric",
+      tags: ["x", "y"],
+      extra: { mode: "full", tag: "x", units: "metric", z: "1" },
+      names: ["a,b", "c"],
+      meta: { color: "red" },
+      note: "hi",
+    });
+  });
+
+  it("rejects invalid input with a ValidationError, answered as ValidationException (400)", async () => {
+    const error = await server
+      .deserializeRequest(GetCity, request("GET", "/cities/much-too-long/files/x", [["mode", "full"]]), serverContext({ cityId: "much-too-long", path: "x" }))
+      .catch((e: unknown) => e);
+    expect(ValidationError.is(error)).toBe(true);
+    const res = await server.serializeError(GetCity, error, serverContext());
+    expect(res.status).toBe(400);
+    expect(res.headers.get("x-amzn-errortype")).toBe("ValidationException");
+    expect(JSON.parse(text(res.body)).fieldList[0].path).toBe("/cityId");
+  });
+
+  it("writes output with the @http code, the @httpResponseCode member, headers and the body", async () => {
+    const res = await server.serializeResponse(GetCity, { name: "Seattle", etag: "abc" }, serverContext());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("etag")).toBe("abc");
+    expect(JSON.parse(text(res.body))).toEqual({ name: "Seattle" });
+    expect((await server.serializeResponse(GetCity, { status: 202 }, serverContext())).status).toBe(202);
+    const put = await server.serializeResponse(PutPhoto, {}, serverContext());
+    expect(put.status).toBe(204);
+    expect(text(put.body)).toBe("");
+  });
+
+  it("writes modeled errors with X-Amzn-Errortype, status, header-bound and body members", async () => {
+    const res = await server.serializeError(GetCity, new (errorClass(NoSuchCity))({ message: "gone", cityId: "sea" }), serverContext());
+    expect(res.status).toBe(404);
+    expect(res.headers.get("x-amzn-errortype")).toBe("NoSuchCity");
+    expect(res.headers.get("x-city-id")).toBe("sea");
+    expect(JSON.parse(text(res.body))).toEqual({ message: "gone" });
+    // The client reads it back.
+    const back = await client.deserializeResponse(GetCity, res, clientContext).catch((e: unknown) => e);
+    expect((back as ModeledError).members()).toEqual({ message: "gone", cityId: "sea" });
+    expect((await server.serializeError(GetCity, new (errorClass(Outage))({ message: "down" }), serverContext())).status).toBe(500);
+  });
+
+  it("answers malformed input with 400 and anything else with a 500 that leaks nothing", async () => {
+    const bad = await server.deserializeRequest(ListCities, request("GET", "/cities", [["open", "maybe"]]), serverContext()).catch((e: unknown) => e);
+    expect(SerializationError.is(bad)).toBe(true);
+    expect((await server.serializeError(ListCities, bad, serverContext())).status).toBe(400);
+    const res = await server.serializeError(ListCities, new Error("db password is hunter2"), serverContext());
+    expect(res.status).toBe(500);
+    expect(res.headers.get("x-amzn-errortype")).toBe("InternalFailure");
+    expect(text(res.body)).not.toContain("hunter2");
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The server side of the HTTP binding engine: routes from `@http`, input
+ * read from labels, query, headers and payload or JSON body and validated,
+ * output and errors written with their bindings and status codes.
+ */
+import {
+  compileValidator,
+  fillDefaults,
+  gunzip,
+  type HttpRequest,
+  type HttpResponse,
+  ModeledError,
+  type OperationSchema,
+  readBody,
+  type Route,
+  SerializationError,
+  SERVER_OUTPUT_DEFAULTS,
+  type ServerCallContext,
+  type ServerProtocol,
+  type ServiceSchema,
+  type StructSchema,
+  ValidationError,
+} from "@anvil/core";
+import { compileWriter } from "@anvil/codec-json";
+import { bindingsOf, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf, VALIDATION_EXCEPTION } from "./bindings.js";
+import { codingsOf } from "./compression.js";
+import { readMessage, writeBody, writeHeaders } from "./message.js";
+
+const utf8 = new TextEncoder();
+
+type Obj = Record<string, unknown>;
+
+/** The server protocol for one set of HTTP binding settings. */
+export function createHttpBindingServer(settings: HttpBindingSettings): ServerProtocol {
+  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
+
+  /** A response of a structure's bound members: status, headers, body. */
+  const boundResponse = (schema: StructSchema, value: Obj, status: number, extra?: Record<string, string>): HttpResponse => {
+    const headers = new Headers();
+    writeHeaders(schema, "response", value, headers);
+    const body = writeBody(settings, schema, "response", value);
+    if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
+    if (extra !== undefined) for (const [n, v] of Object.entries(extra)) headers.set(n, v);
+    const code = bindingsOf(schema, "response").responseCode;
+    const codeValue = code === undefined ? undefined : value[code.name];
+    const bytes = body.bytes ?? new Uint8Array(0);
+    headers.set("content-length", String(bytes.byteLength));
+    return { status: typeof codeValue === "number" ? codeValue : status, headers, body: bytes };
+  };
+
+  /** An unmodeled error: the type header and `{"message": ...}`. */
+  const plainError = (status: number, type: string, message: string): HttpResponse => ({
+    status,
+    headers: new Headers({ "content-type": JSON_MEDIA_TYPE, [settings.errorTypeHeader]: type }),
+    body: utf8.encode(JSON.stringify({ message })),
+  });
+
+  return Object.freeze({
+    id: settings.id,
+
+    routes(service: ServiceSchema): readonly Route[] {
+      let routes = routeCache.get(service);
+      if (routes === undefined) {
+        routes = Object.freeze(routesOf(Object.values(service.operations)));
+        routeCache.set(service, routes);
+      }
+      return routes;
+    },
+
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
+      let bytes = await readBody(request.body);
+      let headers = request.headers;
+      const codings = codingsOf(headers.get("content-encoding"));
+      if (codings.some((c) => c.toLowerCase() === "gzip")) {
+        try {
+          bytes = await gunzip(bytes);
+        } catch (cause) {
+          throw new SerializationError(`decode ${settings.name}: request body is not valid gzip`, { cause });
+        }
+        // The member bound to Content-Encoding sees the codings the application chose.
+        headers = new Headers(headers);
+        const rest = codings.filter((c) => c.toLowerCase() !== "gzip");
+        if (rest.length === 0) headers.delete("content-encoding");
+        else headers.set("content-encoding", rest.join(", "));
+      }
+      const read = readMessage(settings, operation.input, "request", { headers, query: request.query, labels: context.labels }, bytes);
+      const input = fillBoundDefaults(operation.input, read);
+      const violations = compileValidator(operation.input)(input);
+      if (violations.length > 0) throw new ValidationError(violations);
+      return input;
+    },
+
+    async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
+      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
+      return boundResponse(operation.output, value, operation.traits.http?.code ?? 200);
+    },
+
+    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+      if (ModeledError.isModeledError(error)) {
+        const schema = error.$schema as StructSchema;
+        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
+        try {
+          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Obj;
+          return boundResponse(schema, members, status, { [settings.errorTypeHeader]: shapeNameOf(schema.id) });
+        } catch {
+          return plainError(500, "InternalFailure", "Internal failure");
+        }
+      }
+      if (ValidationError.is(error)) {
+        const schema = validationSchemaOf(operation, context.service);
+        if (schema === undefined) return plainError(400, "ValidationException", error.message);
+        const members = { message: error.message, fieldList: error.fieldList };
+        return {
+          status: schema.traits.httpError ?? 400,
+          headers: new Headers({ "content-type": JSON_MEDIA_TYPE, [settings.errorTypeHeader]: shapeNameOf(schema.id) }),
+          body: compileWriter(schema, settings.json).toBytes(members),
+        };
+      }
+      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      // Anything else is a bug or an outage: say nothing about it.
+      return plainError(500, "InternalFailure", "Internal failure");
+    },
+
+    notFound(request: HttpRequest): Promise<HttpResponse> {
+      return Promise.resolve(plainError(404, "UnknownOperationException", `no operation at ${request.method} ${request.path}`));
+    },
+  });
+}
+
+/** Top-level `@default`s of members the request left out (the JSON reader already filled the body's). */
+function fillBoundDefaults(schema: StructSchema, value: Obj): Obj {
+  let out: Obj | undefined;
+  for (const m of schema.members) {
+    if (value[m.name] !== undefined || m.traits.default === undefined || m.traits.httpPayload) continue;
+    (out ??= { ...value })[m.name] = m.traits.default;
+  }
+  return out ?? value;
+}
+
+function shapeNameOf(id: string): string {
+  return id.slice(id.indexOf("#") + 1);
+}
+
+function validationSchemaOf(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
+  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION);
+  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION);
+}
