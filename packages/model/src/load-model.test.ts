@@ -211,7 +211,7 @@ describe("loadModel: bad input never crashes", () => {
     const file = text.startsWith("{") ? "m.json" : "m.smithy";
     const started = performance.now();
     const { events } = loadModel({ sources: [{ file, text }] });
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(10_000); // a hang guard, not a speed test
     expect(errors(events).length).toBeGreaterThan(0);
   });
 });

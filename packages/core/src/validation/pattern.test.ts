@@ -61,7 +61,8 @@ describe("compilePattern", () => {
   ])("runs %s in linear time (no ReDoS)", (pattern, value) => {
     const started = performance.now();
     expect(compilePattern(pattern)(value)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Exponential backtracking would take minutes; the bound only needs to catch that, even on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it("falls back to a non-unicode regex for Java-style escapes the u flag rejects", () => {

@@ -125,7 +125,8 @@ describe("@pattern", () => {
     const schema = one(string, { pattern: "^([0-9]+)+$" });
     const started = performance.now();
     expect(validateValue(schema, { v: "0".repeat(84) + "!" })).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Exponential backtracking would take minutes; the bound only needs to catch that, even on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
