@@ -45,6 +45,15 @@ function enumCheck(values: readonly EnumValue[], isInt: boolean): Check {
   const allowed = new Set<unknown>(values.map((v) => v.value));
   const constraint = enumConstraint(values.filter((v) => !v.internal).map((v) => v.value));
   const type = isInt ? "number" : "string";
+  if (allowed.size <= 8) {
+    // A few comparisons beat hashing the value.
+    const list = [...allowed];
+    return (value, ctx) => {
+      if (typeof value !== type) return;
+      for (let i = 0; i < list.length; i++) if (list[i] === value) return;
+      report(ctx, constraint);
+    };
+  }
   return (value, ctx) => {
     if (typeof value === type && !allowed.has(value)) report(ctx, constraint);
   };
@@ -127,7 +136,11 @@ function rangeCheck(bounds: Bounds, float32: boolean): Check {
   const max = fround(bounds.max);
   const minDecimal = min === undefined ? undefined : BigDecimal.from(min);
   const maxDecimal = max === undefined ? undefined : BigDecimal.from(max);
+  // Number bounds (or none): a number inside them needs no more.
+  const low = typeof min === "number" ? min : min === undefined ? -Infinity : NaN;
+  const high = typeof max === "number" ? max : max === undefined ? Infinity : NaN;
   return (value, ctx) => {
+    if (typeof value === "number" && !float32 && value >= low && value <= high) return;
     let v: number | bigint;
     if (typeof value === "number") {
       if (value !== value) return report(ctx, constraint);

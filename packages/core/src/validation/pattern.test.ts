@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { compilePattern } from "./pattern.js";
+import { describe, expect, it, vi } from "vitest";
+import { compileLinearPattern, compilePattern, usesNativeEngine } from "./pattern.js";
 
 describe("compilePattern", () => {
   it.each([
@@ -103,5 +103,92 @@ describe("compilePattern agrees with the native engine", () => {
       const s = word(alphabet, k < 390 ? 12 : 4000);
       expect(test(s), JSON.stringify(s)).toBe(native.test(s));
     }
+  });
+});
+
+describe("compilePattern's native fast path", () => {
+  it.each([
+    "^p-[0-9]+$",
+    "^[a-zA-Z0-9_-]+$",
+    "^\\d{3}-\\d{4}$",
+    "^[A-Za-z]{1,64}$",
+    "^(?:ab)c*$",
+    "^",
+    "^a?b?c+\\.d{2}",
+    "^\\p{L}+$",
+  ])("runs %s natively (provably linear)", (pattern) => {
+    expect(usesNativeEngine(pattern)).toBe(true);
+  });
+
+  it.each([
+    // the ReDoS corpus
+    "^([0-9]+)+$",
+    "^(a*)*b$",
+    "^(a|a)*$",
+    "^(\\w+\\s?)*$",
+    // unanchored, alternation, quantified groups, two unbounded quantifiers, many bounded choices, word boundaries
+    "[0-9]+$",
+    "^a|b$",
+    "^(ab)+$",
+    "^(?:ab)+$",
+    "^a*a*$",
+    "^a+b+$",
+    "^a{0,20}a{0,20}$",
+    "^\\ba+$",
+    "^a$^",
+  ])("keeps %s on the linear engine", (pattern) => {
+    expect(usesNativeEngine(pattern)).toBe(false);
+  });
+
+  it("still rejects ReDoS input in linear time through the fast-path decision", () => {
+    const started = performance.now();
+    expect(compilePattern("^a*a*$")("a".repeat(50_000) + "!")).toBe(false);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("answers with the linear engine when the native one overflows its backtrack stack", () => {
+    // Real overflows take input of millions of astral characters (`^[a👍]+$`); simulated here.
+    const test = compilePattern("^p-[0-9]+$");
+    const overflow = vi.spyOn(RegExp.prototype, "test").mockImplementationOnce(() => {
+      throw new RangeError("Maximum call stack size exceeded");
+    });
+    try {
+      expect(test("p-123")).toBe(true);
+      expect(overflow).toHaveBeenCalled();
+    } finally {
+      overflow.mockRestore();
+    }
+    expect(test("p-12x")).toBe(false);
+  });
+
+  it("agrees with the linear engine on random strings for random safe patterns", () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const atoms = ["a", "b", "é", "👍", ".", "[ab]", "[^a]", "\\d", "\\w", "\\s", "[a-c👍]", "\\u{1F44D}", "\\.", "-", "(?:ab)", "(b)"];
+    const quantifiers = ["", "", "", "?", "{2}", "{1,3}", "{0,2}?", "*", "+", "+?", "{2,}"];
+    const alphabet = ["a", "b", "c", "1", "é", "👍", " ", ".", "-", "\n"];
+    let checked = 0;
+    for (let k = 0; k < 300; k++) {
+      let pattern = "^";
+      const n = 1 + random(5);
+      for (let j = 0; j < n; j++) {
+        const atom = atoms[random(atoms.length)]!;
+        // Groups stay unquantified: a quantified group is never on the fast path.
+        pattern += atom.startsWith("(") ? atom : atom + quantifiers[random(quantifiers.length)]!;
+      }
+      if (random(2) === 0) pattern += "$";
+      if (!usesNativeEngine(pattern)) continue;
+      checked++;
+      const fast = compilePattern(pattern);
+      const linear = compileLinearPattern(pattern);
+      for (let t = 0; t < 60; t++) {
+        const s = Array.from({ length: random(9) }, () => alphabet[random(alphabet.length)]).join("");
+        expect(fast(s), `${pattern} on ${JSON.stringify(s)}`).toBe(linear(s));
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 });

@@ -4,8 +4,9 @@
  * anchor themselves. A backtracking engine can take exponential time on
  * patterns such as `^([0-9]+)+$` (the restJson1 ReDoS test), and the input
  * comes from untrusted clients, so patterns run on a Thompson NFA that is
- * linear in the input. Only patterns that need backtracking semantics
- * (backreferences, lookaround) use the native engine.
+ * linear in the input. The native engine runs the patterns that need
+ * backtracking semantics (backreferences, lookaround) and, being faster,
+ * those it provably runs in linear time too (see `backtrackSafe`).
  *
  * @internal
  */
@@ -27,15 +28,98 @@ export function compilePattern(pattern: string): PatternTest {
     }
     return (value) => native.test(value);
   }
+  let ast: Node;
   try {
-    return compileNfa(pattern);
+    ast = new Parser(pattern).parse();
+  } catch (e) {
+    if (!(e instanceof Unsupported)) throw e;
+    return (value) => native.test(value);
+  }
+  // The native engine is several times faster, and provably linear on these.
+  if (backtrackSafe(ast)) {
+    let linear: PatternTest | undefined;
+    return (value) => {
+      try {
+        return native.test(value);
+      } catch (e) {
+        // Its backtrack stack can overflow on huge input (astral classes are alternations of surrogate pairs).
+        if (!(e instanceof RangeError)) throw e;
+        try {
+          linear ??= compileNfa(ast);
+        } catch {
+          throw e;
+        }
+        return linear(value);
+      }
+    };
+  }
+  try {
+    return compileNfa(ast);
   } catch (e) {
     if (!(e instanceof Unsupported)) throw e;
     return (value) => native.test(value);
   }
 }
 
+/** The most match attempts the bounded variable quantifiers of a {@link backtrackSafe} pattern may combine. */
+const MAX_BOUNDED_CHOICES = 256;
+
+/**
+ * Whether a backtracking engine runs `ast` in time linear in the input (times
+ * the pattern's size): anchored at the start (one start position), no
+ * alternation, quantifiers only on single characters (classes, escapes, dot),
+ * at most one unbounded quantifier and few combinations of the bounded ones
+ * that are not fixed-count. Backtracking then revisits the one unbounded
+ * quantifier's at most n+1 stops, each followed by a bounded amount of work.
+ * `\b`/`\B` and a `^` anywhere but first are left to the linear engine.
+ */
+function backtrackSafe(ast: Node): boolean {
+  const items = ast.t === "seq" ? ast.items : [ast];
+  const first = items[0];
+  if (first === undefined || first.t !== "assert" || first.kind !== Assertion.Start) return false;
+  let unbounded = 0;
+  let choices = 1;
+  const visit = (node: Node, top: boolean): boolean => {
+    switch (node.t) {
+      case "char":
+        return true;
+      case "assert":
+        return node.kind === Assertion.End || (top && node.kind === Assertion.Start);
+      case "alt":
+        return false;
+      case "seq":
+        return node.items.every((x) => visit(x, false));
+      case "rep":
+        if (node.node.t !== "char") return false;
+        if (node.max === Infinity) return ++unbounded <= 1;
+        choices *= node.max - node.min + 1;
+        return choices <= MAX_BOUNDED_CHOICES;
+    }
+  };
+  return visit(first, true) && items.slice(1).every((x) => visit(x, false));
+}
+
 class Unsupported extends Error {}
+
+/** The linear engine alone, whatever the pattern (throws on one it does not support). For tests. */
+export function compileLinearPattern(pattern: string): PatternTest {
+  return compileNfa(new Parser(pattern).parse());
+}
+
+/** Whether a valid pattern runs on the native engine: when it is safe from catastrophic backtracking or needs backtracking semantics. For tests. */
+export function usesNativeEngine(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+  } catch {
+    return true;
+  }
+  try {
+    return backtrackSafe(new Parser(pattern).parse());
+  } catch (e) {
+    if (!(e instanceof Unsupported)) throw e;
+    return true;
+  }
+}
 
 // ---------------------------------------------------------------- parsing
 
@@ -266,8 +350,7 @@ function build(p: Program, node: Node, next: number): number {
 
 const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
-function compileNfa(pattern: string): PatternTest {
-  const ast = new Parser(pattern).parse();
+function compileNfa(ast: Node): PatternTest {
   const p: Program = { op: [], pred: [], out: [], out1: [], kind: [] };
   const match = emit(p, Op.Match, -1);
   const start = build(p, ast, match);
