@@ -46,7 +46,8 @@ export {
 export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { parseQuery } from "./protocol/http.js";
-export { findErrorSchema, sanitizeErrorType } from "./protocol/error-type.js";
+export { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
+export { shapeName } from "./schema/builders.js";
 export { gunzip, gzip, isBlank, readBody } from "./protocol/body.js";
 export { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./values/defaults.js";
 export type { DefaultsMode } from "./values/defaults.js";

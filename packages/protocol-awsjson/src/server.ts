@@ -20,10 +20,12 @@ import {
   type ServerProtocol,
   type ServiceSchema,
   type StructSchema,
+  VALIDATION_EXCEPTION_ID,
   ValidationError,
+  validationExceptionSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, VALIDATION_EXCEPTION, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
 
@@ -96,7 +98,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         }
       }
       if (ValidationError.is(error)) {
-        const schema = validationSchemaOf(operation, context.service);
+        const schema = validationExceptionSchema(operation, context.service);
         const members = { message: error.message, fieldList: error.fieldList };
         if (schema === undefined) return plainError(400, "ValidationException", error.message);
         return errorResponse(schema.traits.httpError ?? 400, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members));
@@ -129,7 +131,3 @@ function isGzipped(headers: Headers): boolean {
   return encoding !== null && encoding.split(",").some((e) => e.trim().toLowerCase() === "gzip");
 }
 
-function validationSchemaOf(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
-  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION);
-  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION);
-}

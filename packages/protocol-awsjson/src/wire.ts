@@ -43,15 +43,8 @@ export const QUERY_ERROR = "aws.protocols#awsQueryError";
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";
 
-/** The shape id of Smithy's validation error. */
-export const VALIDATION_EXCEPTION = "smithy.framework#ValidationException";
-
 /** The `X-Amz-Target` value of an operation: `<ServiceName>.<OperationName>`. */
 export function targetOf(service: ServiceSchema, operation: OperationSchema): string {
   return `${service.name}.${operation.name}`;
 }
 
-/** The shape name of an absolute id (`ns#Name` → `Name`). */
-export function shapeNameOf(id: string): string {
-  return id.slice(id.indexOf("#") + 1);
-}

@@ -40,9 +40,6 @@ export const REST_JSON_1: HttpBindingSettings = Object.freeze({
 /** `smithy.api#Unit`. */
 export const UNIT = "smithy.api#Unit";
 
-/** The shape id of Smithy's validation error. */
-export const VALIDATION_EXCEPTION = "smithy.framework#ValidationException";
-
 /** The JSON media type. */
 export const JSON_MEDIA_TYPE = "application/json";
 

@@ -18,11 +18,14 @@ import {
   type ServerCallContext,
   type ServerProtocol,
   type ServiceSchema,
+  shapeName,
   type StructSchema,
+  VALIDATION_EXCEPTION_ID,
   ValidationError,
+  validationExceptionSchema,
 } from "@anvil/core";
 import { compileWriter } from "@anvil/codec-json";
-import { bindingsOf, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf, VALIDATION_EXCEPTION } from "./bindings.js";
+import { bindingsOf, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
 import { readMessage, writeBody, writeHeaders } from "./message.js";
 
@@ -101,18 +104,18 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
         try {
           const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Obj;
-          return boundResponse(schema, members, status, { [settings.errorTypeHeader]: shapeNameOf(schema.id) });
+          return boundResponse(schema, members, status, { [settings.errorTypeHeader]: shapeName(schema.id) });
         } catch {
           return plainError(500, "InternalFailure", "Internal failure");
         }
       }
       if (ValidationError.is(error)) {
-        const schema = validationSchemaOf(operation, context.service);
+        const schema = validationExceptionSchema(operation, context.service);
         if (schema === undefined) return plainError(400, "ValidationException", error.message);
         const members = { message: error.message, fieldList: error.fieldList };
         return {
           status: schema.traits.httpError ?? 400,
-          headers: new Headers({ "content-type": JSON_MEDIA_TYPE, [settings.errorTypeHeader]: shapeNameOf(schema.id) }),
+          headers: new Headers({ "content-type": JSON_MEDIA_TYPE, [settings.errorTypeHeader]: shapeName(schema.id) }),
           body: compileWriter(schema, settings.json).toBytes(members),
         };
       }
@@ -137,11 +140,3 @@ function fillBoundDefaults(schema: StructSchema, value: Obj): Obj {
   return out ?? value;
 }
 
-function shapeNameOf(id: string): string {
-  return id.slice(id.indexOf("#") + 1);
-}
-
-function validationSchemaOf(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
-  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION);
-  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION);
-}

@@ -19,11 +19,13 @@ import {
   type ServerProtocol,
   type ServiceSchema,
   type StructSchema,
+  VALIDATION_EXCEPTION_ID,
   ValidationError,
+  validationExceptionSchema,
 } from "@anvil/core";
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, VALIDATION_EXCEPTION, withTypeMarker } from "./wire.js";
+import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
 
 /** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
 const PlainError = struct("anvil.rpcv2cbor#PlainError", [member("message", string)]);
@@ -34,7 +36,7 @@ const PlainError = struct("anvil.rpcv2cbor#PlainError", [member("message", strin
  * invalid input with it on every protocol.
  */
 const BuiltinValidationException = struct(
-  VALIDATION_EXCEPTION,
+  VALIDATION_EXCEPTION_ID,
   [
     member("message", string, { required: true }),
     member(
@@ -104,7 +106,7 @@ export function createRpcV2CborServer(): ServerProtocol {
         }
       }
       if (ValidationError.is(error)) {
-        const schema = validationSchemaOf(operation, context.service) ?? BuiltinValidationException;
+        const schema = validationExceptionSchema(operation, context.service) ?? BuiltinValidationException;
         const members = { message: error.message, fieldList: error.fieldList };
         return errorResponse(schema.traits.httpError ?? 400, schema.id, compileWriter(schema)(members));
       }
@@ -142,7 +144,3 @@ function queryErrorHeader(schema: StructSchema, fault: "client" | "server", serv
   return { "x-amzn-query-error": `${code};${fault === "server" ? "Receiver" : "Sender"}` };
 }
 
-function validationSchemaOf(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
-  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION);
-  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION);
-}

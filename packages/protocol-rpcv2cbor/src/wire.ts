@@ -27,17 +27,9 @@ export const QUERY_ERROR = "aws.protocols#awsQueryError";
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";
 
-/** The shape id of Smithy's validation error. */
-export const VALIDATION_EXCEPTION = "smithy.framework#ValidationException";
-
 /** The request path of an operation, below the endpoint's path: `/service/<Service>/operation/<Operation>`. */
 export function operationPath(service: ServiceSchema, operation: OperationSchema): string {
   return `/service/${service.name}/operation/${operation.name}`;
-}
-
-/** The shape name of an absolute id (`ns#Name` → `Name`). */
-export function shapeNameOf(id: string): string {
-  return id.slice(id.indexOf("#") + 1);
 }
 
 /** Whether a `Content-Type` value is `application/cbor` (parameters ignored). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
 import { gunzip, gzip, isBlank, readBody } from "./body.js";
-import { findErrorSchema, sanitizeErrorType } from "./error-type.js";
+import { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./error-type.js";
+import { operation, service, unit } from "../schema/builders.js";
 
 describe("error types on the wire", () => {
   it.each([
@@ -44,5 +45,18 @@ describe("body helpers", () => {
     const text = new TextEncoder().encode("hello hello hello");
     expect(await gunzip(await gzip(text))).toEqual(text);
     await expect(gunzip(text)).rejects.toThrow();
+  });
+});
+
+describe("validationExceptionSchema", () => {
+  it("prefers the operation's ValidationException, then the service's, else none", () => {
+    const V = struct(VALIDATION_EXCEPTION_ID, [member("message", string)], { error: "client" });
+    const V2 = struct(VALIDATION_EXCEPTION_ID, [member("message", string)], { error: "client" });
+    const withIt = operation("ex#A", { input: unit, output: unit, errors: [V] });
+    const without = operation("ex#B", { input: unit, output: unit });
+    const svc = service("ex#S", { operations: { a: withIt, b: without }, errors: [V2] });
+    expect(validationExceptionSchema(withIt, svc)).toBe(V);
+    expect(validationExceptionSchema(without, svc)).toBe(V2);
+    expect(validationExceptionSchema(undefined, service("ex#T", { operations: {} }))).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
  * Helpers every protocol uses to turn a wire error type into a modeled error.
  */
 import { shapeName } from "../schema/builders.js";
-import type { StructSchema } from "../schema/schema.js";
+import type { OperationSchema, ServiceSchema, StructSchema } from "../schema/schema.js";
 
 /**
  * The error shape name from a wire type marker: `ns#Name:qualifier` →
@@ -22,4 +22,16 @@ export function sanitizeErrorType(raw: string): string {
 export function findErrorSchema(errors: readonly StructSchema[], name: string): StructSchema | undefined {
   for (const e of errors) if (shapeName(e.id) === name) return e;
   return undefined;
+}
+
+/** The shape id of Smithy's validation error, `smithy.framework#ValidationException`. */
+export const VALIDATION_EXCEPTION_ID = "smithy.framework#ValidationException";
+
+/**
+ * The ValidationException schema an operation models (or else its service),
+ * which servers answer invalid input with; undefined when neither models it.
+ */
+export function validationExceptionSchema(operation: OperationSchema | undefined, service: ServiceSchema): StructSchema | undefined {
+  const fromOperation = operation?.errors.find((e) => e.id === VALIDATION_EXCEPTION_ID);
+  return fromOperation ?? service.errors.find((e) => e.id === VALIDATION_EXCEPTION_ID);
 }
