@@ -63,3 +63,8 @@ export function withoutMember(id: string): string {
   const dollar = id.indexOf("$");
   return dollar < 0 ? id : id.slice(0, dollar);
 }
+
+/** How messages name a trait: `smithy.api#tags` reads as `tags`, other namespaces in full (as Smithy does). */
+export function traitDisplayName(id: string): string {
+  return id.startsWith("smithy.api#") ? id.slice("smithy.api#".length) : id;
+}

@@ -9,7 +9,7 @@
 import { Model, PRELUDE_NAMESPACE } from "../model.js";
 import { isNodeObject, nodeEquals, setNodeKey, stringifyNode, type NodeValue } from "../node-value.js";
 import type { MemberShape, Shape } from "../shape.js";
-import { isAbsoluteShapeId, withoutMember } from "../shape-id.js";
+import { isAbsoluteShapeId, traitDisplayName, withoutMember } from "../shape-id.js";
 import { formatLocation, type SourceLocation } from "../source-location.js";
 import type { ValidationEvent } from "../validation-event.js";
 import {
@@ -640,7 +640,7 @@ class Assembler {
         continue;
       }
       for (const t of traits) {
-        this.emit("ERROR", "Model", `Trait \`${shortTraitName(t.id)}\` applied to unknown shape \`${targetId}\``, undefined, t.location);
+        this.emit("ERROR", "Model", `Trait \`${traitDisplayName(t.id)}\` applied to unknown shape \`${targetId}\``, undefined, t.location);
       }
       this.pending.delete(targetId);
     }
@@ -820,11 +820,6 @@ class Assembler {
 
 function isListLike(type: string): boolean {
   return type === "list" || type === "set";
-}
-
-/** `smithy.api#tags` is reported as `tags`, other namespaces in full. */
-function shortTraitName(id: string): string {
-  return id.startsWith(`${PRELUDE_NAMESPACE}#`) ? id.slice(PRELUDE_NAMESPACE.length + 1) : id;
 }
 
 /**

@@ -2,12 +2,8 @@ import type { Model } from "../model.js";
 import { isNodeObject } from "../node-value.js";
 import { matchesSelector, parseSelector, type Selector } from "../selector/index.js";
 import type { MemberShape, Shape } from "../shape.js";
+import { traitDisplayName } from "../shape-id.js";
 import type { ValidationEvent } from "../validation-event.js";
-
-/** `smithy.api#tags` reads as `tags`; other namespaces stay in full. */
-export function traitDisplayName(id: string): string {
-  return id.startsWith("smithy.api#") ? id.slice("smithy.api#".length) : id;
-}
 
 /**
  * Checks where traits are applied: each trait's `selector`, its `conflicts`
@@ -64,12 +60,13 @@ export function validateTraitTargets(model: Model, inScope: (shape: Shape) => bo
     }
   };
   for (const shape of model.allShapes(inScope)) check(shape);
+  const exclusive = exclusivity(model);
   for (const shape of model.shapesOfType("structure", "union")) {
     if (!inScope(shape)) continue;
     const byTrait = new Map<string, string[]>();
     for (const member of shape.members.values()) {
       const target = model.getShape(member.target);
-      for (const [traitId, mode] of exclusivity(model)) {
+      for (const [traitId, mode] of exclusive) {
         const hit = mode === "member" ? member.traits.has(traitId) : target?.traits.has(traitId);
         if (!hit) continue;
         let list = byTrait.get(traitId);
@@ -79,7 +76,7 @@ export function validateTraitTargets(model: Model, inScope: (shape: Shape) => bo
     }
     for (const [traitId, names] of byTrait) {
       if (names.length < 2) continue;
-      const mode = exclusivity(model).get(traitId);
+      const mode = exclusive.get(traitId);
       events.push({
         severity: "ERROR",
         id: mode === "member" ? "ExclusiveStructureMemberTrait" : "ExclusiveStructureMemberTrait.Target",
