@@ -4,6 +4,7 @@
  * integers and bignums, `Tag(7, [exponent, mantissa])` for decimal
  * fractions) for the schema-compiled converters.
  */
+import { setDataKey } from "@anvil/core";
 import { Decoder } from "cbor-x";
 import { fail } from "./failure.js";
 import type { ScanPlan } from "./scan-plan.js";
@@ -50,8 +51,7 @@ function mapsToObjects(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, item] of value) {
       const converted = mapsToObjects(item);
-      if (key === "__proto__") Object.defineProperty(out, key, { value: converted, enumerable: true, writable: true, configurable: true });
-      else out[key as string] = converted;
+      setDataKey(out, key as string, converted);
     }
     return out;
   }

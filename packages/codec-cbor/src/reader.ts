@@ -5,7 +5,7 @@
  * case for a well-formed body), the converter is skipped; otherwise it checks
  * types and converts, in place where it owns the tree.
  */
-import { BigDecimal, type MemberSchema, type Schema } from "@anvil/core";
+import { BigDecimal, type MemberSchema, type Schema, setDataKey } from "@anvil/core";
 import { Tag } from "cbor-x";
 import { decodeItem, matchedPlan } from "./decode.js";
 import { describe, fail, rethrow, toSerializationError } from "./failure.js";
@@ -289,7 +289,7 @@ function readDocument(value: unknown, depth: number): unknown {
         } catch (error) {
           rethrow(error, key);
         }
-        setKey(out, key, item);
+        setDataKey(out, key, item);
       }
       return out;
     }
@@ -300,11 +300,6 @@ function readDocument(value: unknown, depth: number): unknown {
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-function setKey(out: Record<string, unknown>, key: string, item: unknown): void {
-  if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-  else out[key] = item;
-}
 
 function isMap(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -461,7 +456,7 @@ function mapReader(valueMember: MemberSchema, sparse: boolean): Convert {
       }
       if (inPlace) {
         if (converted !== v) value[key] = converted;
-      } else if (key === "__proto__") setKey(out, key, converted);
+      } else if (key === "__proto__") setDataKey(out, key, converted);
       else out[key] = converted;
     }
     return out;

@@ -4,6 +4,7 @@
  * ones; everything else goes through the native `JSON.parse`. Lossy numbers
  * come out as {@link RawNumber}; the compiled readers decide what they become.
  */
+import { setDataKey } from "@anvil/core";
 import { Failure } from "./failure.js";
 import { isLossy, RawNumber } from "./numbers.js";
 
@@ -89,8 +90,7 @@ export function parseExact(text: string, maxDepth: number): unknown {
         if (text.charCodeAt(pos) !== 58) throw fail("expected ':'");
         pos++;
         const value = parseValue(depth + 1);
-        if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-        else obj[key] = value;
+        setDataKey(obj, key, value);
         skip();
         const d = text.charCodeAt(pos);
         pos++;

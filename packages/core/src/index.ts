@@ -33,6 +33,7 @@ export type { Document } from "./values/document.js";
 export type { ByteStream, ByteStreamInput, EventStream } from "./values/streams.js";
 export { collectBytes, isAsyncIterable } from "./values/streams.js";
 export { fillIdempotencyTokens, newIdempotencyToken } from "./values/idempotency.js";
+export { setDataKey } from "./values/data-key.js";
 export {
   AnvilError,
   createModeledError,

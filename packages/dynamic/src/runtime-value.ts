@@ -2,7 +2,7 @@
  * Converts node values (trait values, `@default`s) to Anvil's runtime value
  * model, guided by the shape they belong to.
  */
-import { BigDecimal } from "@anvil/core";
+import { BigDecimal, setDataKey } from "@anvil/core";
 import type { Model, NodeValue, Shape } from "@anvil/model";
 import { isNodeObject } from "@anvil/model";
 
@@ -57,7 +57,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
       if (!isNodeObject(value)) return value;
       const target = targetOf(model, shape.members.get("value")!.target, where);
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) setKey(out, key, convert(model, target, value[key]!, `${where}.${key}`));
+      for (const key of Object.keys(value)) setDataKey(out, key, convert(model, target, value[key]!, `${where}.${key}`));
       return Object.freeze(out);
     }
     case "structure": {
@@ -65,7 +65,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const m = shape.members.get(key);
-        setKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`) : value[key]);
+        setDataKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`) : value[key]);
       }
       return Object.freeze(out);
     }
@@ -115,17 +115,11 @@ function fromBase64(text: string, where: string): Uint8Array {
   return out;
 }
 
-/** Sets a key, storing `__proto__` as data rather than changing the prototype. */
-function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
-
 /** A frozen deep copy of a node value (the model's own values stay untouched). */
 function frozenCopy(value: NodeValue): NodeValue {
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as NodeValue[];
   if (!isNodeObject(value)) return value;
   const out: Record<string, NodeValue> = {};
-  for (const key of Object.keys(value)) setKey(out, key, frozenCopy(value[key]!));
+  for (const key of Object.keys(value)) setDataKey(out, key, frozenCopy(value[key]!));
   return Object.freeze(out);
 }

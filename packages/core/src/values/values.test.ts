@@ -3,6 +3,7 @@ import { member, string, struct } from "../schema/builders.js";
 import { BigDecimal, canonicalDecimalText } from "./big-decimal.js";
 import { fillIdempotencyTokens } from "./idempotency.js";
 import { collectBytes } from "./streams.js";
+import { setDataKey } from "./data-key.js";
 
 describe("BigDecimal", () => {
   it("keeps the exact text", () => {
@@ -75,5 +76,16 @@ describe("byte streams", () => {
     });
     expect(await collectBytes(web)).toEqual(new Uint8Array([4]));
     expect(await collectBytes("hi")).toEqual(new TextEncoder().encode("hi"));
+  });
+});
+
+describe("setDataKey", () => {
+  it("stores __proto__ as an own data property, not a prototype", () => {
+    const o: Record<string, unknown> = {};
+    setDataKey(o, "__proto__", { polluted: true });
+    setDataKey(o, "a", 1);
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+    expect(Object.keys(o)).toEqual(["__proto__", "a"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
