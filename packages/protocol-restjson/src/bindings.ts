@@ -22,6 +22,16 @@ export interface HttpBindingSettings {
   /** The header naming an error's shape (lower case): `x-amzn-errortype` for restJson1. */
   readonly errorTypeHeader: string;
   /**
+   * More headers naming an error's shape (lower case): clients read them
+   * when {@link errorTypeHeader} is absent, servers write them too.
+   */
+  readonly errorTypeAliases?: readonly string[];
+  /**
+   * Clients that find no error type take the operation's (else the
+   * service's) first error whose status code is the response's.
+   */
+  readonly errorsByStatus?: boolean;
+  /**
    * restJson1: `@httpPayload` strings are UTF-8 text and blobs raw bytes.
    * When false, every payload is a JSON value.
    */
@@ -36,6 +46,34 @@ export const REST_JSON_1: HttpBindingSettings = Object.freeze({
   errorTypeHeader: "x-amzn-errortype",
   rawPayloads: true,
 });
+
+/**
+ * alloy's simpleRestJson: restJson1's bindings, every payload a JSON value
+ * (strings and blobs too), the alloy JSON traits honoured, errors named by
+ * `X-Error-Type`.
+ */
+export const SIMPLE_REST_JSON: HttpBindingSettings = Object.freeze({
+  id: "alloy#simpleRestJson",
+  name: "simpleRestJson",
+  json: Object.freeze({ useJsonName: true, timestampFormat: "epoch-seconds", alloyTraits: true }),
+  errorTypeHeader: "x-error-type",
+  // alloy borrows restJson1's error cases, which name errors by restJson1's header.
+  errorTypeAliases: Object.freeze(["x-amzn-errortype"]),
+  errorsByStatus: true,
+  rawPayloads: false,
+});
+
+/** The headers naming an error's shape, as a server writes them. */
+export function errorTypeHeaders(settings: HttpBindingSettings, name: string): Record<string, string> {
+  const headers: Record<string, string> = { [settings.errorTypeHeader]: name };
+  for (const alias of settings.errorTypeAliases ?? []) headers[alias] = name;
+  return headers;
+}
+
+/** The status code an error structure is sent with: `@httpError`, else 500 for server faults and 400 for client ones. */
+export function errorStatusOf(schema: StructSchema): number {
+  return schema.traits.httpError ?? (schema.traits.error === "server" ? 500 : 400);
+}
 
 /** `smithy.api#Unit`. */
 export const UNIT = "smithy.api#Unit";
@@ -113,7 +151,7 @@ export interface ParsedUri {
   readonly segments: readonly Segment[];
   /** Literal query parameters; a name without `=` has the value undefined (present, any value). */
   readonly query: readonly (readonly [string, string | undefined])[];
-  /** The path part as written (`/cities/{cityId}`). */
+  /** The path part as written (`/cities/{cityId}`), without a trailing slash. */
   readonly path: string;
 }
 
@@ -124,7 +162,9 @@ export function parseUri(uri: string): ParsedUri {
   let parsed = uris.get(uri);
   if (parsed !== undefined) return parsed;
   const q = uri.indexOf("?");
-  const path = q < 0 ? uri : uri.slice(0, q);
+  const written = q < 0 ? uri : uri.slice(0, q);
+  // A trailing slash is not a segment of its own: `/headers/` is `/headers`.
+  const path = written.length > 1 && written.endsWith("/") ? written.slice(0, -1) : written;
   const search = q < 0 ? "" : uri.slice(q + 1);
   const segments: Segment[] = path
     .split("/")

@@ -21,11 +21,12 @@ import {
   readBody,
   sanitizeErrorType,
   SerializationError,
+  shapeName,
   type StructSchema,
   UnmodeledError,
 } from "@anvil/core";
 import { encodeBase64 } from "@anvil/codec-json";
-import { bindingsOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
+import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
 import { readMessage, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
 import { md5 } from "./md5.js";
@@ -98,13 +99,22 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const bytes = await readBody(response.body);
-      if (response.status >= 200 && response.status < 300) {
+      if (isOutputStatus(operation.output, response.status)) {
         const output = readMessage(settings, operation.output, "response", { headers: response.headers, status: response.status }, bytes);
         return correctRequired(operation.output, output);
       }
       throw errorOf(settings, operation, response, bytes, context);
     },
   });
+}
+
+/**
+ * Whether a response carries the output: any 2xx, and any 1xx-3xx when the
+ * output binds the status code (`@httpResponseCode`), which then is data.
+ */
+function isOutputStatus(output: StructSchema, status: number): boolean {
+  if (status >= 200 && status < 300) return true;
+  return status >= 100 && status < 400 && bindingsOf(output, "response").responseCode !== undefined;
 }
 
 /** `Accept` for a JSON response; none when the output's payload is text or bytes. */
@@ -149,9 +159,13 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
     }
   }
   const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Obj) : undefined;
-  const raw = response.headers.get(settings.errorTypeHeader) ?? stringField(body, "__type") ?? stringField(body, "code");
-  const name = raw === undefined ? undefined : sanitizeErrorType(raw);
-  const schema = name ? (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name)) : undefined;
+  const raw = errorTypeOf(settings, response.headers) ?? stringField(body, "__type") ?? stringField(body, "code");
+  let name = raw === undefined ? undefined : sanitizeErrorType(raw);
+  let schema = name ? (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name)) : undefined;
+  if (!name && settings.errorsByStatus) {
+    schema = errorWithStatus(operation.errors, response.status) ?? errorWithStatus(context.service.errors, response.status);
+    if (schema !== undefined) name = shapeName(schema.id);
+  }
   if (schema !== undefined) {
     try {
       const jsonBytes = body === undefined ? new Uint8Array(0) : bytes;
@@ -169,6 +183,23 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
   const message =
     stringField(body, "message") ?? stringField(body, "Message") ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
+}
+
+/** The error type the settings' headers name, if any. */
+function errorTypeOf(settings: HttpBindingSettings, headers: Headers): string | undefined {
+  const main = headers.get(settings.errorTypeHeader);
+  if (main !== null) return main;
+  for (const alias of settings.errorTypeAliases ?? []) {
+    const value = headers.get(alias);
+    if (value !== null) return value;
+  }
+  return undefined;
+}
+
+/** The first error sent with this status code. */
+function errorWithStatus(errors: readonly StructSchema[], status: number): StructSchema | undefined {
+  for (const e of errors) if (errorStatusOf(e) === status) return e;
+  return undefined;
 }
 
 function stringField(body: Obj | undefined, key: string): string | undefined {

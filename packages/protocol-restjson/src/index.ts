@@ -7,4 +7,5 @@
  */
 export { restJson1 } from "./rest-json.js";
 export type { RestJsonProtocol } from "./rest-json.js";
+export { simpleRestJson } from "./simple-rest-json.js";
 export type { HttpBindingSettings } from "./bindings.js";

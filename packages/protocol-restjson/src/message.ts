@@ -145,7 +145,8 @@ export function readMessage(settings: HttpBindingSettings, schema: StructSchema,
 
   const payload = plan.payload;
   if (payload !== undefined) {
-    const v = readPayload(settings, payload, bytes);
+    // An absent payload is its `@default`, on both sides; a stream is empty, not absent.
+    const v = readPayload(settings, payload, bytes) ?? (payload.target.traits.streaming ? undefined : payload.traits.default);
     if (v !== undefined) out[payload.name] = v;
   }
 

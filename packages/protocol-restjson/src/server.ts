@@ -25,7 +25,7 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileWriter } from "@anvil/codec-json";
-import { bindingsOf, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
+import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
 import { readMessage, writeBody, writeHeaders } from "./message.js";
 
@@ -54,7 +54,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
   /** An unmodeled error: the type header and `{"message": ...}`. */
   const plainError = (status: number, type: string, message: string): HttpResponse => ({
     status,
-    headers: new Headers({ "content-type": JSON_MEDIA_TYPE, [settings.errorTypeHeader]: type }),
+    headers: new Headers({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, type) }),
     body: utf8.encode(JSON.stringify({ message })),
   });
 
@@ -104,7 +104,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
         try {
           const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Obj;
-          return boundResponse(schema, members, status, { [settings.errorTypeHeader]: shapeName(schema.id) });
+          return boundResponse(schema, members, status, errorTypeHeaders(settings, shapeName(schema.id)));
         } catch {
           return plainError(500, "InternalFailure", "Internal failure");
         }
@@ -115,7 +115,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         const members = { message: error.message, fieldList: error.fieldList };
         return {
           status: schema.traits.httpError ?? 400,
-          headers: new Headers({ "content-type": JSON_MEDIA_TYPE, [settings.errorTypeHeader]: shapeName(schema.id) }),
+          headers: new Headers({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, shapeName(schema.id)) }),
           body: compileWriter(schema, settings.json).toBytes(members),
         };
       }

@@ -121,7 +121,7 @@ export async function runServerCase(server: ServerProtocol, model: Model, c: Htt
   const problems: string[] = [];
   if (response.status !== c.code) problems.push(`status: expected ${c.code}, got ${response.status}`);
   problems.push(...headerProblems(response.headers, c.headers, c.forbidHeaders, c.requireHeaders));
-  problems.push(...bodyProblems(await bodyBytesOf(response.body), c.body, caseMediaType(c)));
+  problems.push(...bodyProblems(await bodyBytesOf(response.body), c.body, caseMediaType(c) ?? messageMediaType(response.headers)));
   return problems;
 }
 
@@ -136,7 +136,7 @@ async function requestProblems(c: HttpRequestCase, request: HttpRequest): Promis
     problems.push(`host: expected ${c.resolvedHost}, got ${request.host ?? "nothing"}`);
   }
   problems.push(...headerProblems(request.headers, c.headers, c.forbidHeaders, c.requireHeaders));
-  problems.push(...bodyProblems(await bodyBytesOf(request.body), c.body, caseMediaType(c)));
+  problems.push(...bodyProblems(await bodyBytesOf(request.body), c.body, caseMediaType(c) ?? messageMediaType(request.headers)));
   return problems;
 }
 
@@ -149,6 +149,14 @@ export function caseMediaType(c: HttpRequestCase | HttpResponseCase): string | u
   if (c.bodyMediaType !== undefined) return c.bodyMediaType;
   for (const [name, value] of Object.entries(c.headers)) if (name.toLowerCase() === "content-type") return value;
   return undefined;
+}
+
+/**
+ * The media type of a message under test, for comparing a body whose case
+ * names none (alloy's cases give JSON bodies without `bodyMediaType`).
+ */
+function messageMediaType(headers: Headers): string | undefined {
+  return headers.get("content-type") ?? undefined;
 }
 
 function splitUri(uri: string): [string, string] {

@@ -7,7 +7,7 @@
  */
 import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
-import { restJson1 } from "@anvil/protocol-restjson";
+import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import type { Side } from "./cases.js";
 
@@ -30,6 +30,7 @@ export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = new Map<string, Protocol
   ["aws.protocols#awsJson1_0", awsJson1_0()],
   ["aws.protocols#awsJson1_1", awsJson1_1()],
   ["aws.protocols#restJson1", restJson1()],
+  ["alloy#simpleRestJson", simpleRestJson()],
   ["smithy.protocols#rpcv2Cbor", rpcv2Cbor()],
 ]);
 
