@@ -89,7 +89,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
         headers.set("content-length", String(bytes.byteLength));
         if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(md5(bytes)));
       }
-      const accept = acceptOf(operation.output);
+      const accept = acceptOf(settings, operation.output);
       if (accept !== undefined && !headers.has("accept")) headers.set("accept", accept);
 
       const prefix = operation.traits.endpointHostPrefix;
@@ -117,10 +117,10 @@ function isOutputStatus(output: StructSchema, status: number): boolean {
   return status >= 100 && status < 400 && bindingsOf(output, "response").responseCode !== undefined;
 }
 
-/** `Accept` for a JSON response; none when the output's payload is text or bytes. */
-function acceptOf(output: StructSchema): string | undefined {
+/** `Accept` for a JSON response; none when the output's payload is raw text or bytes. */
+function acceptOf(settings: HttpBindingSettings, output: StructSchema): string | undefined {
   const payload = bindingsOf(output, "response").payload;
-  if (payload !== undefined && !isJsonPayload(payload.target)) return payload.traits.mediaType;
+  if (settings.rawPayloads && payload !== undefined && !isJsonPayload(payload.target)) return payload.traits.mediaType;
   return JSON_MEDIA_TYPE;
 }
 

@@ -115,7 +115,9 @@ export function writeBody(settings: HttpBindingSettings, schema: StructSchema, d
         return { bytes: utf8Encoder.encode(String(v)), contentType: payload.traits.mediaType ?? "text/plain" };
       }
     }
-    return { bytes: compileWriter(target, settings.json).toBytes(v), contentType: payload.traits.mediaType ?? JSON_MEDIA_TYPE };
+    // Without raw payloads every payload is JSON, whatever its `@mediaType`.
+    const contentType = settings.rawPayloads ? (payload.traits.mediaType ?? JSON_MEDIA_TYPE) : JSON_MEDIA_TYPE;
+    return { bytes: compileWriter(target, settings.json).toBytes(v), contentType };
   }
   // A request without body members has no body; a response has a JSON object unless the operation has no output at all.
   if (plan.body === undefined) return direction === "request" || schema.id === UNIT ? NO_BODY : { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE };

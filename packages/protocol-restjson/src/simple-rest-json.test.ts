@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, type HttpRequest, type HttpResponse, type ModeledError, UnmodeledError } from "@anvil/core";
-import { document, integer, member, operation, service, string, struct, union } from "@anvil/core/codegen";
+import { errorClass, type HttpRequest, ValidationError, type HttpResponse, type ModeledError, UnmodeledError } from "@anvil/core";
+import { blob, document, enumeration, integer, intEnum, member, operation, service, string, struct, union } from "@anvil/core/codegen";
 import { restJson1, simpleRestJson } from "./index.js";
 
 const Sold = struct("example.bakery#SoldOut", [member("item", string, { required: true })], { error: "client", httpError: 409 });
@@ -27,8 +27,20 @@ const Moved = operation("example.bakery#Moved", {
   output: struct("example.bakery#MovedOutput", [member("code", integer, { httpResponseCode: true }), member("to", string)]),
   traits: { http: { method: "GET", uri: "/moved", code: 200 } },
 });
+const Crust = enumeration("example.bakery#Crust", [{ name: "THIN", value: "thin" }], { openEnum: true });
+const Size = intEnum("example.bakery#Size", [{ name: "SMALL", value: 1 }]);
+const Bake = operation("example.bakery#Bake", {
+  input: struct("example.bakery#BakeInput", [member("crust", Crust), member("size", Size)]),
+  output: struct("example.bakery#BakeOutput", []),
+  traits: { http: { method: "POST", uri: "/bake", code: 200 } },
+});
+const PutPhoto = operation("example.bakery#PutPhoto", {
+  input: struct("example.bakery#PutPhotoInput", [member("photo", blob, { httpPayload: true, mediaType: "image/png" })]),
+  output: struct("example.bakery#PutPhotoOutput", [member("caption", string, { httpPayload: true, mediaType: "text/plain" })]),
+  traits: { http: { method: "PUT", uri: "/photo", code: 200 } },
+});
 const Bakery = service("example.bakery#Bakery", {
-  operations: { placeOrder: PlaceOrder, getNote: GetNote, moved: Moved },
+  operations: { placeOrder: PlaceOrder, getNote: GetNote, moved: Moved, putPhoto: PutPhoto, bake: Bake },
   protocols: ["alloy#simpleRestJson"],
 });
 
@@ -76,6 +88,24 @@ describe("simpleRestJson", () => {
     expect(text(res.body)).toBe(`"T-1"`);
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(await client.deserializeResponse(PlaceOrder, res, clientContext)).toEqual({ ticket: "T-1" });
+  });
+
+  it("writes blob and text payloads as JSON whatever their @mediaType, and accepts JSON back", async () => {
+    const req = await client.serializeRequest(PutPhoto, { photo: bytes("PNG") }, clientContext);
+    expect(text(req.body)).toBe(`"UE5H"`);
+    expect(req.headers.get("content-type")).toBe("application/json");
+    expect(req.headers.get("accept")).toBe("application/json");
+    const input = await server.deserializeRequest(PutPhoto, request("PUT", "/photo", `"UE5H"`), serverContext());
+    expect(input).toEqual({ photo: bytes("PNG") });
+    const res = await server.serializeResponse(PutPhoto, { caption: "crust" }, serverContext());
+    expect(text(res.body)).toBe(`"crust"`);
+    expect(res.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("accepts unknown values of an @alloy#openEnum, not of a closed enum", async () => {
+    expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"crust":"stuffed","size":1}`), serverContext())).toEqual({ crust: "stuffed", size: 1 });
+    const error = await server.deserializeRequest(Bake, request("POST", "/bake", `{"size":3}`), serverContext()).catch((e: unknown) => e);
+    expect(ValidationError.is(error)).toBe(true);
   });
 
   it("gives an absent payload its @default, on both sides", async () => {
