@@ -1,7 +1,7 @@
 /**
- * `@anvil/protocol-restjson`: the `aws.protocols#restJson1` protocol, client
- * and server sides, on an HTTP binding engine that other HTTP-binding JSON
- * protocols (alloy's simpleRestJson) can share with different settings.
+ * `@anvil/protocol-restjson`: the `aws.protocols#restJson1` and
+ * `alloy#simpleRestJson` protocols, client and server sides, on one HTTP
+ * binding engine with a settings object per protocol.
  *
  * @packageDocumentation
  */
