@@ -50,6 +50,7 @@ const FLAGS: ReadonlyMap<string, keyof Traits> = new Map<string, keyof Traits>([
   ["alloy#jsonUnknown", "jsonUnknown"],
   ["alloy#openEnum", "openEnum"],
   ["alloy#nullable", "nullable"],
+  ["alloy#uuidFormat", "uuidFormat"],
 ]);
 
 /** String-valued traits: Smithy id → `Traits` field. */

@@ -280,6 +280,12 @@ describe("schemasFromModel: shapes", () => {
     expect(tags.member.target).toBe(core.string);
   });
 
+  it("carries @alloy#uuidFormat, also to members targeting alloy#UUID", () => {
+    const m = schemasFromModel(load(`$version: "2"\nnamespace u\nstructure Ids { id: alloy#UUID }`));
+    expect(m.shape("alloy#UUID").traits).toEqual({ uuidFormat: true });
+    expect((m.shape("u#Ids") as StructSchema).members[0]!.traits).toEqual({ uuidFormat: true });
+  });
+
   it("throws a message with context for unknown ids and non-data shapes", () => {
     expect(() => schemas.shape("t#Nope")).toThrow(/^schemasFromModel: `t#Nope` is not a shape/);
     expect(() => schemas.shape("smithy.api#required")).not.toThrow(); // a trait shape is still a structure

@@ -30,7 +30,7 @@ const Moved = operation("example.bakery#Moved", {
 const Crust = enumeration("example.bakery#Crust", [{ name: "THIN", value: "thin" }], { openEnum: true });
 const Size = intEnum("example.bakery#Size", [{ name: "SMALL", value: 1 }]);
 const Bake = operation("example.bakery#Bake", {
-  input: struct("example.bakery#BakeInput", [member("crust", Crust), member("size", Size)]),
+  input: struct("example.bakery#BakeInput", [member("crust", Crust), member("size", Size), member("batch", string, { uuidFormat: true })]),
   output: struct("example.bakery#BakeOutput", []),
   traits: { http: { method: "POST", uri: "/bake", code: 200 } },
 });
@@ -106,6 +106,13 @@ describe("simpleRestJson", () => {
     expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"crust":"stuffed","size":1}`), serverContext())).toEqual({ crust: "stuffed", size: 1 });
     const error = await server.deserializeRequest(Bake, request("POST", "/bake", `{"size":3}`), serverContext()).catch((e: unknown) => e);
     expect(ValidationError.is(error)).toBe(true);
+  });
+
+  it("accepts only UUIDs in @alloy#uuidFormat strings", async () => {
+    const batch = "51216269-c0c8-454a-871e-329513e54e23";
+    expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"batch":"${batch}"}`), serverContext())).toEqual({ batch });
+    const error = await server.deserializeRequest(Bake, request("POST", "/bake", `{"batch":"tuesday"}`), serverContext()).catch((e: unknown) => e);
+    expect(ValidationError.is(error) && error.fieldList.map((f) => f.path)).toEqual(["/batch"]);
   });
 
   it("gives an absent payload its @default, on both sides", async () => {

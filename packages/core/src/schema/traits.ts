@@ -94,6 +94,8 @@ export interface Traits {
   readonly pattern?: string;
   /** `@uniqueItems`. */
   readonly uniqueItems?: boolean;
+  /** `@alloy#uuidFormat`: a string in the RFC 4122 text form (`8-4-4-4-12` hex digits). */
+  readonly uuidFormat?: boolean;
 
   // gRPC
   /** `@alloy.proto#protoIndex` field number. */

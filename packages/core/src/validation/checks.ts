@@ -10,7 +10,7 @@ import type { Bounds, Traits } from "../schema/traits.js";
 import { BigDecimal } from "../values/big-decimal.js";
 import { report, type Check } from "./context.js";
 import { hasDuplicates } from "./deep-equal.js";
-import { enumConstraint, lengthConstraint, patternConstraint, rangeConstraint, UNIQUE_ITEMS_CONSTRAINT } from "./messages.js";
+import { enumConstraint, lengthConstraint, patternConstraint, rangeConstraint, UNIQUE_ITEMS_CONSTRAINT, UUID_CONSTRAINT } from "./messages.js";
 import { compilePattern } from "./pattern.js";
 
 const NUMERIC_KINDS: ReadonlySet<string> = new Set(["byte", "short", "integer", "long", "float", "double", "bigInteger", "bigDecimal"]);
@@ -22,10 +22,11 @@ export function hasOwnChecks(traits: Traits, target: Schema): boolean {
   if (traits.range !== undefined && NUMERIC_KINDS.has(kind)) return true;
   if (traits.pattern !== undefined && kind === "string") return true;
   if (traits.uniqueItems === true && kind === "list") return true;
+  if (traits.uuidFormat === true && kind === "string") return true;
   return (kind === "enum" || kind === "intEnum") && !traits.openEnum;
 }
 
-/** The checks of `traits` on a value of `target`, in report order: enum, length, pattern, range, uniqueItems. */
+/** The checks of `traits` on a value of `target`, in report order: enum, length, pattern, range, uniqueItems, uuidFormat. */
 export function ownChecks(traits: Traits, target: Schema): Check[] {
   const checks: Check[] = [];
   const kind = target.kind;
@@ -37,6 +38,7 @@ export function ownChecks(traits: Traits, target: Schema): Check[] {
   if (traits.pattern !== undefined && kind === "string") checks.push(patternCheck(traits.pattern));
   if (traits.range !== undefined && NUMERIC_KINDS.has(kind)) checks.push(rangeCheck(traits.range, kind === "float"));
   if (traits.uniqueItems === true && kind === "list") checks.push(uniqueItemsCheck());
+  if (traits.uuidFormat === true && kind === "string") checks.push(uuidCheck);
   return checks;
 }
 
@@ -162,3 +164,9 @@ function uniqueItemsCheck(): Check {
     if (Array.isArray(value) && hasDuplicates(value)) report(ctx, UNIQUE_ITEMS_CONSTRAINT);
   };
 }
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+const uuidCheck: Check = (value, ctx) => {
+  if (typeof value === "string" && !UUID.test(value)) report(ctx, UUID_CONSTRAINT);
+};

@@ -13,6 +13,9 @@ export const REQUIRED_CONSTRAINT = "Member must not be null";
 /** `@uniqueItems`. */
 export const UNIQUE_ITEMS_CONSTRAINT = "Member must have unique values";
 
+/** `@alloy#uuidFormat`. */
+export const UUID_CONSTRAINT = "Member must be a UUID";
+
 const bound = (b: number | bigint): string => String(b);
 
 /** `@length`: `Member must have length between 2 and 8, inclusive` (or one-sided). */

@@ -107,6 +107,19 @@ describe("@range", () => {
   });
 });
 
+describe("@alloy#uuidFormat", () => {
+  it.each([
+    ["a lower-case UUID", "51216269-c0c8-454a-871e-329513e54e23", true],
+    ["an upper-case UUID", "51216269-C0C8-454A-871E-329513E54E23", true],
+    ["no dashes", "51216269c0c8454a871e329513e54e23", false],
+    ["a short group", "51216269-c0c8-454a-871e-329513e54e2", false],
+    ["not hex", "5121626g-c0c8-454a-871e-329513e54e23", false],
+  ])("%s", (_, value, ok) => {
+    const fields = validateValue(one(string, { uuidFormat: true }), { v: value });
+    expect(messages(fields)).toEqual(ok ? [] : [at("/v", "Member must be a UUID")]);
+  });
+});
+
 describe("@pattern", () => {
   it.each([
     ["unanchored matches anywhere", "[a-m]", "xyzaxyz", true],
