@@ -29,6 +29,10 @@ import { valueDiff } from "./value-diff.js";
 /** The host a client case's endpoint uses when the case names none. */
 const DEFAULT_HOST = "example.com";
 
+/** The idempotency token client cases expect when they leave it to the client (Smithy's test convention). */
+const FIXED_IDEMPOTENCY_TOKEN = "00000000-0000-4000-8000-000000000000";
+const fixedIdempotencyToken = (): string => FIXED_IDEMPOTENCY_TOKEN;
+
 
 /** Where a case's operation lives: its service (one declaring the protocol, if any) and its schema. */
 interface Target {
@@ -62,7 +66,7 @@ export async function runClientCase(client: ClientProtocol, model: Model, c: Htt
   const target = targetOf(model, c);
   const params = caseParamsValue(model, c);
   const host = c.kind === "request" && c.host !== undefined ? c.host : DEFAULT_HOST;
-  const context: ClientCallContext = { endpoint: new URL(`https://${host}`), service: target.service };
+  const context: ClientCallContext = { endpoint: new URL(`https://${host}`), service: target.service, idempotencyToken: fixedIdempotencyToken };
   if (c.kind === "request") {
     const request = await client.serializeRequest(target.operation, params, context);
     return requestProblems(c, request);

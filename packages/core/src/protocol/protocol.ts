@@ -12,6 +12,11 @@ export interface ClientCallContext {
   readonly endpoint: URL;
   readonly service: ServiceSchema;
   readonly signal?: AbortSignal;
+  /**
+   * Makes the tokens clients fill into `@idempotencyToken` members left out
+   * (default: a random UUID v4). Tests pass a fixed one.
+   */
+  readonly idempotencyToken?: () => string;
 }
 
 /** The client side of a protocol: turns input into a request and a response into output or an error. */

@@ -52,6 +52,10 @@ describe("idempotency tokens", () => {
     expect(fillIdempotencyTokens(Input, { name: "x" } as { token?: string; name: string }).token).not.toBe(out.token);
   });
 
+  it("come from the given generator", () => {
+    expect(fillIdempotencyTokens(Input, { name: "x" } as { token?: string; name: string }, () => "fixed").token).toBe("fixed");
+  });
+
   it("are kept when given, and structures without them pass through untouched", () => {
     const input = { token: "mine", name: "x" };
     expect(fillIdempotencyTokens(Input, input)).toBe(input);
