@@ -25,12 +25,12 @@ export interface HttpBindingSettings {
    * More headers naming an error's shape (lower case): clients read them
    * when {@link errorTypeHeader} is absent, servers write them too.
    */
-  readonly errorTypeAliases?: readonly string[];
+  readonly errorTypeAliases: readonly string[];
   /**
    * Clients that find no error type take the operation's (else the
    * service's) first error whose status code is the response's.
    */
-  readonly errorsByStatus?: boolean;
+  readonly errorsByStatus: boolean;
   /**
    * restJson1: `@httpPayload` strings are UTF-8 text and blobs raw bytes.
    * When false, every payload is a JSON value.
@@ -44,6 +44,8 @@ export const REST_JSON_1: HttpBindingSettings = Object.freeze({
   name: "restJson",
   json: Object.freeze({ useJsonName: true, timestampFormat: "epoch-seconds" }),
   errorTypeHeader: "x-amzn-errortype",
+  errorTypeAliases: Object.freeze([]),
+  errorsByStatus: false,
   rawPayloads: true,
 });
 
@@ -66,7 +68,7 @@ export const SIMPLE_REST_JSON: HttpBindingSettings = Object.freeze({
 /** The headers naming an error's shape, as a server writes them. */
 export function errorTypeHeaders(settings: HttpBindingSettings, name: string): Record<string, string> {
   const headers: Record<string, string> = { [settings.errorTypeHeader]: name };
-  for (const alias of settings.errorTypeAliases ?? []) headers[alias] = name;
+  for (const alias of settings.errorTypeAliases) headers[alias] = name;
   return headers;
 }
 

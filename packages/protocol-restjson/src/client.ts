@@ -189,7 +189,7 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
 function errorTypeOf(settings: HttpBindingSettings, headers: Headers): string | undefined {
   const main = headers.get(settings.errorTypeHeader);
   if (main !== null) return main;
-  for (const alias of settings.errorTypeAliases ?? []) {
+  for (const alias of settings.errorTypeAliases) {
     const value = headers.get(alias);
     if (value !== null) return value;
   }
