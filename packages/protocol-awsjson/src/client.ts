@@ -37,7 +37,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
     id: variant.id,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
-      const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>);
+      const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>, context.idempotencyToken);
       const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
       let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(value);
       const headers = new Headers({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });

@@ -47,7 +47,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       const http = operation.traits.http;
       if (http === undefined) throw new SerializationError(`encode ${settings.name}: operation ${operation.id} has no @http trait`);
       const schema = operation.input;
-      let value = fillIdempotencyTokens(schema, (input ?? {}) as Obj);
+      let value = fillIdempotencyTokens(schema, (input ?? {}) as Obj, context.idempotencyToken);
       value = (await bufferStreamingPayload(schema, value)) as Obj;
       value = fillDefaults(schema, value, CLIENT_INPUT_DEFAULTS) as Obj;
 

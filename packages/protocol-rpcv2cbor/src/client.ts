@@ -57,7 +57,7 @@ export function createRpcV2CborClient(): ClientProtocol {
       const request = { method: "POST", path, query: [], headers, host: context.endpoint.host };
       // An operation without input sends no body and no Content-Type.
       if (operation.input.id === UNIT) return { ...request, body: undefined };
-      const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>);
+      const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>, context.idempotencyToken);
       const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
       const body = compileWriter(operation.input)(value);
       headers.set("content-type", CBOR);

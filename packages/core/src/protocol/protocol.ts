@@ -12,6 +12,12 @@ export interface ClientCallContext {
   readonly endpoint: URL;
   readonly service: ServiceSchema;
   readonly signal?: AbortSignal;
+  /**
+   * Where `@idempotencyToken` members the caller left out get their value;
+   * default a random UUID v4 (`newIdempotencyToken`). Tests inject a
+   * deterministic source.
+   */
+  readonly idempotencyToken?: () => string;
 }
 
 /** The client side of a protocol: turns input into a request and a response into output or an error. */
