@@ -20,12 +20,12 @@ import {
 import { schemasFromModel } from "@anvil/dynamic";
 import { parseQuery } from "@anvil/core";
 import type { Model } from "@anvil/model";
+import { describeError } from "../runner.js";
 import type { HttpRequestCase, HttpResponseCase } from "./cases.js";
 import { bodyBytesOf, bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";
 import { caseParamsValue } from "./params.js";
 import { matchRoute } from "./route-match.js";
 import { valueDiff } from "./value-diff.js";
-import { describeError } from "../runner.js";
 
 /** The host a client case's endpoint uses when the case names none. */
 const DEFAULT_HOST = "example.com";
@@ -76,8 +76,11 @@ export function targetOf(model: Model, c: HttpRequestCase | HttpResponseCase): T
 
 /** A service holding just `operation`, declaring `protocol` (with an empty trait value), cached per operation and protocol. */
 export function syntheticService(operation: OperationSchema, protocol: string): ServiceSchema {
-  const byProtocol = synthetic.get(operation) ?? new Map<string, ServiceSchema>();
-  synthetic.set(operation, byProtocol);
+  let byProtocol = synthetic.get(operation);
+  if (byProtocol === undefined) {
+    byProtocol = new Map();
+    synthetic.set(operation, byProtocol);
+  }
   let service = byProtocol.get(protocol);
   if (service === undefined) {
     const namespace = operation.id.slice(0, operation.id.indexOf("#"));
