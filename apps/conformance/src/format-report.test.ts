@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatReport } from "./format-report.js";
 import { partReport, runReport } from "./report-fixtures.js";
-import { failed, passed, skipped } from "./suite.js";
+import { failed, passed, skipped, withRepairs } from "./suite.js";
 import { formatTable } from "./text-table.js";
 
 describe("formatTable", () => {
@@ -69,5 +69,11 @@ describe("formatReport", () => {
     const text = formatReport(runReport([partReport("s", "p", [passed("a")])]));
     expect(text).not.toContain("Failures");
     expect(text.split("\n").at(-1)).toBe("1 passed, 0 failed, 0 skipped");
+  });
+
+  it("lists repaired cases before the summary line", () => {
+    const text = formatReport(runReport([partReport("s", "p", [withRepairs(passed("a"), ["added X", "ran Y"]), passed("b")])]));
+    expect(text).toContain("\ns/p: 1 repaired\n  - a (passed): added X; ran Y\n\n2 passed");
+    expect(formatReport(report)).not.toContain("Repaired");
   });
 });

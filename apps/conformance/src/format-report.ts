@@ -60,6 +60,16 @@ export function formatReport(report: RunReport, options: FormatOptions = {}): st
     }
   }
 
+  const repaired = report.parts.filter((p) => p.results.some((r) => r.repairs !== undefined));
+  if (repaired.length > 0) {
+    out.push("", "Repaired cases (incomplete upstream; the runner completed them before running)");
+    for (const part of repaired) {
+      const cases = part.results.filter((r) => r.repairs !== undefined);
+      out.push("", `${part.suite}/${part.part}: ${cases.length} repaired`);
+      for (const r of cases) out.push(`  - ${r.case} (${r.status}): ${(r.repairs ?? []).join("; ")}`);
+    }
+  }
+
   out.push("", formatCounts(report.totals));
   return out.join("\n");
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toJsonReport } from "./json-report.js";
 import { partReport, runReport } from "./report-fixtures.js";
-import { failed, passed, skipped } from "./suite.js";
+import { failed, passed, skipped, withRepairs } from "./suite.js";
 
 describe("toJsonReport", () => {
   it("groups parts under suites with counts and every failure", () => {
@@ -28,6 +28,17 @@ describe("toJsonReport", () => {
           parts: { alloy: { passed: 0, failed: 1, skipped: 0, failures: [{ case: "alloy", reason: "" }] } },
         },
       },
+    });
+  });
+
+  it("lists the cases the runner repaired, with their status", () => {
+    const report = runReport([partReport("aws", "request/server", [withRepairs(passed("a"), ["added X"]), passed("b")])]);
+    expect(toJsonReport(report).suites.aws!.parts["request/server"]).toEqual({
+      passed: 2,
+      failed: 0,
+      skipped: 0,
+      failures: [],
+      repaired: [{ case: "a", status: "passed", repairs: ["added X"] }],
     });
   });
 });

@@ -7,9 +7,18 @@ export interface JsonFailure {
   reason: string;
 }
 
+/** One case the runner repaired before running it (see `protocol-tests/repairs.ts`). */
+export interface JsonRepair {
+  case: string;
+  status: string;
+  repairs: readonly string[];
+}
+
 /** A part in the JSON report. */
 export interface JsonPart extends Counts {
   failures: JsonFailure[];
+  /** Present when the runner repaired some of the part's cases. */
+  repaired?: JsonRepair[];
 }
 
 /** A suite in the JSON report. */
@@ -30,11 +39,13 @@ export function toJsonReport(report: RunReport): JsonReport {
     suite.passed += part.counts.passed;
     suite.failed += part.counts.failed;
     suite.skipped += part.counts.skipped;
+    const repaired = part.results.filter((r) => r.repairs !== undefined);
     suite.parts[part.part] = {
       ...part.counts,
       failures: part.results
         .filter((r) => r.status === "failed")
         .map((r) => ({ case: r.case, reason: r.reason ?? "" })),
+      ...(repaired.length === 0 ? {} : { repaired: repaired.map((r) => ({ case: r.case, status: r.status, repairs: r.repairs ?? [] })) }),
     };
   }
   return { suites };

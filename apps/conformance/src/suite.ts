@@ -14,6 +14,8 @@ export interface CaseResult {
   readonly case: string;
   readonly status: CaseStatus;
   readonly reason?: string;
+  /** What the runner repaired in an incomplete case before running it (reported, never silent). */
+  readonly repairs?: readonly string[];
 }
 
 /** A group of cases of the same kind, such as `idl/valid`. */
@@ -45,4 +47,9 @@ export function failed(name: string, reason: string): CaseResult {
 /** A skipped case with its reason. */
 export function skipped(name: string, reason: string): CaseResult {
   return { case: name, status: "skipped", reason };
+}
+
+/** The result with the runner's repairs of the case noted (unchanged when there were none). */
+export function withRepairs(result: CaseResult, repairs: readonly string[]): CaseResult {
+  return repairs.length === 0 ? result : { ...result, repairs };
 }

@@ -57,6 +57,11 @@ describe("client requests", () => {
     expect(text((await client.serializeRequest(Ping, undefined, clientContext)).body)).toBe("{}");
   });
 
+  it("takes idempotency tokens from the context's source when it has one", async () => {
+    const req = await client.serializeRequest(GetCity, { cityId: "sea" }, { ...clientContext, idempotencyToken: () => "fixed" });
+    expect(JSON.parse(text(req.body)).token).toBe("fixed");
+  });
+
   it("keeps the endpoint's path", async () => {
     const req = await client.serializeRequest(Ping, {}, { ...clientContext, endpoint: new URL("https://example.com/custom") });
     expect(req.path).toBe("/custom/");

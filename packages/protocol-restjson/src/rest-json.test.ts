@@ -189,6 +189,11 @@ describe("client requests", () => {
     expect(list.query).toEqual([["open", "false"]]);
   });
 
+  it("takes idempotency tokens from the context's source when it has one", async () => {
+    const req = await client.serializeRequest(GetCity, { cityId: "sea", path: "p" }, { ...clientContext, idempotencyToken: () => "fixed" });
+    expect(req.headers.get("x-token")).toBe("fixed");
+  });
+
   it("rejects a missing label", async () => {
     await expect(client.serializeRequest(GetCity, { path: "p" }, clientContext)).rejects.toThrow(SerializationError);
   });

@@ -59,6 +59,11 @@ describe("client requests", () => {
     expect(compileReader(GetCityInput)(req.body as Uint8Array)).toEqual({ cityId: "sea", token: "t", since: new Date(1500) });
   });
 
+  it("takes idempotency tokens from the context's source when it has one", async () => {
+    const req = await client.serializeRequest(GetCity, { cityId: "sea" }, { ...clientContext, idempotencyToken: () => "fixed" });
+    expect(compileReader(GetCityInput)(req.body as Uint8Array)).toMatchObject({ token: "fixed" });
+  });
+
   it("fills idempotency tokens", async () => {
     const req = await client.serializeRequest(GetCity, { cityId: "sea" }, clientContext);
     expect(compileReader(GetCityInput)(req.body as Uint8Array).token).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { anvilImports, checkLayering, workspacePackages } from "./layering.js";
+import { ALLOWED, anvilImports, checkLayering, workspacePackages } from "./layering.js";
 
 const root = join(import.meta.dirname, "..", "..", "..");
 
@@ -14,6 +14,12 @@ describe("layering", () => {
   it("no package imports one it may not", () => {
     const violations = checkLayering(root).map((v) => `${v.where}: ${v.pkg} imports ${v.imported}`);
     expect(violations).toEqual([]);
+  });
+
+  it("puts service customizations on core alone, like client-core", () => {
+    expect(ALLOWED["@anvil/aws-customizations"]).toEqual(["@anvil/core"]);
+    const pkg = workspacePackages(root).find((p) => p.name === "@anvil/aws-customizations");
+    expect(pkg?.dependencies).toEqual(["@anvil/core"]);
   });
 
   it.each([

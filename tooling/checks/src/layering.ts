@@ -19,6 +19,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/server": ["@anvil/core"],
   "@anvil/fakes": ["@anvil/core"],
   "@anvil/auth-sigv4": ["@anvil/core"],
+  // Service customizations are request customizations over core's protocol interfaces.
+  "@anvil/aws-customizations": ["@anvil/core"],
   "@anvil/dynamic": ["@anvil/core", "@anvil/model"],
   "@anvil/docs-site": ["@anvil/model"],
   "@anvil/codegen": ["@anvil/model", "@anvil/docs-site"],

@@ -50,6 +50,7 @@ describe("params", () => {
     ["a timestamp as RFC 3339 text", "test.cases#PutInput", { when: "1970-01-01T00:00:01Z" }, { when: new Date(1000) }],
     ["a list", "test.cases#PutInput", { items: ["a", "b"] }, { items: ["a", "b"] }],
     ["a document, untouched", "test.cases#PutInput", { doc: { blob: "x", n: null } }, { doc: { blob: "x", n: null } }],
+    ["a structure member written null, as no value", "test.cases#PutInput", { label: "a", items: null }, { label: "a" }],
     ["Unit", "smithy.api#Unit", {}, {}],
     ["a prelude bigDecimal", "smithy.api#BigDecimal", 1.5, BigDecimal.from(1.5)],
     ["a prelude double NaN", "smithy.api#Double", "NaN", Number.NaN],

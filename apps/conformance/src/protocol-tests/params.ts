@@ -116,6 +116,9 @@ function normalize(model: Model, shape: Shape, value: NodeValue, where: string):
       return mapObject(value, (key, v) => {
         const member = shape.members.get(key);
         if (!member) throw new ParamsError(`${where}: ${shape.id} has no member \`${key}\``);
+        // A member written `null` has no value, as in Smithy's node-to-shape reading
+        // (only sparse lists and maps hold nulls as values).
+        if (v === null && shape.type === "structure") return undefined;
         return normalize(model, shapeOf(model, member.target, where), v, `${where}.${key}`);
       });
     }
@@ -124,10 +127,12 @@ function normalize(model: Model, shape: Shape, value: NodeValue, where: string):
   }
 }
 
-function mapObject(value: NodeObject, f: (key: string, v: NodeValue) => NodeValue): NodeObject {
+/** Maps an object's values; a key mapped to `undefined` is left out. */
+function mapObject(value: NodeObject, f: (key: string, v: NodeValue) => NodeValue | undefined): NodeObject {
   const out: NodeObject = {};
   for (const key of Object.keys(value)) {
     const v = f(key, value[key]!);
+    if (v === undefined) continue;
     if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }

@@ -20,6 +20,7 @@ import {
 import { schemasFromModel } from "@anvil/dynamic";
 import { parseQuery } from "@anvil/core";
 import type { Model } from "@anvil/model";
+import { describeError } from "../runner.js";
 import type { HttpRequestCase, HttpResponseCase } from "./cases.js";
 import { bodyBytesOf, bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";
 import { caseParamsValue } from "./params.js";
@@ -29,20 +30,30 @@ import { valueDiff } from "./value-diff.js";
 /** The host a client case's endpoint uses when the case names none. */
 const DEFAULT_HOST = "example.com";
 
-/** The idempotency token client cases expect when they leave it to the client (Smithy's test convention). */
-const FIXED_IDEMPOTENCY_TOKEN = "00000000-0000-4000-8000-000000000000";
-const fixedIdempotencyToken = (): string => FIXED_IDEMPOTENCY_TOKEN;
+/**
+ * The idempotency token the protocol tests expect a client to fill in: they
+ * assume a mocked token source that always returns this (smithy's
+ * RestJsonQueryIdempotencyTokenAutoFill and the like), so the runner injects one.
+ */
+export const TEST_IDEMPOTENCY_TOKEN = "00000000-0000-4000-8000-000000000000";
 
 
 /** Where a case's operation lives: its service (one declaring the protocol, if any) and its schema. */
-interface Target {
+export interface Target {
   readonly service: ServiceSchema;
   readonly operation: OperationSchema;
   /** The error structure, for response cases attached to an error. */
   readonly error?: StructSchema;
+  /** True when the operation is bound to no service and runs in {@link syntheticService}. */
+  readonly synthetic?: boolean;
 }
 
-/** Finds the service and operation of a case (for an error case, an operation that can throw it). */
+/**
+ * Finds the service and operation of a case (for an error case, an operation
+ * that can throw it). An operation that no service binds (upstream has a few,
+ * e.g. `aws.protocoltests.misc#AcceptHeaderStarService`) runs in a
+ * synthetic service of its own that declares the case's protocol.
+ */
 export function targetOf(model: Model, c: HttpRequestCase | HttpResponseCase): Target {
   const schemas = schemasFromModel(model);
   const services = [...schemas.services()].sort((a, b) => rank(b, c.protocol) - rank(a, c.protocol));
@@ -56,8 +67,41 @@ export function targetOf(model: Model, c: HttpRequestCase | HttpResponseCase): T
       }
     }
   }
+  if (c.attachedTo.type === "operation" && model.getShape(c.attachedTo.id)?.type === "operation") {
+    const operation = schemas.operation(c.attachedTo.id);
+    return { service: syntheticService(operation, c.protocol), operation, synthetic: true };
+  }
   throw new Error(`${c.attachedTo.id} is not bound to a service of the model${c.attachedTo.type === "error" ? " (as an operation's error)" : ""}`);
 }
+
+/** A service holding just `operation`, declaring `protocol` (with an empty trait value), cached per operation and protocol. */
+export function syntheticService(operation: OperationSchema, protocol: string): ServiceSchema {
+  let byProtocol = synthetic.get(operation);
+  if (byProtocol === undefined) {
+    byProtocol = new Map();
+    synthetic.set(operation, byProtocol);
+  }
+  let service = byProtocol.get(protocol);
+  if (service === undefined) {
+    const namespace = operation.id.slice(0, operation.id.indexOf("#"));
+    const name = `${operation.name}SyntheticService`;
+    service = Object.freeze({
+      kind: "service",
+      id: `${namespace}#${name}`,
+      name,
+      version: "",
+      operations: Object.freeze({ [operation.name]: operation }),
+      protocols: Object.freeze([protocol]),
+      errors: Object.freeze([]),
+      auth: Object.freeze([]),
+      traits: Object.freeze({ [protocol]: Object.freeze({}) }),
+    });
+    byProtocol.set(protocol, service);
+  }
+  return service;
+}
+
+const synthetic = new WeakMap<OperationSchema, Map<string, ServiceSchema>>();
 
 const rank = (service: ServiceSchema, protocol: string): number => (service.protocols.includes(protocol) ? 1 : 0);
 
@@ -66,7 +110,11 @@ export async function runClientCase(client: ClientProtocol, model: Model, c: Htt
   const target = targetOf(model, c);
   const params = caseParamsValue(model, c);
   const host = c.kind === "request" && c.host !== undefined ? c.host : DEFAULT_HOST;
-  const context: ClientCallContext = { endpoint: new URL(`https://${host}`), service: target.service, idempotencyToken: fixedIdempotencyToken };
+  const context: ClientCallContext = {
+    endpoint: new URL(`https://${host}`),
+    service: target.service,
+    idempotencyToken: () => TEST_IDEMPOTENCY_TOKEN,
+  };
   if (c.kind === "request") {
     const request = await client.serializeRequest(target.operation, params, context);
     return requestProblems(c, request);
@@ -91,6 +139,13 @@ export async function runClientCase(client: ClientProtocol, model: Model, c: Htt
   }
 }
 
+/**
+ * Said of a failed server request case that gives no body: the server got
+ * none, so input the case's params put in the body could not reach it (such
+ * cases are client-side in spirit, e.g. the SDK request compression ones).
+ */
+export const NO_BODY = "the case gives no request body (the server got none)";
+
 /** Runs a case on the server side. */
 export async function runServerCase(server: ServerProtocol, model: Model, c: HttpRequestCase | HttpResponseCase): Promise<string[]> {
   const target = targetOf(model, c);
@@ -113,9 +168,16 @@ export async function runServerCase(server: ServerProtocol, model: Model, c: Htt
       return [`no route of ${server.id} matches ${c.method} ${c.uri} (the case's headers: ${names})`];
     }
     if (match.route.operation.id !== target.operation.id) return [`routed to ${match.route.operation.id}, expected ${target.operation.id}`];
-    const input = await server.deserializeRequest(match.route.operation, request, { service: target.service, labels: match.labels });
+    let input: unknown;
+    try {
+      input = await server.deserializeRequest(match.route.operation, request, { service: target.service, labels: match.labels });
+    } catch (error) {
+      if (c.body !== undefined) throw error;
+      return [`${NO_BODY}: ${describeError(error)}`];
+    }
     const d = valueDiff(params, input);
-    return d === undefined ? [] : [`input ${d}`];
+    if (d === undefined) return [];
+    return [c.body === undefined ? `${NO_BODY}: input ${d}` : `input ${d}`];
   }
   const context = { service: target.service, labels: {} };
   const response =

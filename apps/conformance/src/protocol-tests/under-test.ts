@@ -5,7 +5,8 @@
  * {@link PROTOCOLS_UNDER_TEST}. A side that is absent has its cases skipped
  * with a reason, so the counts stay visible until it exists.
  */
-import type { ClientProtocol, ServerProtocol } from "@anvil/core";
+import { type ClientProtocol, type RequestCustomization, type ServerProtocol, withRequestCustomizations } from "@anvil/core";
+import { AWS_CUSTOMIZATIONS } from "@anvil/aws-customizations";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
@@ -26,13 +27,27 @@ export type ProtocolsUnderTest = ReadonlyMap<string, ProtocolUnderTest>;
  * The registered implementations: add `[protocolId, { client: ..., server: ... }]`
  * entries here as the protocols arrive (issue 4).
  */
-export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = new Map<string, ProtocolUnderTest>([
+export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = withClientCustomizations(new Map<string, ProtocolUnderTest>([
   ["aws.protocols#awsJson1_0", awsJson1_0()],
   ["aws.protocols#awsJson1_1", awsJson1_1()],
   ["aws.protocols#restJson1", restJson1()],
   ["alloy#simpleRestJson", simpleRestJson()],
   ["smithy.protocols#rpcv2Cbor", rpcv2Cbor()],
-]);
+]), AWS_CUSTOMIZATIONS);
+
+/**
+ * The implementations with every client side wrapped in the request
+ * customizations, registered as a client will register them (client-core,
+ * later). The AWS ones apply only to their own services' cases (Glacier,
+ * Machine Learning); the compliance tests expect AWS clients to have them.
+ */
+export function withClientCustomizations(protocols: ProtocolsUnderTest, customizations: readonly RequestCustomization[]): ProtocolsUnderTest {
+  const out = new Map<string, ProtocolUnderTest>();
+  for (const [id, entry] of protocols) {
+    out.set(id, entry.client === undefined ? entry : { ...entry, client: withRequestCustomizations(entry.client, customizations) });
+  }
+  return out;
+}
 
 /** The skip reason when a protocol has no implementation registered at all. */
 export const NOT_IMPLEMENTED = "protocol not implemented yet (issue 4)";

@@ -11,13 +11,14 @@ import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import type { Model, NodeValue } from "@anvil/model";
 import { BORROWED_TESTS_METADATA, isBorrowed, parseBorrowedTests, type BorrowRules } from "../protocol-tests/borrowed.js";
 import { extractProtocolTests, sidesOf, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
+import { repairCase } from "../protocol-tests/repairs.js";
 import { runClientCase, runServerCase } from "../protocol-tests/run-case.js";
 import { implementationFor, NOT_EXECUTED, PROTOCOLS_UNDER_TEST, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
 import { isDirectory, isFile, listFiles } from "../files.js";
 import { loadProblem, tryLoad } from "../load.js";
 import { isModelFile, modelFilesOf } from "../manifest.js";
 import { describeError } from "../runner.js";
-import { failed, passed, skipped, type CaseResult, type Suite, type SuitePart } from "../suite.js";
+import { failed, passed, skipped, withRepairs, type CaseResult, type Suite, type SuitePart } from "../suite.js";
 import { awsModel, smithyModel, TRAITS, traitFiles } from "./models-suite.js";
 
 /** A part: the cases of one kind run on one side. */
@@ -149,7 +150,8 @@ export function collectCases(config: ProtocolSuiteConfig, corpus: string): Colle
 
 /**
  * The result of one case: request and response cases run against the
- * registered side of the protocol; skipped with the reason while the side
+ * registered side of the protocol (after the generic repairs of
+ * `protocol-tests/repairs.ts`, noted in the result); skipped with the reason while the side
  * is missing, and for the kinds whose execution is not written yet
  * (malformed requests, event streams).
  */
@@ -158,14 +160,15 @@ export async function runCase(c: CollectedCase, protocol: string, protocols: Pro
   if (!impl.ok) return skipped(c.name, impl.reason);
   const testCase = c.testCase;
   if (testCase.kind !== "request" && testCase.kind !== "response") return skipped(c.name, NOT_EXECUTED);
+  const { testCase: repaired, repairs } = repairCase(c.model, testCase, c.side);
   try {
     const problems =
       c.side === "client"
-        ? await runClientCase(impl.protocol as ClientProtocol, c.model, testCase)
-        : await runServerCase(impl.protocol as ServerProtocol, c.model, testCase);
-    return problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; "));
+        ? await runClientCase(impl.protocol as ClientProtocol, c.model, repaired)
+        : await runServerCase(impl.protocol as ServerProtocol, c.model, repaired);
+    return withRepairs(problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; ")), repairs);
   } catch (error) {
-    return failed(c.name, describeError(error));
+    return withRepairs(failed(c.name, describeError(error)), repairs);
   }
 }
 

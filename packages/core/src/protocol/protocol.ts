@@ -13,8 +13,9 @@ export interface ClientCallContext {
   readonly service: ServiceSchema;
   readonly signal?: AbortSignal;
   /**
-   * Makes the tokens clients fill into `@idempotencyToken` members left out
-   * (default: a random UUID v4). Tests pass a fixed one.
+   * Where `@idempotencyToken` members the caller left out get their value;
+   * default a random UUID v4 (`newIdempotencyToken`). Tests inject a
+   * deterministic source.
    */
   readonly idempotencyToken?: () => string;
 }

@@ -52,8 +52,13 @@ describe("idempotency tokens", () => {
     expect(fillIdempotencyTokens(Input, { name: "x" } as { token?: string; name: string }).token).not.toBe(out.token);
   });
 
-  it("come from the given generator", () => {
-    expect(fillIdempotencyTokens(Input, { name: "x" } as { token?: string; name: string }, () => "fixed").token).toBe("fixed");
+  it("come from the given source", () => {
+    let n = 0;
+    const next = (): string => `token-${++n}`;
+    expect(fillIdempotencyTokens(Input, { name: "x" }, next).token).toBe("token-1");
+    expect(fillIdempotencyTokens(Input, { name: "x" }, next).token).toBe("token-2");
+    expect(fillIdempotencyTokens(Input, { token: "mine", name: "x" }, next).token).toBe("mine");
+    expect(n).toBe(2);
   });
 
   it("are kept when given, and structures without them pass through untouched", () => {
