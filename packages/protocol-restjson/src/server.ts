@@ -4,13 +4,13 @@
  * output and errors written with their bindings and status codes.
  */
 import {
-  compileValidator,
   fillDefaults,
   gunzip,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
   type OperationSchema,
+  ProtocolError,
   readBody,
   type Route,
   SerializationError,
@@ -20,13 +20,13 @@ import {
   type ServiceSchema,
   shapeName,
   type StructSchema,
-  VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileWriter } from "@anvil/codec-json";
 import { bindingsOf, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
+import { checkMediaTypes } from "./media-types.js";
 import { readMessage, writeBody, writeHeaders } from "./message.js";
 
 const utf8 = new TextEncoder();
@@ -72,6 +72,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       let bytes = await readBody(request.body);
+      checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
       const codings = codingsOf(headers.get("content-encoding"));
       if (codings.some((c) => c.toLowerCase() === "gzip")) {
@@ -87,10 +88,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         else headers.set("content-encoding", rest.join(", "));
       }
       const read = readMessage(settings, operation.input, "request", { headers, query: request.query, labels: context.labels }, bytes);
-      const input = fillBoundDefaults(operation.input, read);
-      const violations = compileValidator(operation.input)(input);
-      if (violations.length > 0) throw new ValidationError(violations);
-      return input;
+      // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
+      return fillBoundDefaults(operation.input, read);
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
@@ -120,6 +119,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         };
       }
       if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
       // Anything else is a bug or an outage: say nothing about it.
       return plainError(500, "InternalFailure", "Internal failure");
     },
