@@ -111,14 +111,13 @@ describe("server", () => {
     ]);
   });
 
-  it("reads and validates the input", async () => {
+  it("reads the input, leaving constraints to the server", async () => {
     expect(await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":"sea","since":1}`), serverContext)).toEqual({
       cityId: "sea",
       since: new Date(1000),
     });
     expect(await server.deserializeRequest(Ping, request("Weather.Ping", ""), serverContext)).toEqual({});
-    const invalid = await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":"much-too-long"}`), serverContext).catch((e: unknown) => e);
-    expect(ValidationError.is(invalid)).toBe(true);
+    expect(await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":"much-too-long"}`), serverContext)).toEqual({ cityId: "much-too-long" });
     const malformed = await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":`), serverContext).catch((e: unknown) => e);
     expect(SerializationError.is(malformed)).toBe(true);
   });

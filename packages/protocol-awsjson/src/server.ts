@@ -4,7 +4,6 @@
  * written as JSON objects with a `__type` marker.
  */
 import {
-  compileValidator,
   fillDefaults,
   gunzip,
   type HttpRequest,
@@ -72,10 +71,8 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         }
       }
       const read = compileReader(operation.input, JSON_SETTINGS);
-      const input = isBlank(bytes) ? read("{}") : read(bytes);
-      const violations = compileValidator(operation.input)(input);
-      if (violations.length > 0) throw new ValidationError(violations);
-      return input;
+      // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
+      return isBlank(bytes) ? read("{}") : read(bytes);
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {

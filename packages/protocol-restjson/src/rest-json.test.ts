@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { errorClass, ModeledError, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { restJson1 } from "./index.js";
-import { routesOf } from "./bindings.js";
+import { REST_JSON_1, routesOf } from "./bindings.js";
+import { createHttpBindingServer } from "./server.js";
 import { encodeLabel, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar } from "./text-values.js";
 import { md5 } from "./md5.js";
 
@@ -262,6 +263,12 @@ describe("server", () => {
       const body = operation === PutPhoto ? "png" : label.includes("takes none") || label.includes("untyped") ? "{}" : undefined;
       const req = request(operation.traits.http!.method, "/x", [], headers, body);
       expect(await outcome(server.deserializeRequest(operation, req, serverContext({ cityId: "sea" })))).toBe(expected);
+    });
+
+    it("are off for HTTP-binding protocols that do not ask for them", async () => {
+      const lenient = createHttpBindingServer(REST_JSON_1);
+      const req = request("GET", "/cities/sea/files/x", [["mode", "full"]], { accept: "text/html" }, `{"the_note":"x"}`);
+      expect(await lenient.deserializeRequest(GetCity, req, serverContext({ cityId: "sea", path: "x" }))).toMatchObject({ note: "x" });
     });
 
     it("answers a ProtocolError with its status and error type", async () => {

@@ -33,8 +33,19 @@ const utf8 = new TextEncoder();
 
 type Obj = Record<string, unknown>;
 
+/** Server behaviour beyond the wire settings. */
+export interface HttpBindingServerOptions {
+  /**
+   * Refuse a request whose `Content-Type` is not the input's (415) or whose
+   * `Accept` does not admit the output's (406), as restJson1 asks. Off for
+   * protocols whose peers may send bodies without a `Content-Type`.
+   */
+  readonly mediaTypeChecks?: boolean;
+}
+
 /** The server protocol for one set of HTTP binding settings. */
-export function createHttpBindingServer(settings: HttpBindingSettings): ServerProtocol {
+export function createHttpBindingServer(settings: HttpBindingSettings, options: HttpBindingServerOptions = {}): ServerProtocol {
+  const mediaTypeChecks = options.mediaTypeChecks === true;
   const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
 
   /** A response of a structure's bound members: status, headers, body. */
@@ -72,7 +83,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       let bytes = await readBody(request.body);
-      checkMediaTypes(settings, operation, request.headers, bytes.length);
+      if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
       const codings = codingsOf(headers.get("content-encoding"));
       if (codings.some((c) => c.toLowerCase() === "gzip")) {
