@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { errorClass, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { integer, member, operation, service, string, struct } from "@anvil/core/codegen";
@@ -126,3 +127,26 @@ function dispatchHandlerOf(cityId: string) {
     return 42 as never;
   };
 }
+
+describe("any request", () => {
+  const dispatch = createDispatcher({
+    service: Weather,
+    protocols: [testProtocol("test#json")],
+    handlers: { getCity: (input) => ({ name: String((input as { cityId: unknown }).cityId) }) },
+  });
+
+  it("gets an answer, never a rejection, and never a 500 while the handler behaves", async () => {
+    const method = fc.constantFrom("GET", "POST", "PUT", "post");
+    const path = fc.array(fc.oneof(fc.constantFrom("cities", "", "%", "%E0%A4%A"), fc.string()), { maxLength: 4 }).map((s) => `/${s.join("/")}`);
+    const body = fc.option(fc.oneof(fc.string(), fc.json()), { nil: undefined });
+    const headers = fc.dictionary(fc.constantFrom("content-type", "accept", "x-protocol"), fc.constantFrom("application/json", "text/xml", "*/*"));
+    await fc.assert(
+      fc.asyncProperty(method, path, body, headers, async (m, p, b, h) => {
+        const response = await dispatch({ ...request(p, b, h), method: m });
+        expect(response.status).toBeGreaterThanOrEqual(200);
+        expect(response.status).toBeLessThan(500);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

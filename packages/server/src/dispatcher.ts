@@ -64,9 +64,6 @@ interface Endpoint {
   readonly errors: ReadonlySet<string>;
 }
 
-/** The last-resort answer when even the protocol's error serializer fails: a bare 500. */
-const bareInternalFailure = (): HttpResponse => ({ status: 500, headers: new Headers(), body: undefined });
-
 /**
  * Compiles a service's routes, validators and handlers once and returns the
  * function that answers requests:
@@ -107,23 +104,15 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     const { operation, protocol } = match;
-    const endpoint = endpoints.get(operation);
     const signal = dispatchOptions.signal;
     const call: ServerCallContext = { service, labels: match.labels, ...(signal !== undefined ? { signal } : {}) };
     const context: HandlerContext = { request, operation, protocol: protocol.id, ...(signal !== undefined ? { signal } : {}) };
-    const answer = async (error: unknown): Promise<HttpResponse> => {
-      try {
-        return await protocol.serializeError(operation, error, call);
-      } catch (failure) {
-        onInternalError?.(failure, context);
-        return bareInternalFailure();
-      }
+    const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
+      if (internal) onInternalError?.(error, context);
+      return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
     };
-    const internal = (error: unknown): Promise<HttpResponse> => {
-      onInternalError?.(error, context);
-      return answer(INTERNAL_FAILURE);
-    };
-    if (endpoint === undefined) return internal(new Error(`no endpoint for ${operation.id}`));
+    const endpoint = endpoints.get(operation);
+    if (endpoint === undefined) return failure(new Error(`no endpoint for ${operation.id}`), true);
 
     let input: unknown;
     try {
@@ -131,23 +120,39 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
-      return isCallerMistake(error) ? answer(error) : internal(error);
+      return failure(error, !isCallerMistake(error));
     }
 
     let output: unknown;
     try {
       output = await endpoint.handler(input, context);
     } catch (error) {
-      if (ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId)) return answer(error);
-      return internal(error);
+      return failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId)));
     }
 
     try {
       return await protocol.serializeResponse(operation, output, call);
     } catch (error) {
-      return internal(error);
+      return failure(error, true);
     }
   };
+}
+
+/** The protocol's answer to an error; a bare 500 when even that fails. */
+async function answerError(
+  protocol: ServerProtocol,
+  operation: OperationSchema,
+  error: unknown,
+  call: ServerCallContext,
+  context: HandlerContext,
+  onInternalError: DispatcherOptions<ServiceSchema>["onInternalError"],
+): Promise<HttpResponse> {
+  try {
+    return await protocol.serializeError(operation, error, call);
+  } catch (failure) {
+    onInternalError?.(failure, context);
+    return { status: 500, headers: new Headers(), body: undefined };
+  }
 }
 
 /** What protocols answer as a 500 that says nothing: a plain error that is none of Anvil's kinds. */
