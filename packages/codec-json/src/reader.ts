@@ -743,6 +743,7 @@ function discriminatedReader(schema: UnionSchema<unknown>, discriminator: string
   const vs = variantsOf(schema, s);
   const { names, readers, index, unknownIndex } = vs;
   const doc = documentReader(maxDepth);
+  const strict = s.strict;
   const conv: Conv = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v) || v instanceof RawNumber) throw mismatch("an object", v);
     const o = v as Obj;
@@ -751,6 +752,7 @@ function discriminatedReader(schema: UnionSchema<unknown>, discriminator: string
     const i = index[tag];
     if (i === undefined || i === unknownIndex) {
       if (unknownIndex >= 0) return { $case: names[unknownIndex], value: doc(o, d) };
+      if (strict) throw withSegment(new Failure("unknown union member"), discriminator);
       return { $case: "$unknown", name: tag, value: doc(o, d) };
     }
     return { $case: names[i], value: readers[i]!(o, d) };
