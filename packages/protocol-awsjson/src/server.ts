@@ -24,7 +24,7 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, REQUEST_JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
 
@@ -70,7 +70,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
           throw new SerializationError("decode awsJson: request body is not valid gzip", { cause });
         }
       }
-      const read = compileReader(operation.input, JSON_SETTINGS);
+      const read = compileReader(operation.input, REQUEST_JSON_SETTINGS);
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
       return isBlank(bytes) ? read("{}") : read(bytes);
     },
