@@ -44,6 +44,12 @@ describe("@alloy#discriminated", () => {
     expect(error.path).toBe("/key");
   });
 
+  it("strict reading (a server) rejects an unknown discriminator unless a @jsonUnknown member takes it", () => {
+    const strict = { ...alloy, strict: true } as const;
+    expect(() => compileReader(Discriminated, strict)(`{"key":"nope","x":1}`)).toThrow(/unknown union member/);
+    expect(compileReader(OpenDiscriminated, strict)(`{"key":"nope"}`)).toEqual({ $case: "other", value: { key: "nope" } });
+  });
+
   it("keeps unknown variants in the @jsonUnknown member, both ways", () => {
     const text = `{"key":"mysterious_and_important","extras":42}`;
     const value = compileReader(OpenDiscriminated, alloy)(text);

@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError } from "@anvil/core";
-import { document, list, long, map, member, string, struct, timestamp } from "@anvil/core/codegen";
+import { blob, document, list, long, map, member, string, struct, timestamp } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
 import { compileReader } from "./index.js";
 import { Everything, Named, Node, Shape, WithDefaults } from "./test-schemas.js";
@@ -278,6 +278,26 @@ describe("unions", () => {
     ["an array", `["name"]`, /expected an object/],
   ])("rejects %s", (_name, text, message) => {
     expect(failure(() => r(text)).message).toMatch(message);
+  });
+});
+
+describe("strict reading (a server reading requests)", () => {
+  const Request = struct("test#Request", [member("when", timestamp, { timestampFormat: "date-time" }), member("data", blob), member("shape", Shape)]);
+  const lenient = compileReader(Request);
+  const strict = compileReader(Request, { strict: true });
+
+  it.each([
+    ["a date-time with a UTC offset", `{"when":"1996-12-19T16:39:57-08:00"}`, /expected UTC, no offset/],
+    ["unpadded base64", `{"data":"xyz"}`, /unpadded/],
+    ["an unknown union member", `{"shape":{"square":{"side":1}}}`, /unknown union member/],
+  ])("rejects %s, which the default settings accept", (_name, text, message) => {
+    expect(() => lenient(text)).not.toThrow();
+    expect(failure(() => strict(text)).message).toMatch(message);
+  });
+
+  it("reads well-formed values as the default settings do", () => {
+    const text = `{"when":"1996-12-20T00:39:57Z","data":"YmxvYg==","shape":{"name":"x"}}`;
+    expect(strict(text)).toEqual(lenient(text));
   });
 });
 

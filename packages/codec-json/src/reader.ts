@@ -151,9 +151,10 @@ export function compileSchema(schema: Schema, s: ResolvedSettings, format: Times
     case "bigDecimal":
       return readBigDecimal;
     case "blob":
-      return readBlob;
+      return s.strict ? readPaddedBlob : readBlob;
     case "timestamp":
-      return format === "date-time" ? readDateTime : format === "http-date" ? readHttpDate : readEpochSeconds;
+      if (format === "date-time") return s.strict ? readUtcDateTime : readDateTime;
+      return format === "http-date" ? readHttpDate : readEpochSeconds;
     case "document":
       return documentReader(s.maxDepth);
     default:
@@ -262,6 +263,12 @@ const readBlob: Conv = (v) => {
   return bytes;
 };
 
+/** Strict base64: the length a multiple of four (padded), as RFC 4648 writes it. */
+const readPaddedBlob: Conv = (v, d) => {
+  if (typeof v === "string" && v.length % 4 !== 0) throw new Failure("invalid base64 (unpadded)");
+  return readBlob(v, d);
+};
+
 const readEpochSeconds: Conv = (v) => {
   const n = typeof v === "number" ? v : v instanceof RawNumber ? Number(v.text) : NaN;
   if (typeof v !== "number" && !(v instanceof RawNumber)) throw mismatch("epoch seconds (a number)", v);
@@ -275,6 +282,12 @@ const readDateTime: Conv = (v) => {
   const date = parseDateTime(v);
   if (date === undefined || Number.isNaN(date.getTime())) throw new Failure("invalid date-time timestamp");
   return date;
+};
+
+/** Strict date-time: UTC only (`Z`), as Smithy's date-time format says (no offset). */
+const readUtcDateTime: Conv = (v, d) => {
+  if (typeof v === "string" && !/[Zz]$/.test(v)) throw new Failure("invalid date-time timestamp (expected UTC, no offset)");
+  return readDateTime(v, d);
 };
 
 const readHttpDate: Conv = (v) => {
@@ -696,6 +709,7 @@ function unionReader(schema: UnionSchema<unknown>, s: ResolvedSettings, cache: M
   const vs = variantsOf(schema, s);
   const { names, readers, index, unknownIndex } = vs;
   const doc = documentReader(maxDepth);
+  const strict = s.strict;
   const conv: Conv = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v) || v instanceof RawNumber) throw mismatch("an object", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
@@ -711,6 +725,7 @@ function unionReader(schema: UnionSchema<unknown>, s: ResolvedSettings, cache: M
     try {
       if (i === undefined) {
         if (unknownIndex >= 0) return { $case: names[unknownIndex], value: doc(o, d) };
+        if (strict) throw new Failure("unknown union member");
         return { $case: "$unknown", name: wire, value: doc(o[wire], d + 1) };
       }
       return { $case: names[i], value: readers[i]!(o[wire], d + 1) };
@@ -728,6 +743,7 @@ function discriminatedReader(schema: UnionSchema<unknown>, discriminator: string
   const vs = variantsOf(schema, s);
   const { names, readers, index, unknownIndex } = vs;
   const doc = documentReader(maxDepth);
+  const strict = s.strict;
   const conv: Conv = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v) || v instanceof RawNumber) throw mismatch("an object", v);
     const o = v as Obj;
@@ -736,6 +752,7 @@ function discriminatedReader(schema: UnionSchema<unknown>, discriminator: string
     const i = index[tag];
     if (i === undefined || i === unknownIndex) {
       if (unknownIndex >= 0) return { $case: names[unknownIndex], value: doc(o, d) };
+      if (strict) throw withSegment(new Failure("unknown union member"), discriminator);
       return { $case: "$unknown", name: tag, value: doc(o, d) };
     }
     return { $case: names[i], value: readers[i]!(o, d) };

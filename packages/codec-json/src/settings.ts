@@ -19,6 +19,13 @@ export interface JsonSettings {
   readonly alloyTraits?: boolean;
   /** Deepest nesting of arrays and objects accepted or written. Default 128. */
   readonly maxDepth?: number;
+  /**
+   * Read as a server reads requests: date-times must be UTC (`Z`, no
+   * offset), base64 must be padded, and an unknown union member is an error
+   * rather than an unknown variant. Clients keep the default `false` and
+   * accept what servers may send.
+   */
+  readonly strict?: boolean;
 }
 
 /** Settings with every field decided. */
@@ -27,6 +34,7 @@ export interface ResolvedSettings {
   readonly timestampFormat: TimestampFormat;
   readonly alloyTraits: boolean;
   readonly maxDepth: number;
+  readonly strict: boolean;
   /** Identifies these settings in compile caches. */
   readonly key: string;
 }
@@ -36,7 +44,8 @@ const DEFAULTS: ResolvedSettings = Object.freeze({
   timestampFormat: "epoch-seconds",
   alloyTraits: false,
   maxDepth: 128,
-  key: "0e0128",
+  strict: false,
+  key: "0e00128",
 });
 
 const resolved = new Map<string, ResolvedSettings>([[DEFAULTS.key, DEFAULTS]]);
@@ -49,10 +58,11 @@ export function resolveSettings(settings: JsonSettings | undefined): ResolvedSet
   const alloyTraits = settings.alloyTraits ?? DEFAULTS.alloyTraits;
   const depth = settings.maxDepth ?? DEFAULTS.maxDepth;
   const maxDepth = Number.isFinite(depth) && depth >= 1 ? Math.floor(depth) : DEFAULTS.maxDepth;
-  const key = `${useJsonName ? 1 : 0}${timestampFormat[0]}${alloyTraits ? 1 : 0}${maxDepth}`;
+  const strict = settings.strict ?? DEFAULTS.strict;
+  const key = `${useJsonName ? 1 : 0}${timestampFormat[0]}${alloyTraits ? 1 : 0}${strict ? 1 : 0}${maxDepth}`;
   let found = resolved.get(key);
   if (found === undefined) {
-    found = Object.freeze({ useJsonName, timestampFormat, alloyTraits, maxDepth, key });
+    found = Object.freeze({ useJsonName, timestampFormat, alloyTraits, maxDepth, strict, key });
     resolved.set(key, found);
   }
   return found;

@@ -39,6 +39,7 @@ export {
   createModeledError,
   errorClass,
   ModeledError,
+  ProtocolError,
   SerializationError,
   TransportError,
   UnmodeledError,

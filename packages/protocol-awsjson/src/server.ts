@@ -4,7 +4,6 @@
  * written as JSON objects with a `__type` marker.
  */
 import {
-  compileValidator,
   fillDefaults,
   gunzip,
   type HttpRequest,
@@ -25,7 +24,7 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, REQUEST_JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
 
@@ -71,11 +70,9 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
           throw new SerializationError("decode awsJson: request body is not valid gzip", { cause });
         }
       }
-      const read = compileReader(operation.input, JSON_SETTINGS);
-      const input = isBlank(bytes) ? read("{}") : read(bytes);
-      const violations = compileValidator(operation.input)(input);
-      if (violations.length > 0) throw new ValidationError(violations);
-      return input;
+      const read = compileReader(operation.input, REQUEST_JSON_SETTINGS);
+      // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
+      return isBlank(bytes) ? read("{}") : read(bytes);
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {

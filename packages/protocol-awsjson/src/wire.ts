@@ -34,6 +34,9 @@ export const AWS_JSON_1_1: AwsJsonVariant = Object.freeze({
 /** awsJson ignores `@jsonName`; timestamps default to epoch seconds. */
 export const JSON_SETTINGS: JsonSettings = Object.freeze({ useJsonName: false, timestampFormat: "epoch-seconds" });
 
+/** How the server reads requests: strictly (UTC date-times, padded base64, known union members), so malformed input is a 400. */
+export const REQUEST_JSON_SETTINGS: JsonSettings = Object.freeze({ ...JSON_SETTINGS, strict: true });
+
 /** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
 export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
 

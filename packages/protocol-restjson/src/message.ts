@@ -12,7 +12,7 @@ import {
   SerializationError,
   type StructSchema,
 } from "@anvil/core";
-import { compileReader, compileWriter } from "@anvil/codec-json";
+import { compileReader, compileWriter, type JsonSettings } from "@anvil/codec-json";
 import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
 import { type Location, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar, timestampFormatIn } from "./text-values.js";
 
@@ -138,24 +138,27 @@ export interface Incoming {
 /** Reads a message's bound members and body into a structure value. */
 export function readMessage(settings: HttpBindingSettings, schema: StructSchema, direction: Direction, incoming: Incoming, bytes: Uint8Array): Obj {
   const plan = bindingsOf(schema, direction);
+  // Only a server reads requests, and it reads them strictly (a malformed request is a 400).
+  const strict = direction === "request";
+  const json = strict ? strictJsonOf(settings) : settings.json;
   // The body first: the JSON reader fills nested and member defaults.
   let out: Obj;
   if (plan.body !== undefined) {
-    const read = compileReader(plan.body, settings.json);
+    const read = compileReader(plan.body, json);
     out = { ...(isBlank(bytes) ? read("{}") : read(bytes)) } as Obj;
   } else out = {};
 
   const payload = plan.payload;
   if (payload !== undefined) {
     // An absent payload is its `@default`, on both sides; a stream is empty, not absent.
-    const v = readPayload(settings, payload, bytes) ?? (payload.target.traits.streaming ? undefined : payload.traits.default);
+    const v = readPayload(settings, json, payload, bytes) ?? (payload.target.traits.streaming ? undefined : payload.traits.default);
     if (v !== undefined) out[payload.name] = v;
   }
 
   if (incoming.labels !== undefined) {
     for (const member of plan.labels) {
       const text = incoming.labels[member.name];
-      if (text !== undefined) out[member.name] = textToScalar(member.target, member.traits, text, "label", `/${member.name}`);
+      if (text !== undefined) out[member.name] = textToScalar(member.target, member.traits, text, "label", `/${member.name}`, strict);
     }
   }
 
@@ -164,7 +167,7 @@ export function readMessage(settings: HttpBindingSettings, schema: StructSchema,
     for (const { member, key } of plan.query) {
       const values = query.filter(([n]) => n === key).map(([, v]) => v);
       if (values.length === 0) continue;
-      out[member.name] = fromTexts(member, values, "query");
+      out[member.name] = fromTexts(member, values, "query", strict);
     }
     const paramsMember = plan.queryParams;
     if (paramsMember !== undefined && paramsMember.target.kind === "map") {
@@ -185,8 +188,8 @@ export function readMessage(settings: HttpBindingSettings, schema: StructSchema,
       const item = member.target.member;
       const traits = { ...item.traits, ...pickTextTraits(member.traits) };
       const httpDates = item.target.kind === "timestamp" && timestampFormatIn(traits, "header") === "http-date";
-      out[member.name] = splitHeaderList(text, httpDates).map((t, i) => textToScalar(item.target, traits, t, "header", `/${member.name}/${i}`));
-    } else out[member.name] = textToScalar(member.target, member.traits, text.trim(), "header", `/${member.name}`);
+      out[member.name] = splitHeaderList(text, httpDates).map((t, i) => textToScalar(item.target, traits, t, "header", `/${member.name}/${i}`, strict));
+    } else out[member.name] = textToScalar(member.target, member.traits, text.trim(), "header", `/${member.name}`, strict);
   }
   for (const { member, prefix } of plan.prefixHeaders) {
     const map: Record<string, string> = {};
@@ -203,17 +206,26 @@ export function readMessage(settings: HttpBindingSettings, schema: StructSchema,
   return out;
 }
 
-function fromTexts(member: MemberSchema, texts: readonly string[], location: Location): unknown {
+function fromTexts(member: MemberSchema, texts: readonly string[], location: Location, strict: boolean): unknown {
   const target = member.target;
   if (target.kind === "list") {
     const item = target.member;
     const traits = { ...item.traits, ...pickTextTraits(member.traits) };
-    return texts.map((t, i) => textToScalar(item.target, traits, t, location, `/${member.name}/${i}`));
+    return texts.map((t, i) => textToScalar(item.target, traits, t, location, `/${member.name}/${i}`, strict));
   }
-  return textToScalar(target, member.traits, texts[0]!, location, `/${member.name}`);
+  return textToScalar(target, member.traits, texts[0]!, location, `/${member.name}`, strict);
 }
 
-function readPayload(settings: HttpBindingSettings, payload: MemberSchema, bytes: Uint8Array): unknown {
+const strictJson = new WeakMap<HttpBindingSettings, JsonSettings>();
+
+/** A protocol's JSON settings for reading requests: strict (UTC date-times, padded base64, known union members). */
+function strictJsonOf(settings: HttpBindingSettings): JsonSettings {
+  let json = strictJson.get(settings);
+  if (json === undefined) strictJson.set(settings, (json = Object.freeze({ ...settings.json, strict: true })));
+  return json;
+}
+
+function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload: MemberSchema, bytes: Uint8Array): unknown {
   const target = payload.target;
   if (settings.rawPayloads && !isJsonPayload(target)) {
     if (bytes.length === 0) return undefined;
@@ -227,7 +239,7 @@ function readPayload(settings: HttpBindingSettings, payload: MemberSchema, bytes
     }
   }
   if (isBlank(bytes)) return undefined;
-  const value = compileReader(target, settings.json)(bytes);
+  const value = compileReader(target, json)(bytes);
   // `{}` is what an unset structure payload is written as.
   if (target.kind === "structure" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return undefined;
   return value;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { errorClass, ModeledError, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { restJson1 } from "./index.js";
-import { routesOf } from "./bindings.js";
+import { REST_JSON_1, routesOf } from "./bindings.js";
+import { createHttpBindingServer } from "./server.js";
 import { encodeLabel, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar } from "./text-values.js";
 import { md5 } from "./md5.js";
 
@@ -234,6 +235,53 @@ describe("server", () => {
     body: body === undefined ? undefined : bytes(body),
   });
 
+  describe("media types: Content-Type (415) and Accept (406) are checked before the input is read", () => {
+    const getCity = (headers: Record<string, string>, body?: string) =>
+      server.deserializeRequest(GetCity, request("GET", "/cities/sea/files/x", [["mode", "full"]], headers, body), serverContext({ cityId: "sea", path: "x" }));
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => "read",
+        (e: unknown) => (ProtocolError.is(e) ? `${e.status} ${e.code}` : String(e)),
+      );
+
+    it.each([
+      ["JSON with parameters", { "content-type": "application/json; charset=utf-8" }, `{"the_note":"x"}`, "read"],
+      ["JSON in another case", { "content-type": "Application/JSON" }, `{}`, "read"],
+      ["no body and no Content-Type", {}, undefined, "read"],
+      ["a body of another type", { "content-type": "application/hal+json" }, `{}`, "415 UnsupportedMediaTypeException"],
+      ["a body without Content-Type", {}, `{}`, "415 UnsupportedMediaTypeException"],
+      ["an exact Accept", { accept: "application/json" }, undefined, "read"],
+      ["a wildcard Accept", { accept: "text/html, application/*;q=0.5" }, undefined, "read"],
+      ["an Accept that admits nothing we write", { accept: "application/xml, application/json;q=0" }, undefined, "406 NotAcceptableException"],
+    ])("body members: %s → %s", async (_label, headers, body, expected) => {
+      expect(await outcome(getCity(headers, body))).toBe(expected);
+    });
+
+    it.each([
+      ["an operation without a body takes none", ListCities, { "content-type": "application/json" }, "415 UnsupportedMediaTypeException"],
+      ["an operation without a body ignores Content-Type on an empty body", ListCities, { "content-type": "application/json" }, "read"],
+      ["an operation without a body ignores an untyped body", ListCities, {}, "read"],
+      ["a payload takes its @mediaType", PutPhoto, { "content-type": "image/png" }, "read"],
+      ["a payload refuses another type", PutPhoto, { "content-type": "application/octet-stream" }, "415 UnsupportedMediaTypeException"],
+      ["an operation without output admits any Accept", PutPhoto, { "content-type": "image/png", accept: "image/webp" }, "read"],
+    ])("%s", async (label, operation, headers, expected) => {
+      const body = operation === PutPhoto ? "png" : label.includes("takes none") || label.includes("untyped") ? "{}" : undefined;
+      const req = request(operation.traits.http!.method, "/x", [], headers, body);
+      expect(await outcome(server.deserializeRequest(operation, req, serverContext({ cityId: "sea" })))).toBe(expected);
+    });
+
+    it("are off for HTTP-binding protocols that do not ask for them", async () => {
+      const lenient = createHttpBindingServer(REST_JSON_1);
+      const req = request("GET", "/cities/sea/files/x", [["mode", "full"]], { accept: "text/html" }, `{"the_note":"x"}`);
+      expect(await lenient.deserializeRequest(GetCity, req, serverContext({ cityId: "sea", path: "x" }))).toMatchObject({ note: "x" });
+    });
+
+    it("answers a ProtocolError with its status and error type", async () => {
+      const res = await server.serializeError(GetCity, new ProtocolError("NotAcceptableException", 406, "no"), serverContext());
+      expect([res.status, res.headers.get("x-amzn-errortype"), JSON.parse(text(res.body))]).toEqual([406, "NotAcceptableException", { message: "no" }]);
+    });
+  });
+
   it("routes from @http, literal segments before labels, literal query required", () => {
     const routes = routesOf(Object.values(Weather.operations));
     const paths = routes.map((r) => `${r.method} ${r.path}`);
@@ -265,12 +313,14 @@ describe("server", () => {
     });
   });
 
-  it("rejects invalid input with a ValidationError, answered as ValidationException (400)", async () => {
-    const error = await server
-      .deserializeRequest(GetCity, request("GET", "/cities/much-too-long/files/x", [["mode", "full"]]), serverContext({ cityId: "much-too-long", path: "x" }))
-      .catch((e: unknown) => e);
-    expect(ValidationError.is(error)).toBe(true);
-    const res = await server.serializeError(GetCity, error, serverContext());
+  it("leaves constraints to the server (reads input that breaks them) and answers a ValidationError as ValidationException (400)", async () => {
+    const input = await server.deserializeRequest(
+      GetCity,
+      request("GET", "/cities/much-too-long/files/x", [["mode", "full"]]),
+      serverContext({ cityId: "much-too-long", path: "x" }),
+    );
+    expect(input).toMatchObject({ cityId: "much-too-long" });
+    const res = await server.serializeError(GetCity, new ValidationError([{ path: "/cityId", message: "too long" }]), serverContext());
     expect(res.status).toBe(400);
     expect(res.headers.get("x-amzn-errortype")).toBe("ValidationException");
     expect(JSON.parse(text(res.body)).fieldList[0].path).toBe("/cityId");

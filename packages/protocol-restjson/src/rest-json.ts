@@ -19,8 +19,9 @@ export interface RestJsonProtocol {
  * `aws.protocols#restJson1`: method and URI from `@http`, members bound to
  * labels, query, headers and payload, the rest as a JSON body
  * (`@jsonName` honoured, timestamps as epoch seconds); errors named by
- * `X-Amzn-Errortype`.
+ * `X-Amzn-Errortype`. The server refuses a `Content-Type` other than the
+ * input's (415) and an `Accept` that does not admit the output's (406).
  */
 export function restJson1(): RestJsonProtocol {
-  return Object.freeze({ client: createHttpBindingClient(REST_JSON_1), server: createHttpBindingServer(REST_JSON_1) });
+  return Object.freeze({ client: createHttpBindingClient(REST_JSON_1), server: createHttpBindingServer(REST_JSON_1, { mediaTypeChecks: true }) });
 }

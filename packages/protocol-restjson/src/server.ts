@@ -4,13 +4,13 @@
  * output and errors written with their bindings and status codes.
  */
 import {
-  compileValidator,
   fillDefaults,
   gunzip,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
   type OperationSchema,
+  ProtocolError,
   readBody,
   type Route,
   SerializationError,
@@ -20,21 +20,32 @@ import {
   type ServiceSchema,
   shapeName,
   type StructSchema,
-  VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileWriter } from "@anvil/codec-json";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
+import { checkMediaTypes } from "./media-types.js";
 import { readMessage, writeBody, writeHeaders } from "./message.js";
 
 const utf8 = new TextEncoder();
 
 type Obj = Record<string, unknown>;
 
+/** Server behaviour beyond the wire settings. */
+export interface HttpBindingServerOptions {
+  /**
+   * Refuse a request whose `Content-Type` is not the input's (415) or whose
+   * `Accept` does not admit the output's (406), as restJson1 asks. Off for
+   * protocols whose peers may send bodies without a `Content-Type`.
+   */
+  readonly mediaTypeChecks?: boolean;
+}
+
 /** The server protocol for one set of HTTP binding settings. */
-export function createHttpBindingServer(settings: HttpBindingSettings): ServerProtocol {
+export function createHttpBindingServer(settings: HttpBindingSettings, options: HttpBindingServerOptions = {}): ServerProtocol {
+  const mediaTypeChecks = options.mediaTypeChecks === true;
   const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
 
   /** A response of a structure's bound members: status, headers, body. */
@@ -72,6 +83,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       let bytes = await readBody(request.body);
+      if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
       const codings = codingsOf(headers.get("content-encoding"));
       if (codings.some((c) => c.toLowerCase() === "gzip")) {
@@ -87,10 +99,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         else headers.set("content-encoding", rest.join(", "));
       }
       const read = readMessage(settings, operation.input, "request", { headers, query: request.query, labels: context.labels }, bytes);
-      const input = fillBoundDefaults(operation.input, read);
-      const violations = compileValidator(operation.input)(input);
-      if (violations.length > 0) throw new ValidationError(violations);
-      return input;
+      // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
+      return fillBoundDefaults(operation.input, read);
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
@@ -120,6 +130,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings): ServerPr
         };
       }
       if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
       // Anything else is a bug or an outage: say nothing about it.
       return plainError(500, "InternalFailure", "Internal failure");
     },

@@ -78,8 +78,12 @@ const RANGES: Partial<Record<string, readonly [number, number]>> = {
   integer: [-2147483648, 2147483647],
 };
 
-/** Reads a scalar bound to a location from its text. Throws a SerializationError when the text is not of the type. */
-export function textToScalar(schema: Schema, traits: MemberSchema["traits"], text: string, location: Location, path: string): unknown {
+/**
+ * Reads a scalar bound to a location from its text. Throws a
+ * SerializationError when the text is not of the type. `strict` (a server
+ * reading a request) takes date-times in UTC only, as Smithy's format says.
+ */
+export function textToScalar(schema: Schema, traits: MemberSchema["traits"], text: string, location: Location, path: string, strict = false): unknown {
   const bad = (what: string): never => {
     throw new SerializationError(`decode restJson: ${location} ${path} is not ${what}`, { path });
   };
@@ -143,6 +147,7 @@ export function textToScalar(schema: Schema, traits: MemberSchema["traits"], tex
         if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return bad("epoch seconds in range");
         return new Date(ms);
       }
+      if (strict && format === "date-time" && !/[Zz]$/.test(text)) return bad("a UTC date-time (no offset)");
       const date = format === "http-date" ? parseHttpDate(text) : parseDateTime(text);
       return date ?? bad(format === "http-date" ? "an http-date" : "a date-time");
     }

@@ -146,14 +146,12 @@ describe("server", () => {
     ]);
   });
 
-  it("reads and validates the input", async () => {
+  it("reads the input, leaving constraints to the server", async () => {
     const body = cborOf(GetCityInput, { cityId: "sea", since: new Date(1000) });
     expect(await server.deserializeRequest(GetCity, request("GetCity", body), serverContext)).toEqual({ cityId: "sea", since: new Date(1000) });
     expect(await server.deserializeRequest(Ping, request("Ping", new Uint8Array(0)), serverContext)).toEqual({});
-    const invalid = await server
-      .deserializeRequest(GetCity, request("GetCity", cborOf(GetCityInput, { cityId: "much-too-long" })), serverContext)
-      .catch((e: unknown) => e);
-    expect(ValidationError.is(invalid)).toBe(true);
+    const invalid = await server.deserializeRequest(GetCity, request("GetCity", cborOf(GetCityInput, { cityId: "much-too-long" })), serverContext);
+    expect(invalid).toEqual({ cityId: "much-too-long" });
     const malformed = await server.deserializeRequest(GetCity, request("GetCity", body.subarray(0, 5)), serverContext).catch((e: unknown) => e);
     expect(SerializationError.is(malformed)).toBe(true);
     const json = await server

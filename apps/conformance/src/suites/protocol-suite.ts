@@ -13,6 +13,7 @@ import { BORROWED_TESTS_METADATA, isBorrowed, parseBorrowedTests, type BorrowRul
 import { extractProtocolTests, sidesOf, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
 import { repairCase } from "../protocol-tests/repairs.js";
 import { runClientCase, runServerCase } from "../protocol-tests/run-case.js";
+import { runMalformedCase } from "../protocol-tests/run-malformed.js";
 import { implementationFor, NOT_EXECUTED, PROTOCOLS_UNDER_TEST, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
 import { isDirectory, isFile, listFiles } from "../files.js";
 import { loadProblem, tryLoad } from "../load.js";
@@ -151,15 +152,23 @@ export function collectCases(config: ProtocolSuiteConfig, corpus: string): Colle
 /**
  * The result of one case: request and response cases run against the
  * registered side of the protocol (after the generic repairs of
- * `protocol-tests/repairs.ts`, noted in the result); skipped with the reason while the side
- * is missing, and for the kinds whose execution is not written yet
- * (malformed requests, event streams).
+ * `protocol-tests/repairs.ts`, noted in the result), malformed-request cases
+ * through the server's dispatcher; skipped with the reason while the side is
+ * missing, and for the kind whose execution is not written yet (event streams).
  */
 export async function runCase(c: CollectedCase, protocol: string, protocols: ProtocolsUnderTest): Promise<CaseResult> {
   const impl = implementationFor(protocols, protocol, c.side);
   if (!impl.ok) return skipped(c.name, impl.reason);
   const testCase = c.testCase;
-  if (testCase.kind !== "request" && testCase.kind !== "response") return skipped(c.name, NOT_EXECUTED);
+  if (testCase.kind === "eventstream") return skipped(c.name, NOT_EXECUTED);
+  if (testCase.kind === "malformed") {
+    try {
+      const problems = await runMalformedCase(impl.protocol as ServerProtocol, c.model, testCase);
+      return problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; "));
+    } catch (error) {
+      return failed(c.name, describeError(error));
+    }
+  }
   const { testCase: repaired, repairs } = repairCase(c.model, testCase, c.side);
   try {
     const problems =

@@ -5,6 +5,7 @@ import {
   createModeledError,
   errorClass,
   ModeledError,
+  ProtocolError,
   SerializationError,
   TransportError,
   UnmodeledError,
@@ -61,11 +62,12 @@ describe("the other branches", () => {
     ["unmodeled", new UnmodeledError("InternalFailure", "boom", { bodyExcerpt: "<html>" }), UnmodeledError],
     ["validation", new ValidationError([{ path: "/a", message: "bad a" }]), ValidationError],
     ["serialization", new SerializationError("decode json: expected a number at /a", { path: "/a" }), SerializationError],
+    ["protocol", new ProtocolError("UnsupportedMediaTypeException", 415, "unsupported content type"), ProtocolError],
     ["transport", new TransportError("ECONNRESET", "connection reset"), TransportError],
   ] as const)("%s errors are distinct and branded", (_kind, error, cls) => {
     expect(AnvilError.isAnvilError(error)).toBe(true);
     expect(cls.is(error)).toBe(true);
-    for (const other of [UnmodeledError, ValidationError, SerializationError, TransportError]) {
+    for (const other of [UnmodeledError, ValidationError, SerializationError, ProtocolError, TransportError]) {
       if (other !== cls) expect(other.is(error)).toBe(false);
     }
     expect(ModeledError.isModeledError(error)).toBe(false);
@@ -78,5 +80,10 @@ describe("the other branches", () => {
     ]);
     expect(e.fieldList).toHaveLength(2);
     expect(e.code).toBe("ValidationException");
+  });
+
+  it("protocol errors carry the status and the error type the protocol writes", () => {
+    const e = new ProtocolError("NotAcceptableException", 406, "accept: application/json cannot be answered");
+    expect([e.code, e.status, e.name]).toEqual(["NotAcceptableException", 406, "ProtocolError"]);
   });
 });

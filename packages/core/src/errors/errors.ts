@@ -8,7 +8,7 @@ import type { StructSchema } from "../schema/schema.js";
 const KIND = Symbol.for("anvil.error.kind");
 
 /** Which branch of the hierarchy an error belongs to. */
-export type AnvilErrorKind = "modeled" | "unmodeled" | "validation" | "serialization" | "transport";
+export type AnvilErrorKind = "modeled" | "unmodeled" | "validation" | "serialization" | "protocol" | "transport";
 
 /** What is known about the response (or request) an error came with. */
 export interface ResponseMetadata {
@@ -210,6 +210,30 @@ export class SerializationError extends AnvilError {
   /** Whether a value is a serialization error, by brand. */
   static is(value: unknown): value is SerializationError {
     return brandOf(value) === "serialization";
+  }
+}
+
+/**
+ * A request the protocol refuses before reading its input, with the HTTP
+ * status it calls for: an unsupported `Content-Type` (415), an `Accept` the
+ * operation cannot answer (406), an unknown operation (404). `code` is the
+ * error type the protocol writes (`UnsupportedMediaTypeException`).
+ */
+export class ProtocolError extends AnvilError {
+  readonly code: string;
+  /** The HTTP status of the answer (4xx: these are the caller's mistakes). */
+  readonly status: number;
+
+  constructor(code: string, status: number, message: string, options: AnvilErrorOptions = {}) {
+    super("protocol", message, options);
+    this.name = "ProtocolError";
+    this.code = code;
+    this.status = status;
+  }
+
+  /** Whether a value is a protocol error, by brand. */
+  static is(value: unknown): value is ProtocolError {
+    return brandOf(value) === "protocol";
   }
 }
 

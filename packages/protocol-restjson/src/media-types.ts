@@ -1,0 +1,108 @@
+/**
+ * The server's media-type checks, done before a request's input is read:
+ * its `Content-Type` must be the one the operation's input is written in
+ * (415 otherwise), and its `Accept`, when given, must admit the one the
+ * output is written in (406 otherwise). Media-type parameters
+ * (`; charset=utf-8`) and `Accept` wildcards and q-values are honoured.
+ *
+ * @internal
+ */
+import { type MemberSchema, type OperationSchema, ProtocolError, type StructSchema } from "@anvil/core";
+import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
+
+/** The media type a message is written in: none (no body), a type, or any (not checked: event streams). */
+type Expected = { readonly kind: "none" } | { readonly kind: "type"; readonly type: string } | { readonly kind: "any" };
+
+const NONE: Expected = Object.freeze({ kind: "none" });
+const ANY: Expected = Object.freeze({ kind: "any" });
+
+interface Plan {
+  readonly request: Expected;
+  readonly response: Expected;
+}
+
+const plans = new WeakMap<HttpBindingSettings, WeakMap<OperationSchema, Plan>>();
+
+function planOf(settings: HttpBindingSettings, operation: OperationSchema): Plan {
+  let bySettings = plans.get(settings);
+  if (bySettings === undefined) plans.set(settings, (bySettings = new WeakMap()));
+  let plan = bySettings.get(operation);
+  if (plan === undefined) {
+    plan = Object.freeze({
+      request: expectedOf(settings, operation.input, "request"),
+      response: operation.output.id === UNIT ? ANY : expectedOf(settings, operation.output, "response"),
+    });
+    bySettings.set(operation, plan);
+  }
+  return plan;
+}
+
+/**
+ * The media type a structure's body is written in, as `writeBody` writes
+ * it. An input with members but none in the body (all bound to the path,
+ * query or headers) takes no body; an input without members at all may
+ * still come as `{}`.
+ */
+function expectedOf(settings: HttpBindingSettings, schema: StructSchema, direction: Direction): Expected {
+  const plan = bindingsOf(schema, direction);
+  if (plan.payload !== undefined) return payloadType(settings, plan.payload);
+  if (plan.body !== undefined || direction === "response" || schema.members.length === 0) return schema.id === UNIT ? NONE : JSON_TYPE;
+  return NONE;
+}
+
+const JSON_TYPE: Expected = Object.freeze({ kind: "type", type: JSON_MEDIA_TYPE });
+
+function payloadType(settings: HttpBindingSettings, payload: MemberSchema): Expected {
+  const target = payload.target;
+  // Event streams negotiate their own framing.
+  if (target.kind === "union" && payload.traits.streaming) return ANY;
+  const declared = payload.traits.mediaType;
+  if (declared !== undefined) return { kind: "type", type: baseOf(declared) };
+  if (!settings.rawPayloads || isJsonPayload(target)) return JSON_TYPE;
+  // Bytes without a declared media type may be of any type.
+  if (target.kind === "blob") return ANY;
+  return { kind: "type", type: "text/plain" };
+}
+
+/** A media type without its parameters, lower case (`application/json; charset=utf-8` is `application/json`). */
+function baseOf(mediaType: string): string {
+  const semi = mediaType.indexOf(";");
+  return (semi < 0 ? mediaType : mediaType.slice(0, semi)).trim().toLowerCase();
+}
+
+/**
+ * Checks a request's `Content-Type` and `Accept` against the operation;
+ * throws a ProtocolError (415 `UnsupportedMediaTypeException`, 406
+ * `NotAcceptableException`) when they do not fit. A body needs the input's
+ * content type; an operation without a body refuses a typed one (a
+ * `Content-Type` on an empty body, or an untyped body, is ignored).
+ */
+export function checkMediaTypes(settings: HttpBindingSettings, operation: OperationSchema, headers: Headers, bodyLength: number): void {
+  const plan = planOf(settings, operation);
+  const contentType = headers.get("content-type");
+  const request = plan.request;
+  if (request.kind === "none" && bodyLength > 0 && contentType !== null) {
+    throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} takes no body, but the request has a body of type ${contentType}`);
+  }
+  if (request.kind === "type" && (contentType === null ? bodyLength > 0 : baseOf(contentType) !== request.type)) {
+    throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} expects Content-Type ${request.type}, got ${contentType ?? "none"}`);
+  }
+  const accept = headers.get("accept");
+  const response = plan.response;
+  if (accept !== null && response.kind === "type" && !accepts(accept, response.type)) {
+    throw new ProtocolError("NotAcceptableException", 406, `${operation.name} answers ${response.type}, which Accept: ${accept} does not admit`);
+  }
+}
+
+/** Whether an `Accept` value admits a media type: an exact, `type/*` or `*\/*` range with a non-zero q. */
+function accepts(accept: string, type: string): boolean {
+  const slash = type.indexOf("/");
+  const major = type.slice(0, slash);
+  for (const range of accept.split(",")) {
+    const [name = "", ...params] = range.split(";");
+    const base = name.trim().toLowerCase();
+    if (params.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(p))) continue;
+    if (base === "*/*" || base === type || base === `${major}/*`) return true;
+  }
+  return false;
+}

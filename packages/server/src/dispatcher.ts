@@ -1,0 +1,164 @@
+/**
+ * The protocol-agnostic request pipeline: route, deserialize, validate, call
+ * the handler, serialize. Transport adapters (Node, fetch) sit in front of
+ * it; protocols are values behind it.
+ */
+import {
+  compileValidator,
+  type HandlersOf,
+  type HttpRequest,
+  type HttpResponse,
+  ModeledError,
+  type OperationSchema,
+  ProtocolError,
+  SerializationError,
+  type ServerCallContext,
+  type ServerProtocol,
+  type ServiceSchema,
+  ValidationError,
+  type Validator,
+} from "@anvil/core";
+import { compileRouter } from "./router.js";
+
+/** What a handler gets besides its input. */
+export interface HandlerContext {
+  /** The request as the transport received it. */
+  readonly request: HttpRequest;
+  /** The operation being called. */
+  readonly operation: OperationSchema;
+  /** The protocol trait id the request came in with, e.g. `aws.protocols#restJson1`. */
+  readonly protocol: string;
+  /** Aborted when the caller goes away. */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link createDispatcher} needs. */
+export interface DispatcherOptions<S extends ServiceSchema> {
+  readonly service: S;
+  /** The server protocols to answer, in preference order (the first wins ties between routes and answers unknown routes). */
+  readonly protocols: readonly ServerProtocol[];
+  /** One handler per operation of the service. */
+  readonly handlers: HandlersOf<S, HandlerContext>;
+  /**
+   * Called with every error that becomes a 500 (a handler's unmodeled throw,
+   * an output that cannot be written), for logging. The caller only ever
+   * sees the protocol's generic internal failure.
+   */
+  readonly onInternalError?: (error: unknown, context: HandlerContext) => void;
+}
+
+/** Per-request options of a dispatcher. */
+export interface DispatchOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** Answers one request. Never rejects: every failure becomes a response. */
+export type Dispatcher = (request: HttpRequest, options?: DispatchOptions) => Promise<HttpResponse>;
+
+type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
+
+interface Endpoint {
+  readonly validate: Validator<unknown>;
+  readonly handler: AnyHandler;
+  /** Shape ids of the errors the operation (or its service) declares. */
+  readonly errors: ReadonlySet<string>;
+}
+
+/**
+ * Compiles a service's routes, validators and handlers once and returns the
+ * function that answers requests:
+ *
+ * 1. no route matches: the first protocol's `notFound` answer that is given (else a bare 404);
+ * 2. the protocol deserializes the input; a SerializationError, ProtocolError
+ *    or ValidationError there is the caller's mistake (400-class);
+ * 3. the input is validated against the model's constraints (`@required`,
+ *    `@length`, ...), answered as ValidationException;
+ * 4. the handler runs; a modeled error the operation declares is serialized
+ *    as such, anything else is a 500 that leaks no message or stack;
+ * 5. the protocol serializes the output.
+ */
+export function createDispatcher<S extends ServiceSchema>(options: DispatcherOptions<S>): Dispatcher {
+  const { service, protocols, onInternalError } = options;
+  const handlers = options.handlers as unknown as Readonly<Record<string, AnyHandler | undefined>>;
+  const router = compileRouter(service, protocols);
+  const endpoints = new Map<OperationSchema, Endpoint>();
+  for (const [key, operation] of Object.entries(service.operations)) {
+    const handler = handlers[key];
+    if (typeof handler !== "function") throw new TypeError(`createDispatcher: no handler for operation ${key} (${operation.id})`);
+    endpoints.set(operation, {
+      validate: compileValidator(operation.input) as Validator<unknown>,
+      handler,
+      errors: new Set(operation.errors.map((e) => e.id)),
+    });
+  }
+
+  const notFound = async (request: HttpRequest): Promise<HttpResponse> => {
+    for (const protocol of protocols) {
+      const answer = protocol.notFound?.(request);
+      if (answer !== undefined) return answer;
+    }
+    return { status: 404, headers: new Headers(), body: undefined };
+  };
+
+  return async (request, dispatchOptions = {}) => {
+    const match = router.match(request);
+    if (match === undefined) return notFound(request);
+    const { operation, protocol } = match;
+    const signal = dispatchOptions.signal;
+    const call: ServerCallContext = { service, labels: match.labels, ...(signal !== undefined ? { signal } : {}) };
+    const context: HandlerContext = { request, operation, protocol: protocol.id, ...(signal !== undefined ? { signal } : {}) };
+    const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
+      if (internal) onInternalError?.(error, context);
+      return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
+    };
+    const endpoint = endpoints.get(operation);
+    if (endpoint === undefined) return failure(new Error(`no endpoint for ${operation.id}`), true);
+
+    let input: unknown;
+    try {
+      input = await protocol.deserializeRequest(operation, request, call);
+      const violations = endpoint.validate(input);
+      if (violations.length > 0) throw new ValidationError(violations);
+    } catch (error) {
+      return failure(error, !isCallerMistake(error));
+    }
+
+    let output: unknown;
+    try {
+      output = await endpoint.handler(input, context);
+    } catch (error) {
+      return failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId)));
+    }
+
+    try {
+      return await protocol.serializeResponse(operation, output, call);
+    } catch (error) {
+      return failure(error, true);
+    }
+  };
+}
+
+/** The protocol's answer to an error; a bare 500 when even that fails. */
+async function answerError(
+  protocol: ServerProtocol,
+  operation: OperationSchema,
+  error: unknown,
+  call: ServerCallContext,
+  context: HandlerContext,
+  onInternalError: DispatcherOptions<ServiceSchema>["onInternalError"],
+): Promise<HttpResponse> {
+  try {
+    return await protocol.serializeError(operation, error, call);
+  } catch (failure) {
+    onInternalError?.(failure, context);
+    return { status: 500, headers: new Headers(), body: undefined };
+  }
+}
+
+/** What protocols answer as a 500 that says nothing: a plain error that is none of Anvil's kinds. */
+const INTERNAL_FAILURE = Object.freeze(new Error("internal failure"));
+
+/** Errors that mean the request was wrong, not the server. */
+function isCallerMistake(error: unknown): boolean {
+  return SerializationError.is(error) || ValidationError.is(error) || ProtocolError.is(error);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import type { HttpRequest, Route, ServerProtocol } from "@anvil/core";
+import { operation, service, unit } from "@anvil/core/codegen";
+import { compileRouter } from "./index.js";
+
+const op = (name: string) => operation(`example#${name}`, { input: unit, output: unit });
+const Ops = {
+  literal: op("Literal"),
+  label: op("Label"),
+  greedy: op("Greedy"),
+  greedyMiddle: op("GreedyMiddle"),
+  withQuery: op("WithQuery"),
+  withHeader: op("WithHeader"),
+  root: op("Root"),
+};
+const Svc = service("example#Svc", { operations: Ops, protocols: [] });
+
+/** A protocol contributing fixed routes. */
+const routesProtocol = (id: string, routes: readonly Route[]): ServerProtocol => ({
+  id,
+  routes: () => routes,
+  deserializeRequest: () => Promise.reject(new Error("unused")),
+  serializeResponse: () => Promise.reject(new Error("unused")),
+  serializeError: () => Promise.reject(new Error("unused")),
+});
+
+const rest = routesProtocol("rest", [
+  { operation: Ops.label, method: "GET", path: "/cities/{cityId}" },
+  { operation: Ops.greedy, method: "GET", path: "/files/{path+}" },
+  { operation: Ops.greedyMiddle, method: "GET", path: "/blobs/{key+}/meta" },
+  { operation: Ops.literal, method: "GET", path: "/cities/special" },
+  { operation: Ops.withQuery, method: "GET", path: "/cities/{cityId}", query: [["mode", "full"]] },
+]);
+const rpc = routesProtocol("rpc", [
+  { operation: Ops.withHeader, method: "POST", path: "/", headers: { "X-Amz-Target": "Svc.WithHeader" } },
+]);
+const rootRest = routesProtocol("root", [{ operation: Ops.root, method: "POST", path: "/" }]);
+
+const router = compileRouter(Svc, [rootRest, rest, rpc]);
+const req = (method: string, path: string, query: [string, string][] = [], headers: Record<string, string> = {}): HttpRequest => ({
+  method,
+  path,
+  query,
+  headers: new Headers(headers),
+  body: undefined,
+});
+
+describe("compileRouter", () => {
+  it.each([
+    ["a literal segment before a label", req("GET", "/cities/special"), "Literal", "rest", {}],
+    ["a label, percent-decoded", req("GET", "/cities/new%20york"), "Label", "rest", { cityId: "new york" }],
+    ["more literal query parameters first", req("GET", "/cities/x", [["mode", "full"]]), "WithQuery", "rest", { cityId: "x" }],
+    ["a greedy label over several segments", req("GET", "/files/a/b%2Fc/d"), "Greedy", "rest", { path: "a/b/c/d" }],
+    ["a greedy label followed by a literal", req("GET", "/blobs/a/b/meta"), "GreedyMiddle", "rest", { key: "a/b" }],
+    ["a route requiring a header, across protocols", req("POST", "/", [], { "x-amz-target": "Svc.WithHeader" }), "WithHeader", "rpc", {}],
+    ["the plain route when the header is absent", req("POST", "/"), "Root", "root", {}],
+    ["the method case-insensitively", req("get", "/cities/x"), "Label", "rest", { cityId: "x" }],
+  ])("matches %s", (_label, request, name, protocol, labels) => {
+    const match = router.match(request);
+    expect([match?.operation.name, match?.protocol.id, match?.labels]).toEqual([name, protocol, labels]);
+  });
+
+  it.each([
+    ["another method", req("DELETE", "/cities/x")],
+    ["an empty label", req("GET", "/cities/")],
+    ["an empty greedy label", req("GET", "/files/")],
+    ["a greedy label without its segment", req("GET", "/blobs/meta")],
+    ["extra segments", req("GET", "/cities/x/y")],
+  ])("matches nothing for %s", (_label, request) => {
+    expect(router.match(request)).toBeUndefined();
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * One route table over every protocol a server speaks. Each protocol
+ * contributes its routes (`@http` URIs, `POST /` plus `X-Amz-Target`,
+ * `/service/S/operation/O`, ...); they are compiled once into per-method
+ * lists, most specific first, so that matching a request splits its path
+ * once and compares precomputed segments.
+ */
+import type { HttpRequest, OperationSchema, Route, ServerProtocol, ServiceSchema } from "@anvil/core";
+
+/** What a request matched: the route, the protocol that contributed it and the labels (percent-decoded). */
+export interface RouteMatch {
+  readonly route: Route;
+  readonly operation: OperationSchema;
+  readonly protocol: ServerProtocol;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** A compiled route table. */
+export interface Router {
+  /** The most specific route matching the request, or undefined. */
+  match(request: HttpRequest): RouteMatch | undefined;
+}
+
+type Segment =
+  | { readonly kind: "literal"; readonly text: string }
+  | { readonly kind: "label"; readonly name: string }
+  | { readonly kind: "greedy"; readonly name: string };
+
+interface CompiledRoute {
+  readonly route: Route;
+  readonly protocol: ServerProtocol;
+  readonly segments: readonly Segment[];
+  /** Index of the greedy segment, or -1. */
+  readonly greedy: number;
+  readonly query: readonly (readonly [string, string | undefined])[];
+  readonly headers: readonly (readonly [string, string])[];
+}
+
+/**
+ * Compiles the routes of every protocol for a service. Routes are ordered
+ * by specificity (literal segments before labels before greedy labels, then
+ * more literal query parameters and more required headers); ties keep the
+ * order of `protocols`, so the first protocol wins an exact tie.
+ */
+export function compileRouter(service: ServiceSchema, protocols: readonly ServerProtocol[]): Router {
+  const compiled: CompiledRoute[] = [];
+  for (const protocol of protocols) for (const route of protocol.routes(service)) compiled.push(compileRoute(route, protocol));
+  compiled.sort(bySpecificity);
+  const byMethod = new Map<string, CompiledRoute[]>();
+  for (const c of compiled) {
+    const method = c.route.method.toUpperCase();
+    let list = byMethod.get(method);
+    if (list === undefined) byMethod.set(method, (list = []));
+    list.push(c);
+  }
+  return Object.freeze({
+    match(request: HttpRequest): RouteMatch | undefined {
+      const candidates = byMethod.get(request.method.toUpperCase());
+      if (candidates === undefined) return undefined;
+      const parts = request.path.split("/").slice(1);
+      for (const c of candidates) {
+        const labels = matchSegments(c, parts);
+        if (labels === undefined || !queryMatches(c, request) || !headersMatch(c, request)) continue;
+        return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels };
+      }
+      return undefined;
+    },
+  });
+}
+
+function compileRoute(route: Route, protocol: ServerProtocol): CompiledRoute {
+  const segments = route.path
+    .split("/")
+    .slice(1)
+    .map((s): Segment => {
+      if (s.startsWith("{") && s.endsWith("+}")) return { kind: "greedy", name: s.slice(1, -2) };
+      if (s.startsWith("{") && s.endsWith("}")) return { kind: "label", name: s.slice(1, -1) };
+      return { kind: "literal", text: s };
+    });
+  return {
+    route,
+    protocol,
+    segments,
+    greedy: segments.findIndex((s) => s.kind === "greedy"),
+    query: route.query ?? [],
+    headers: Object.entries(route.headers ?? {}).map(([n, v]) => [n.toLowerCase(), v] as const),
+  };
+}
+
+const RANK = { literal: 0, label: 1, greedy: 2 } as const;
+
+function bySpecificity(a: CompiledRoute, b: CompiledRoute): number {
+  const n = Math.max(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.segments[i];
+    const y = b.segments[i];
+    const d = (x === undefined ? 3 : RANK[x.kind]) - (y === undefined ? 3 : RANK[y.kind]);
+    if (d !== 0) return d;
+  }
+  return b.query.length - a.query.length || b.headers.length - a.headers.length;
+}
+
+/**
+ * The labels of a path that fits the route's segments, or undefined. A
+ * label takes one non-empty segment; a greedy label one or more, leaving
+ * enough for the segments after it.
+ */
+function matchSegments(c: CompiledRoute, parts: readonly string[]): Record<string, string> | undefined {
+  const segments = c.segments;
+  if (c.greedy < 0 ? parts.length !== segments.length : parts.length < segments.length) return undefined;
+  const labels: Record<string, string> = {};
+  const tail = parts.length - segments.length;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const at = c.greedy >= 0 && i > c.greedy ? i + tail : i;
+    if (segment.kind === "greedy") {
+      const text = parts.slice(i, i + tail + 1).join("/");
+      if (text === "") return undefined;
+      labels[segment.name] = decode(text);
+      continue;
+    }
+    const part = parts[at]!;
+    if (segment.kind === "literal") {
+      if (part !== segment.text && decode(part) !== segment.text) return undefined;
+    } else {
+      if (part === "") return undefined;
+      labels[segment.name] = decode(part);
+    }
+  }
+  return labels;
+}
+
+function queryMatches(c: CompiledRoute, request: HttpRequest): boolean {
+  for (const [name, value] of c.query) {
+    if (!request.query.some(([n, v]) => n === name && (value === undefined || v === value))) return false;
+  }
+  return true;
+}
+
+function headersMatch(c: CompiledRoute, request: HttpRequest): boolean {
+  for (const [name, value] of c.headers) if (request.headers.get(name) !== value) return false;
+  return true;
+}
+
+/** Percent-decodes a path segment; text that is not valid percent-encoding stays as it is. */
+function decode(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
