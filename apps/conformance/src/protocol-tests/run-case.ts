@@ -20,7 +20,7 @@ import {
 import { schemasFromModel } from "@anvil/dynamic";
 import { parseQuery } from "@anvil/core";
 import type { Model } from "@anvil/model";
-import type { HttpRequestCase, HttpResponseCase } from "./cases.js";
+import type { HttpRequestCase, HttpResponseCase, ProtocolTestCase } from "./cases.js";
 import { bodyBytesOf, bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";
 import { caseParamsValue } from "./params.js";
 import { matchRoute } from "./route-match.js";
@@ -39,7 +39,7 @@ interface Target {
 }
 
 /** Finds the service and operation of a case (for an error case, an operation that can throw it). */
-export function targetOf(model: Model, c: HttpRequestCase | HttpResponseCase): Target {
+export function targetOf(model: Model, c: Pick<ProtocolTestCase, "protocol" | "attachedTo">): Target {
   const schemas = schemasFromModel(model);
   const services = [...schemas.services()].sort((a, b) => rank(b, c.protocol) - rank(a, c.protocol));
   for (const service of services) {

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import type { Model, NodeValue } from "@anvil/model";
 import { BORROWED_TESTS_METADATA, isBorrowed, parseBorrowedTests, type BorrowRules } from "../protocol-tests/borrowed.js";
-import { extractProtocolTests, sidesOf, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
+import { extractProtocolTests, sidesOf, type EventStreamCase, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
 import { runClientCase, runServerCase } from "../protocol-tests/run-case.js";
+import { runClientEventStreamCase, runServerEventStreamCase } from "../protocol-tests/run-event-stream-case.js";
 import { implementationFor, NOT_EXECUTED, PROTOCOLS_UNDER_TEST, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
 import { isDirectory, isFile, listFiles } from "../files.js";
 import { loadProblem, tryLoad } from "../load.js";
@@ -151,18 +152,32 @@ export function collectCases(config: ProtocolSuiteConfig, corpus: string): Colle
  * The result of one case: request and response cases run against the
  * registered side of the protocol; skipped with the reason while the side
  * is missing, and for the kinds whose execution is not written yet
- * (malformed requests, event streams).
+ * (malformed requests). Event-stream cases run in `run-event-stream-case.ts`.
  */
 export async function runCase(c: CollectedCase, protocol: string, protocols: ProtocolsUnderTest): Promise<CaseResult> {
   const impl = implementationFor(protocols, protocol, c.side);
   if (!impl.ok) return skipped(c.name, impl.reason);
   const testCase = c.testCase;
+  if (testCase.kind === "eventstream") return runEventStream(c, testCase, impl.protocol);
   if (testCase.kind !== "request" && testCase.kind !== "response") return skipped(c.name, NOT_EXECUTED);
   try {
     const problems =
       c.side === "client"
         ? await runClientCase(impl.protocol as ClientProtocol, c.model, testCase)
         : await runServerCase(impl.protocol as ServerProtocol, c.model, testCase);
+    return problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; "));
+  } catch (error) {
+    return failed(c.name, describeError(error));
+  }
+}
+
+/** An event-stream case run on its side. */
+async function runEventStream(c: CollectedCase, testCase: EventStreamCase, protocol: ClientProtocol | ServerProtocol): Promise<CaseResult> {
+  try {
+    const problems =
+      c.side === "client"
+        ? await runClientEventStreamCase(protocol as ClientProtocol, c.model, testCase)
+        : await runServerEventStreamCase(protocol as ServerProtocol, c.model, testCase);
     return problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; "));
   } catch (error) {
     return failed(c.name, describeError(error));
