@@ -9,6 +9,7 @@ import { blob, boolean, byte, integer, long, member, short, string, struct, time
 import type { Schema } from "../schema/schema.js";
 import type { EventPayloadCodec } from "./events.js";
 
+/** An event of `@eventHeader` members of every header type. */
 export const Reading = struct("test.events#Reading", [
   member("flag", boolean, { eventHeader: true }),
   member("tiny", byte, { eventHeader: true }),
@@ -19,11 +20,17 @@ export const Reading = struct("test.events#Reading", [
   member("label", string, { eventHeader: true }),
   member("at", timestamp, { eventHeader: true }),
 ]);
+/** An event whose `@eventPayload` is a blob. */
 export const Chunk = struct("test.events#Chunk", [member("data", blob, { eventPayload: true })]);
+/** An event whose `@eventPayload` is a string. */
 export const Note = struct("test.events#Note", [member("text", string, { eventPayload: true })]);
+/** A structure payload. */
 export const Point = struct("test.events#Point", [member("x", integer), member("y", integer)]);
+/** An event with a header and a structure `@eventPayload`. */
 export const Located = struct("test.events#Located", [member("source", string, { eventHeader: true }), member("point", Point, { eventPayload: true })]);
+/** An event with a header and implicit payload members. */
 export const Loose = struct("test.events#Loose", [member("source", string, { eventHeader: true }), member("note", string), member("n", integer)]);
+/** An `@error` variant: written as an exception message. */
 export const Overheated = struct("test.events#Overheated", [member("message", string), member("celsius", integer)], { error: "client" });
 
 /** The stream under test. */
