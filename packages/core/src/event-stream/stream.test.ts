@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { errorClass, SerializationError, UnmodeledError } from "../errors/errors.js";
+import { AnvilError, errorClass, SerializationError, UnmodeledError } from "../errors/errors.js";
 import type { UnionValue } from "../schema/schema.js";
 import { compileEventStream } from "./events.js";
 import { splitFrames } from "./frames.js";
@@ -93,6 +94,43 @@ describe("event streams", () => {
     expect(error).toBeInstanceOf(SerializationError);
   });
 
+  it("never crash on random bytes: events or a typed error", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 48 }), { maxLength: 6 }), async (chunks) => {
+        await expectTypedOutcome(readEventStream(counted(chunks).iterable, serde));
+      }),
+    );
+  });
+
+  it("never crash on well-framed random messages: events or a typed error", async () => {
+    const header = fc.oneof(
+      fc.constantFrom(":message-type", ":event-type", ":exception-type", ":error-code", "flag", "count", "big", "tag", "at", "text", "data"),
+      fc.string({ maxLength: 8 }),
+    );
+    const value = fc.oneof(
+      fc.constantFrom("event", "exception", "error", "reading", "chunk", "note", "located", "loose", "overheated").map((v) => ({ type: "string" as const, value: v })),
+      fc.boolean().map((v) => ({ type: "boolean" as const, value: v })),
+      fc.integer({ min: -128, max: 127 }).map((v) => ({ type: "byte" as const, value: v })),
+      fc.integer().map((v) => ({ type: "integer" as const, value: v })),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((v) => ({ type: "long" as const, value: v })),
+      fc.uint8Array({ maxLength: 8 }).map((v) => ({ type: "binary" as const, value: v })),
+      fc.integer({ min: -1e12, max: 1e12 }).map((v) => ({ type: "timestamp" as const, value: new Date(v) })),
+    );
+    const body = fc.oneof(fc.uint8Array({ maxLength: 16 }), fc.json().map((j) => utf8.encode(j)));
+    const kind = fc.constantFrom(["event", ":event-type"], ["exception", ":exception-type"], ["error", ":error-code"]);
+    const variant = fc.constantFrom("reading", "chunk", "note", "located", "loose", "overheated", "other");
+    const message = fc.tuple(kind, variant, fc.dictionary(header, value, { maxKeys: 4 }), body).map(([[type, name], v, extra, b]) => ({
+      headers: { ":message-type": { type: "string" as const, value: type }, [name]: { type: "string" as const, value: v }, ...extra },
+      body: b,
+    }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { maxLength: 4 }), async (messages) => {
+        const frames = messages.map((m) => encodeEventMessage(m));
+        await expectTypedOutcome(readEventStream(counted(frames).iterable, serde));
+      }),
+    );
+  });
+
   describe("initial messages (RPC protocols)", () => {
     const initial = initialMessage("initial-response", utf8.encode('{"id":"x"}'), "application/json");
 
@@ -121,3 +159,11 @@ describe("event streams", () => {
     });
   });
 });
+
+async function expectTypedOutcome(events: AsyncIterable<UnionValue>): Promise<void> {
+  try {
+    for await (const _ of events);
+  } catch (error) {
+    expect(AnvilError.isAnvilError(error), String(error)).toBe(true);
+  }
+}

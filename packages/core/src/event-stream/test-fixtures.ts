@@ -7,6 +7,7 @@
  */
 import { blob, boolean, byte, integer, long, member, short, string, struct, timestamp, union } from "../schema/builders.js";
 import type { Schema } from "../schema/schema.js";
+import { SerializationError } from "../errors/errors.js";
 import type { EventPayloadCodec } from "./events.js";
 
 /** An event of `@eventHeader` members of every header type. */
@@ -57,7 +58,14 @@ const text = new TextDecoder();
  */
 export const plainJson: EventPayloadCodec = Object.freeze({
   mediaType: "application/json",
-  reader: (_schema: Schema) => (bytes: Uint8Array) => JSON.parse(text.decode(bytes)) as unknown,
+  reader: (_schema: Schema) => (bytes: Uint8Array) => {
+    try {
+      return JSON.parse(text.decode(bytes)) as unknown;
+    } catch (cause) {
+      // Codecs throw SerializationErrors for bad input; so does this one.
+      throw new SerializationError("decode json: not JSON", { cause });
+    }
+  },
   writer: (schema: Schema) => (value: unknown) => {
     if (schema.kind !== "structure") return utf8.encode(JSON.stringify(value));
     const own: Record<string, unknown> = {};
