@@ -67,6 +67,18 @@ export function readKnownFailures(path: string = KNOWN_FAILURES_PATH): KnownFail
   return parsed as KnownFailures;
 }
 
+/**
+ * The actual failures with the reasons people wrote kept: a case already
+ * listed keeps its reason, a new one gets the run's.
+ */
+export function keepKnownReasons(known: KnownFailures, actual: KnownFailures): KnownFailures {
+  const out: KnownFailures = {};
+  for (const [part, cases] of Object.entries(actual)) {
+    out[part] = Object.fromEntries(Object.entries(cases).map(([c, reason]) => [c, known[part]?.[c] ?? reason]));
+  }
+  return out;
+}
+
 /** Writes a known-failures file with sorted keys, so that diffs stay small. */
 export function writeKnownFailures(known: KnownFailures, path: string = KNOWN_FAILURES_PATH): void {
   const sorted: KnownFailures = {};

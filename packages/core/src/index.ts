@@ -59,3 +59,11 @@ export type { RequestCustomization, RequestCustomizationContext } from "./protoc
 export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
 export type { Validator } from "./validation/validator.js";
+export { byteChunks } from "./values/streams.js";
+export { decodeEventMessage, encodeEventMessage, EVENT_STREAM_MEDIA_TYPE } from "./event-stream/message.js";
+export type { EventHeaderValue, EventMessage } from "./event-stream/message.js";
+export { DEFAULT_MAX_FRAME_BYTES, splitFrames } from "./event-stream/frames.js";
+export { compileEventStream } from "./event-stream/events.js";
+export type { EventPayloadCodec, EventStreamSerde } from "./event-stream/events.js";
+export { initialMessage, openEventStream, readEventStream, writeEventStream } from "./event-stream/stream.js";
+export type { InitialEventType, ReadEventStreamOptions } from "./event-stream/stream.js";

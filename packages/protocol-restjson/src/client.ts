@@ -13,7 +13,9 @@ import {
   fillDefaults,
   fillIdempotencyTokens,
   findErrorSchema,
+  EVENT_STREAM_MEDIA_TYPE,
   gzip,
+  type HttpBody,
   type HttpRequest,
   type HttpResponse,
   isBlank,
@@ -29,6 +31,7 @@ import { encodeBase64 } from "@anvil/codec-json";
 import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
 import { readMessage, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
+import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
 import { md5 } from "./md5.js";
 import { encodeLabel, scalarToText } from "./text-values.js";
 
@@ -89,15 +92,21 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
         headers.set("content-length", String(bytes.byteLength));
         if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(md5(bytes)));
       }
+      // An event stream is written as the transport reads it (writeBody leaves it out).
+      const stream = eventStreamPayload(schema, "request");
+      if (stream !== undefined) headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+      const httpBody: HttpBody = stream === undefined ? bytes : eventStreamBody(settings, stream, value[stream.name]);
       const accept = acceptOf(settings, operation.output);
       if (accept !== undefined && !headers.has("accept")) headers.set("accept", accept);
 
       const prefix = operation.traits.endpointHostPrefix;
       const host = prefix === undefined ? context.endpoint.host : `${hostPrefix(settings, prefix, schema, value)}${context.endpoint.host}`;
-      return { method: http.method.toUpperCase(), path, query, headers, body: bytes, host };
+      return { method: http.method.toUpperCase(), path, query, headers, body: httpBody, host };
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
+      const stream = eventStreamPayload(operation.output, "response");
+      if (stream !== undefined && response.status >= 200 && response.status < 300) return readEventStreamOutput(settings, operation.output, stream, response);
       const bytes = await readBody(response.body);
       if (isOutputStatus(operation.output, response.status)) {
         const output = readMessage(settings, operation.output, "response", { headers: response.headers, status: response.status }, bytes);
@@ -115,6 +124,24 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
 function isOutputStatus(output: StructSchema, status: number): boolean {
   if (status >= 200 && status < 300) return true;
   return status >= 100 && status < 400 && bindingsOf(output, "response").responseCode !== undefined;
+}
+
+/**
+ * The output of an event-stream response: the bound members from the HTTP
+ * message and the stream from its body, read lazily. Unlike buffered
+ * responses, a missing `@required` member is an error, not corrected: the
+ * headers are the stream's initial response, and a stream without its
+ * required initial members is not one the operation produces.
+ */
+function readEventStreamOutput(settings: HttpBindingSettings, output: StructSchema, stream: EventStreamMember, response: HttpResponse): Obj {
+  const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
+  for (const m of output.members) {
+    if (m.traits.required && m !== stream && value[m.name] === undefined) {
+      throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
+    }
+  }
+  value[stream.name] = eventStreamValue(settings, stream, response.body);
+  return value;
 }
 
 /** `Accept` for a JSON response; none when the output's payload is raw text or bytes. */

@@ -104,6 +104,8 @@ export function writeBody(settings: HttpBindingSettings, schema: StructSchema, d
   if (payload !== undefined) {
     const v = value[payload.name];
     const target = payload.target;
+    // An event stream is not written whole: the protocol streams it (event-stream.ts).
+    if (target.kind === "union" && payload.traits.streaming) return NO_BODY;
     // A request's unset structure payload is an empty object; other unset payloads are no body.
     if (v === undefined || v === null) return target.kind === "structure" && direction === "request" ? { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE } : NO_BODY;
     if (settings.rawPayloads && !isJsonPayload(target)) {

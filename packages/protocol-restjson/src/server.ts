@@ -4,6 +4,7 @@
  * output and errors written with their bindings and status codes.
  */
 import {
+  EVENT_STREAM_MEDIA_TYPE,
   fillDefaults,
   gunzip,
   type HttpRequest,
@@ -27,6 +28,7 @@ import { compileWriter } from "@anvil/codec-json";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
 import { checkMediaTypes } from "./media-types.js";
+import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
 import { readMessage, writeBody, writeHeaders } from "./message.js";
 
 const utf8 = new TextEncoder();
@@ -82,6 +84,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     },
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
+      const stream = eventStreamPayload(operation.input, "request");
+      if (stream !== undefined) return readEventStreamInput(settings, operation.input, stream, request, context);
       let bytes = await readBody(request.body);
       if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
@@ -105,7 +109,14 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
       const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
-      return boundResponse(operation.output, value, operation.traits.http?.code ?? 200);
+      const response = boundResponse(operation.output, value, operation.traits.http?.code ?? 200);
+      const stream = eventStreamPayload(operation.output, "response");
+      if (stream === undefined) return response;
+      // The events follow the bound members, written as the transport reads them.
+      const headers = response.headers;
+      headers.delete("content-length");
+      headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+      return { status: response.status, headers, body: eventStreamBody(settings, stream, value[stream.name]) };
     },
 
     async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
@@ -139,6 +150,17 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       return Promise.resolve(plainError(404, "UnknownOperationException", `no operation at ${request.method} ${request.path}`));
     },
   });
+}
+
+/**
+ * The input of an event-stream request: the bound members from the HTTP
+ * message (validated like any input), and the stream from its body, read
+ * as the handler iterates it.
+ */
+function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema, stream: EventStreamMember, request: HttpRequest, context: ServerCallContext): Obj {
+  const read = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
+  const value = fillBoundDefaults(input, read);
+  return { ...value, [stream.name]: eventStreamValue(settings, stream, request.body) };
 }
 
 /** Top-level `@default`s of members the request left out (the JSON reader already filled the body's). */

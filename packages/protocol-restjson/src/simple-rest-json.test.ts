@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, type HttpRequest, ValidationError, type HttpResponse, type ModeledError, UnmodeledError } from "@anvil/core";
+import { errorClass, type HttpRequest, type HttpResponse, type ModeledError, UnmodeledError, validateValue } from "@anvil/core";
 import { blob, document, enumeration, integer, intEnum, member, operation, service, string, struct, union } from "@anvil/core/codegen";
 import { restJson1, simpleRestJson } from "./index.js";
 
@@ -104,15 +104,16 @@ describe("simpleRestJson", () => {
 
   it("accepts unknown values of an @alloy#openEnum, not of a closed enum", async () => {
     expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"crust":"stuffed","size":1}`), serverContext())).toEqual({ crust: "stuffed", size: 1 });
-    const error = await server.deserializeRequest(Bake, request("POST", "/bake", `{"size":3}`), serverContext()).catch((e: unknown) => e);
-    expect(ValidationError.is(error)).toBe(true);
+    // The server pipeline validates what the protocol read (constraints are @anvil/server's step).
+    const closed = await server.deserializeRequest(Bake, request("POST", "/bake", `{"size":3}`), serverContext());
+    expect(validateValue(Bake.input, closed).map((f) => f.path)).toEqual(["/size"]);
   });
 
   it("accepts only UUIDs in @alloy#uuidFormat strings", async () => {
     const batch = "51216269-c0c8-454a-871e-329513e54e23";
     expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"batch":"${batch}"}`), serverContext())).toEqual({ batch });
-    const error = await server.deserializeRequest(Bake, request("POST", "/bake", `{"batch":"tuesday"}`), serverContext()).catch((e: unknown) => e);
-    expect(ValidationError.is(error) && error.fieldList.map((f) => f.path)).toEqual(["/batch"]);
+    const tuesday = await server.deserializeRequest(Bake, request("POST", "/bake", `{"batch":"tuesday"}`), serverContext());
+    expect(validateValue(Bake.input, tuesday).map((f) => f.path)).toEqual(["/batch"]);
   });
 
   it("gives an absent payload its @default, on both sides", async () => {

@@ -21,7 +21,7 @@ import { schemasFromModel } from "@anvil/dynamic";
 import { parseQuery } from "@anvil/core";
 import type { Model } from "@anvil/model";
 import { describeError } from "../runner.js";
-import type { HttpRequestCase, HttpResponseCase, MalformedRequestCase } from "./cases.js";
+import type { HttpRequestCase, HttpResponseCase, ProtocolTestCase } from "./cases.js";
 import { bodyBytesOf, bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";
 import { caseParamsValue } from "./params.js";
 import { matchRoute } from "./route-match.js";
@@ -54,7 +54,7 @@ export interface Target {
  * e.g. `aws.protocoltests.misc#AcceptHeaderStarService`) runs in a
  * synthetic service of its own that declares the case's protocol.
  */
-export function targetOf(model: Model, c: Pick<HttpRequestCase | HttpResponseCase | MalformedRequestCase, "protocol" | "attachedTo">): Target {
+export function targetOf(model: Model, c: Pick<ProtocolTestCase, "protocol" | "attachedTo">): Target {
   const schemas = schemasFromModel(model);
   const services = [...schemas.services()].sort((a, b) => rank(b, c.protocol) - rank(a, c.protocol));
   for (const service of services) {

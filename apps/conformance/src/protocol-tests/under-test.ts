@@ -52,9 +52,6 @@ export function withClientCustomizations(protocols: ProtocolsUnderTest, customiz
 /** The skip reason when a protocol has no implementation registered at all. */
 export const NOT_IMPLEMENTED = "protocol not implemented yet (issue 4)";
 
-/** The skip reason when a side is registered but cases of the kind (event streams) are not executed yet. */
-export const NOT_EXECUTED = "protocol test execution not implemented yet (issue 4)";
-
 /**
  * The implementation of one side of a protocol, or why its cases are skipped:
  * {@link NOT_IMPLEMENTED} when the protocol has no entry, `no <side>

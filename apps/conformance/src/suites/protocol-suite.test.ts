@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import { chooseCorpus, isCorpus } from "../corpus.js";
 import type { AppliesTo, TestKind } from "../protocol-tests/cases.js";
-import { NOT_EXECUTED, NOT_IMPLEMENTED, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
+import { NOT_IMPLEMENTED, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
 import { SUITES } from "../registry.js";
 import { runSuites } from "../runner.js";
 import {
@@ -30,7 +30,6 @@ describe("runCase", () => {
     ["another protocol only", new Map([["q#y", { client: fakeClient }]]), "client", "request", NOT_IMPLEMENTED],
     ["server only, client case", new Map([["p#x", { server: fakeServer }]]), "client", "request", "no client implementation of p#x yet"],
     ["client only, server case", new Map([["p#x", { client: fakeClient }]]), "server", "request", "no server implementation of p#x yet"],
-    ["the side exists, event-stream case", new Map([["p#x", { client: fakeClient, server: fakeServer }]]), "client", "eventstream", NOT_EXECUTED],
   ])("%s: skipped, %s", async (_label, protocols, side, kind, reason) => {
     expect(await runCase(c(side, kind), "p#x", protocols)).toEqual({ case: "Case", status: "skipped", reason });
   });
@@ -43,6 +42,13 @@ describe("runCase", () => {
   it("reports a protocol that throws as a failed case, with the error", async () => {
     const protocols: ProtocolsUnderTest = new Map([["p#x", { client: fakeClient }]]);
     const result = await runCase({ ...c("client"), model: undefined } as unknown as CollectedCase, "p#x", protocols);
+    expect(result.status).toBe("failed");
+    expect(result.reason).toMatch(/Error/);
+  });
+
+  it.each<["client" | "server"]>([["client"], ["server"]])("executes event-stream cases on the %s side (a protocol that throws fails the case)", async (side) => {
+    const protocols: ProtocolsUnderTest = new Map([["p#x", { client: fakeClient, server: fakeServer }]]);
+    const result = await runCase({ ...c(side, "eventstream"), model: undefined } as unknown as CollectedCase, "p#x", protocols);
     expect(result.status).toBe("failed");
     expect(result.reason).toMatch(/Error/);
   });
@@ -115,11 +121,7 @@ describe.skipIf(!isCorpus(corpus.path))(`protocol suites against ${corpus.path}`
     const implemented = new Set(["awsJson1_0", "awsJson1_1", "rpcv2Cbor", "restJson1", "simpleRestJson"]);
     for (const p of report.parts) {
       (counts[p.suite] ??= {})[p.part] = p.results.length;
-      if (implemented.has(p.suite) && p.part.startsWith("eventstream/")) {
-        // Registered, but event-stream cases are not executed yet.
-        expect(p.counts, `${p.suite}/${p.part}`).toEqual({ passed: 0, failed: 0, skipped: p.results.length });
-        expect(new Set(p.results.map((r) => r.reason))).toEqual(new Set([NOT_EXECUTED]));
-      } else if (implemented.has(p.suite)) {
+      if (implemented.has(p.suite)) {
         expect(p.counts.skipped, `${p.suite}/${p.part}`).toBe(0);
       } else {
         expect(p.counts, `${p.suite}/${p.part}`).toEqual({ passed: 0, failed: 0, skipped: p.results.length });

@@ -10,11 +10,12 @@ import { join } from "node:path";
 import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import type { Model, NodeValue } from "@anvil/model";
 import { BORROWED_TESTS_METADATA, isBorrowed, parseBorrowedTests, type BorrowRules } from "../protocol-tests/borrowed.js";
-import { extractProtocolTests, sidesOf, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
+import { extractProtocolTests, sidesOf, type EventStreamCase, type ProtocolTestCase, type Side, type TestKind } from "../protocol-tests/cases.js";
 import { repairCase } from "../protocol-tests/repairs.js";
 import { runClientCase, runServerCase } from "../protocol-tests/run-case.js";
+import { runClientEventStreamCase, runServerEventStreamCase } from "../protocol-tests/run-event-stream-case.js";
 import { runMalformedCase } from "../protocol-tests/run-malformed.js";
-import { implementationFor, NOT_EXECUTED, PROTOCOLS_UNDER_TEST, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
+import { implementationFor, PROTOCOLS_UNDER_TEST, type ProtocolsUnderTest } from "../protocol-tests/under-test.js";
 import { isDirectory, isFile, listFiles } from "../files.js";
 import { loadProblem, tryLoad } from "../load.js";
 import { isModelFile, modelFilesOf } from "../manifest.js";
@@ -153,14 +154,14 @@ export function collectCases(config: ProtocolSuiteConfig, corpus: string): Colle
  * The result of one case: request and response cases run against the
  * registered side of the protocol (after the generic repairs of
  * `protocol-tests/repairs.ts`, noted in the result), malformed-request cases
- * through the server's dispatcher; skipped with the reason while the side is
- * missing, and for the kind whose execution is not written yet (event streams).
+ * through the server's dispatcher (`run-malformed.ts`), event-stream cases in
+ * `run-event-stream-case.ts`; skipped with the reason while the side is missing.
  */
 export async function runCase(c: CollectedCase, protocol: string, protocols: ProtocolsUnderTest): Promise<CaseResult> {
   const impl = implementationFor(protocols, protocol, c.side);
   if (!impl.ok) return skipped(c.name, impl.reason);
   const testCase = c.testCase;
-  if (testCase.kind === "eventstream") return skipped(c.name, NOT_EXECUTED);
+  if (testCase.kind === "eventstream") return runEventStream(c, testCase, impl.protocol);
   if (testCase.kind === "malformed") {
     try {
       const problems = await runMalformedCase(impl.protocol as ServerProtocol, c.model, testCase);
@@ -178,6 +179,19 @@ export async function runCase(c: CollectedCase, protocol: string, protocols: Pro
     return withRepairs(problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; ")), repairs);
   } catch (error) {
     return withRepairs(failed(c.name, describeError(error)), repairs);
+  }
+}
+
+/** An event-stream case run on its side. */
+async function runEventStream(c: CollectedCase, testCase: EventStreamCase, protocol: ClientProtocol | ServerProtocol): Promise<CaseResult> {
+  try {
+    const problems =
+      c.side === "client"
+        ? await runClientEventStreamCase(protocol as ClientProtocol, c.model, testCase)
+        : await runServerEventStreamCase(protocol as ServerProtocol, c.model, testCase);
+    return problems.length === 0 ? passed(c.name) : failed(c.name, problems.join("; "));
+  } catch (error) {
+    return failed(c.name, describeError(error));
   }
 }
 

@@ -24,8 +24,7 @@ export async function collectBytes(stream: ByteStreamInput): Promise<Uint8Array>
   if (typeof stream === "string") return new TextEncoder().encode(stream);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const iterable: AsyncIterable<Uint8Array> = isAsyncIterable(stream) ? (stream as AsyncIterable<Uint8Array>) : readableToIterable(stream);
-  for await (const chunk of iterable) {
+  for await (const chunk of byteChunks(stream)) {
     chunks.push(chunk);
     size += chunk.byteLength;
   }
@@ -36,6 +35,11 @@ export async function collectBytes(stream: ByteStreamInput): Promise<Uint8Array>
     offset += c.byteLength;
   }
   return out;
+}
+
+/** A byte stream as an async iterable (a ReadableStream is read through its reader). */
+export function byteChunks(stream: ByteStream): AsyncIterable<Uint8Array> {
+  return isAsyncIterable(stream) ? (stream as AsyncIterable<Uint8Array>) : readableToIterable(stream);
 }
 
 async function* readableToIterable(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {

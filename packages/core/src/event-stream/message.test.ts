@@ -1,0 +1,113 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { SerializationError } from "../errors/errors.js";
+import { decodeEventMessage, encodeEventMessage, type EventHeaderValue, type EventMessage } from "./message.js";
+
+const utf8 = new TextEncoder();
+
+describe("event messages", () => {
+  it.each<[string, EventHeaderValue]>([
+    ["boolean true", { type: "boolean", value: true }],
+    ["boolean false", { type: "boolean", value: false }],
+    ["byte", { type: "byte", value: -7 }],
+    ["short", { type: "short", value: -300 }],
+    ["integer", { type: "integer", value: 70000 }],
+    ["long (safe)", { type: "long", value: 4294967294 }],
+    ["long (negative)", { type: "long", value: -5 }],
+    ["long (beyond 2^53, a bigint)", { type: "long", value: 2n ** 62n + 1n }],
+    ["binary", { type: "binary", value: Uint8Array.of(0, 1, 255) }],
+    ["string", { type: "string", value: "héllo" }],
+    ["timestamp", { type: "timestamp", value: new Date(1730384114000) }],
+    ["uuid", { type: "uuid", value: "0f0e0d0c-0b0a-4908-8706-050403020100" }],
+  ])("round-trip a %s header", (_label, header) => {
+    const message: EventMessage = { headers: { h: header }, body: utf8.encode("body") };
+    expect(decodeEventMessage(encodeEventMessage(message))).toEqual(message);
+  });
+
+  it("keeps header order and an empty body", () => {
+    const frame = encodeEventMessage({ headers: { b: { type: "string", value: "1" }, a: { type: "string", value: "2" } }, body: new Uint8Array(0) });
+    const decoded = decodeEventMessage(frame);
+    expect(Object.keys(decoded.headers)).toEqual(["b", "a"]);
+    expect(decoded.body.byteLength).toBe(0);
+  });
+
+  it("decodes a body that does not share the frame's buffer", () => {
+    const frame = encodeEventMessage({ headers: {}, body: utf8.encode("abc") });
+    const { body } = decodeEventMessage(frame);
+    frame.fill(0);
+    expect(new TextDecoder().decode(body)).toBe("abc");
+  });
+
+  it.each<[string, (frame: Uint8Array) => Uint8Array]>([
+    ["too short", (f) => f.subarray(0, 10)],
+    ["a wrong total length", (f) => f.subarray(0, f.length - 1)],
+    ["a corrupt prelude checksum", (f) => flip(f, 9)],
+    ["a corrupt message checksum", (f) => flip(f, f.length - 1)],
+    ["a corrupt header", (f) => flip(f, 14)],
+  ])("rejects a frame with %s as a SerializationError", (_label, corrupt) => {
+    const frame = encodeEventMessage({ headers: { name: { type: "string", value: "value" } }, body: utf8.encode("{}") });
+    expect(() => decodeEventMessage(corrupt(frame))).toThrow(SerializationError);
+  });
+
+  it("rejects headers the format cannot carry as SerializationErrors", () => {
+    const long = "x".repeat(300);
+    expect(() => encodeEventMessage({ headers: { [long]: { type: "string", value: "" } }, body: new Uint8Array(0) })).toThrow(SerializationError);
+    expect(() => encodeEventMessage({ headers: { t: { type: "timestamp", value: new Date(Number.NaN) } }, body: new Uint8Array(0) })).toThrow(SerializationError);
+    expect(() => encodeEventMessage({ headers: { l: { type: "long", value: 1.5 } }, body: new Uint8Array(0) })).toThrow(SerializationError);
+  });
+
+  it("never crashes on random bytes: a message or a SerializationError", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        try {
+          decodeEventMessage(bytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(SerializationError);
+        }
+      }),
+    );
+  });
+
+  it("never crashes on valid framing around random headers and body", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 32 }), (headers, body) => {
+        const frame = withChecksums(headers, body);
+        try {
+          decodeEventMessage(frame);
+        } catch (error) {
+          expect(error).toBeInstanceOf(SerializationError);
+        }
+      }),
+    );
+  });
+});
+
+function flip(frame: Uint8Array, index: number): Uint8Array {
+  const copy = frame.slice();
+  copy[index] = copy[index]! ^ 0xff;
+  return copy;
+}
+
+/** A frame with correct lengths and checksums around arbitrary header bytes (to reach the header parser). */
+function withChecksums(headers: Uint8Array, body: Uint8Array): Uint8Array {
+  // The codec checks lengths and CRCs before it parses headers: compute them for our header bytes.
+  const length = 16 + headers.length + body.length;
+  const out = new Uint8Array(length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, length);
+  view.setUint32(4, headers.length);
+  view.setUint32(8, crc32(out.subarray(0, 8)));
+  out.set(headers, 12);
+  out.set(body, 12 + headers.length);
+  view.setUint32(length - 4, crc32(out.subarray(0, length - 4)));
+  return out;
+}
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}

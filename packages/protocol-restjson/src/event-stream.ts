@@ -1,0 +1,69 @@
+/**
+ * Event streams of the HTTP binding protocols: an `@httpPayload` member
+ * targeting a `@streaming` union is the body, framed as
+ * `application/vnd.amazon.eventstream` by `@anvil/core`'s event-stream
+ * machinery, with JSON (the protocol's JSON settings) for structured event
+ * payloads. The other bound members travel in the HTTP message as usual (the
+ * "initial request/response" of these protocols).
+ *
+ * @internal
+ */
+import {
+  compileEventStream,
+  type EventPayloadCodec,
+  type EventStreamSerde,
+  isAsyncIterable,
+  type MemberSchema,
+  readEventStream,
+  SerializationError,
+  type StructSchema,
+  type UnionSchema,
+  type UnionValue,
+  writeEventStream,
+} from "@anvil/core";
+import { compileReader, compileWriter } from "@anvil/codec-json";
+import { bindingsOf, type Direction, type HttpBindingSettings, JSON_MEDIA_TYPE } from "./bindings.js";
+
+/** A member carrying an event stream. */
+export interface EventStreamMember extends MemberSchema {
+  readonly target: UnionSchema;
+}
+
+/** The `@httpPayload` member of a structure that is an event stream, if any. */
+export function eventStreamPayload(schema: StructSchema, direction: Direction): EventStreamMember | undefined {
+  const payload = bindingsOf(schema, direction).payload;
+  return payload !== undefined && payload.target.kind === "union" && payload.traits.streaming ? (payload as EventStreamMember) : undefined;
+}
+
+const payloadCodecs = new WeakMap<HttpBindingSettings, EventPayloadCodec>();
+
+/** JSON with the protocol's settings, as the payload codec of events. */
+function payloadCodecOf(settings: HttpBindingSettings): EventPayloadCodec {
+  let codec = payloadCodecs.get(settings);
+  if (codec === undefined) {
+    codec = Object.freeze({
+      mediaType: JSON_MEDIA_TYPE,
+      reader: (schema) => compileReader(schema, settings.json),
+      writer: (schema) => compileWriter(schema, settings.json).toBytes,
+    } satisfies EventPayloadCodec);
+    payloadCodecs.set(settings, codec);
+  }
+  return codec;
+}
+
+function serdeOf(settings: HttpBindingSettings, member: EventStreamMember): EventStreamSerde {
+  return compileEventStream(member.target, payloadCodecOf(settings));
+}
+
+/** The body of an outgoing event stream: the member's events as frames, written as the transport reads them. */
+export function eventStreamBody(settings: HttpBindingSettings, member: EventStreamMember, value: unknown): AsyncIterable<Uint8Array> {
+  if (value === undefined || value === null) return writeEventStream([], serdeOf(settings, member));
+  const iterable = isAsyncIterable(value) || (typeof value === "object" && Symbol.iterator in value);
+  if (!iterable) throw new SerializationError(`encode ${settings.name}: /${member.name} is not an iterable of events`, { path: `/${member.name}` });
+  return writeEventStream(value as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(settings, member));
+}
+
+/** The events of an incoming body, read as the application iterates them. */
+export function eventStreamValue(settings: HttpBindingSettings, member: EventStreamMember, body: Parameters<typeof readEventStream>[0]): AsyncIterable<UnionValue> {
+  return readEventStream(body, serdeOf(settings, member));
+}
