@@ -32,7 +32,7 @@ import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSO
 import { readMessage, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
-import { md5 } from "./md5.js";
+import { Md5 } from "@smithy/md5-js";
 import { encodeLabel, scalarToText } from "./text-values.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
@@ -90,7 +90,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       }
       if (bytes !== undefined) {
         headers.set("content-length", String(bytes.byteLength));
-        if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(md5(bytes)));
+        if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(await md5(bytes)));
       }
       // An event stream is written as the transport reads it (writeBody leaves it out).
       const stream = eventStreamPayload(schema, "request");
@@ -237,4 +237,11 @@ function stringField(body: Obj | undefined, key: string): string | undefined {
 function requestIdOf(headers: Headers): { requestId?: string } {
   const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
   return id === null ? {} : { requestId: id };
+}
+
+/** The MD5 digest of a body, for the `Content-MD5` of `@httpChecksumRequired` operations (WebCrypto has no MD5). */
+async function md5(bytes: Uint8Array): Promise<Uint8Array> {
+  const hash = new Md5();
+  hash.update(bytes);
+  return hash.digest();
 }
