@@ -356,6 +356,6 @@ describe("types", () => {
     expectTypeOf<Awaited<ReturnType<typeof client.putThing>>["name"]>().toEqualTypeOf<string | undefined>();
     // @ts-expect-error: not an operation of the service
     void client.deleteThing;
-    expect(Object.keys(client).sort()).toEqual(["createThing", "createWithToken", "getThing", "putThing", "upload"]);
+    expect(Object.keys(client).sort()).toEqual(["createThing", "createWithToken", "download", "getThing", "putThing", "upload"]);
   });
 });

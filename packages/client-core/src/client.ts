@@ -123,7 +123,8 @@ async function attempts(
 
   for (let attempt = 1; ; attempt++) {
     const attemptContext: AttemptContext = { service, operation, input, attempt, signal };
-    let sent = request;
+    // Interceptors may change headers in place; each attempt starts from the serialized request.
+    let sent = config.interceptors.length === 0 ? request : { ...request, headers: new Headers(request.headers) };
     let response: HttpResponse | undefined;
     let result: AttemptResult;
     try {

@@ -8,6 +8,12 @@ import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./
 import { sleep } from "./sleep.js";
 import type { Transport } from "./transport.js";
 
+/**
+ * A protocol as given to a client: a `ClientProtocol`, or what the protocol
+ * packages' factories return (`restJson1()`, with its `client` side).
+ */
+export type ProtocolValue = ClientProtocol | { readonly client: ClientProtocol };
+
 /** The configuration of a client. Only `endpoint` and `protocols` are required. */
 export interface ClientConfig {
   /** Where requests go: scheme, host, port and an optional base path, e.g. `https://api.example.com/v1`. */
@@ -17,7 +23,7 @@ export interface ClientConfig {
    * `awsJson1_1()`, ...). The client speaks the first one the service
    * declares, in the model's order, unless `protocol` names one.
    */
-  readonly protocols: ClientProtocol | readonly ClientProtocol[];
+  readonly protocols: ProtocolValue | readonly ProtocolValue[];
   /** The id of the protocol to speak (e.g. `aws.protocols#awsJson1_1`), among `protocols`. */
   readonly protocol?: string;
   /** How requests travel. Default {@link fetchTransport} (HTTP/1.1). */
@@ -95,7 +101,8 @@ function parseEndpoint(endpoint: string | URL): URL {
 
 /** The protocol named by `config.protocol`, else the first the service declares among those given. */
 export function selectProtocol(service: ServiceSchema, config: Pick<ClientConfig, "protocols" | "protocol">): ClientProtocol {
-  const given: readonly ClientProtocol[] = Array.isArray(config.protocols) ? config.protocols : [config.protocols as ClientProtocol];
+  const values: readonly ProtocolValue[] = Array.isArray(config.protocols) ? config.protocols : [config.protocols as ProtocolValue];
+  const given = values.map((p) => ("client" in p ? p.client : p));
   const ids = given.map((p) => p.id).join(", ") || "none";
   if (config.protocol !== undefined) {
     const chosen = given.find((p) => p.id === config.protocol);

@@ -19,6 +19,9 @@ export interface Http2TransportOptions {
 /** Headers HTTP/2 forbids (RFC 9113 §8.2.2); `host` becomes `:authority`. */
 const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "http2-settings"]);
 
+/** Errors of `session.request` on a session that can take no new streams. */
+const STALE_SESSION_CODES = new Set(["ERR_HTTP2_GOAWAY_SESSION", "ERR_HTTP2_INVALID_SESSION"]);
+
 /** A transport over HTTP/2. Call `close()` to end its sessions. */
 export function http2Transport(options: Http2TransportOptions = {}): Transport & { close(): Promise<void> } {
   const sessions = new Map<string, ClientHttp2Session>();
@@ -43,9 +46,17 @@ export function http2Transport(options: Http2TransportOptions = {}): Transport &
     send(request: TransportRequest): Promise<HttpResponse> {
       if (request.signal.aborted) return Promise.reject(request.signal.reason);
       const url = request.url;
+      const open = () => sessionFor(url.origin).request(headersOf(request), { endStream: request.body === undefined });
       let stream: ClientHttp2Stream;
       try {
-        stream = sessionFor(url.origin).request(headersOf(request), { endStream: request.body === undefined });
+        try {
+          stream = open();
+        } catch (error) {
+          // The session got GOAWAY or closed just now: nothing was sent, so a fresh session may take it.
+          if (!STALE_SESSION_CODES.has(codeOf(error) ?? "")) throw error;
+          sessions.delete(url.origin);
+          stream = open();
+        }
       } catch (error) {
         return Promise.reject(transportErrorOf(error));
       }
@@ -154,7 +165,14 @@ function streamClosedError(stream: ClientHttp2Stream): TransportError {
 
 function transportErrorOf(error: unknown): TransportError {
   if (TransportError.is(error)) return error;
-  const code = typeof (error as { code?: unknown } | null)?.code === "string" ? (error as { code: string }).code : "NetworkError";
+  let code = codeOf(error) ?? "NetworkError";
+  // A stream still pending when its session failed to connect: the session's error says why.
+  if (code === "ERR_HTTP2_STREAM_CANCEL") code = codeOf((error as { cause?: unknown }).cause) ?? code;
   const message = error instanceof Error ? error.message : String(error);
   return new TransportError(code, `http2: ${message}`, { cause: error });
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
 }

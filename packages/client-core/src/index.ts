@@ -9,7 +9,7 @@
 export { createClient } from "./client.js";
 export type { Client, ClientCallOptions } from "./client.js";
 export { selectProtocol } from "./config.js";
-export type { ClientConfig } from "./config.js";
+export type { ClientConfig, ProtocolValue } from "./config.js";
 export type { ClientMetadata, WithMetadata } from "./metadata.js";
 export { requestIdsOf } from "./metadata.js";
 export { ABORTED, isIdempotent, isUnsent, noRetry, retryKindOf, standardRetry, TIMED_OUT, UNSENT_ERROR_CODES } from "./retry.js";

@@ -18,16 +18,19 @@ import {
 import { blob, errorClass, member, operation, service, string, struct } from "@anvil/core/codegen";
 import type { Transport, TransportRequest } from "./transport.js";
 
-export interface Thing {
+export type Thing = {
   id: string;
   name?: string;
-}
+};
 
 const ThingSchema = struct<Thing>("test#Thing", [member("id", string, { required: true }), member("name", string)]);
 const IdInput = struct<{ id: string }>("test#IdInput", [member("id", string, { required: true })]);
 const TokenInput = struct<{ name: string; token?: string }>("test#TokenInput", [
   member("name", string, { required: true }),
   member("token", string, { idempotencyToken: true }),
+]);
+const DownloadOutput = struct<{ data: AsyncIterable<Uint8Array> }>("test#DownloadOutput", [
+  member("data", blob, { required: true, streaming: true }),
 ]);
 const UploadInput = struct<{ data: AsyncIterable<Uint8Array> | Uint8Array }>("test#UploadInput", [
   member("data", blob, { required: true, streaming: true }),
@@ -54,6 +57,7 @@ export const Things = service("test#Things", {
     putThing: operation("test#PutThing", { input: () => ThingSchema, output: () => ThingSchema, errors, traits: { idempotent: true } }),
     createThing: operation("test#CreateThing", { input: () => ThingSchema, output: () => ThingSchema, errors }),
     createWithToken: operation("test#CreateWithToken", { input: () => TokenInput, output: () => TokenInput, errors }),
+    download: operation("test#Download", { input: () => IdInput, output: () => DownloadOutput, errors, traits: { readonly: true } }),
     upload: operation("test#Upload", { input: () => UploadInput, output: () => IdInput, errors, traits: { idempotent: true } }),
   },
 });
@@ -63,7 +67,7 @@ const text = new TextDecoder();
 
 /**
  * `test#json`: `POST /<Operation>` with the input as JSON (a streaming
- * `data` member is the raw body); errors name their shape in `x-error`.
+ * member is the raw body, either way); errors name their shape in `x-error`.
  */
 export function testJson(id = "test#json"): ClientProtocol {
   return {
@@ -80,6 +84,8 @@ export function testJson(id = "test#json"): ClientProtocol {
       return { method: "POST", path: `${base}/${op.name}`, query: [], headers, body };
     },
     async deserializeResponse(op: OperationSchema, response: HttpResponse): Promise<unknown> {
+      const streaming = op.output.members.find((m) => m.traits.streaming);
+      if (streaming !== undefined && response.status < 300) return { [streaming.name]: response.body };
       const bytes = await readBody(response.body);
       const $metadata = { httpStatus: response.status };
       if (response.status < 300) return JSON.parse(text.decode(bytes) || "{}");
