@@ -53,6 +53,21 @@ describe("sigv4", () => {
     expect(calls).toBe(1);
   });
 
+  it("falls back to the standard AWS credential chain (here: the environment)", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: "AKIDFROMENV", AWS_SECRET_ACCESS_KEY: "secret", AWS_SESSION_TOKEN: "envtoken" });
+    try {
+      const out = await sigv4({ region: "us-east-1", now: AUGUST_30 }).sign(request(), contextFor(signed));
+      expect(out.headers.get("authorization")).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDFROMENV\/20150830\//);
+      expect(out.headers.get("x-amz-security-token")).toBe("envtoken");
+    } finally {
+      for (const key of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
+  });
+
   it("needs a signing name", async () => {
     const scheme = sigv4({ region: "us-east-1", credentials: EXAMPLE_CREDENTIALS });
     await expect(scheme.sign(request(), contextFor({ ...Things, auth: ["aws.auth#sigv4"] }))).rejects.toThrow(/has no @aws.auth#sigv4 name; pass signingName/);
