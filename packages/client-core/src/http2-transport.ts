@@ -5,8 +5,6 @@
  * `http:` endpoints cleartext HTTP/2 (h2c, prior knowledge).
  */
 import { connect, constants, type ClientHttp2Session, type Http2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders, type SecureClientSessionOptions } from "node:http2";
-import { pipeline } from "node:stream/promises";
-import { Readable } from "node:stream";
 import { byteChunks, type HttpResponse, TransportError } from "@anvil/core";
 import type { Transport, TransportRequest } from "./transport.js";
 
@@ -46,7 +44,8 @@ export function http2Transport(options: Http2TransportOptions = {}): Transport &
     send(request: TransportRequest): Promise<HttpResponse> {
       if (request.signal.aborted) return Promise.reject(request.signal.reason);
       const url = request.url;
-      const open = () => sessionFor(url.origin).request(headersOf(request), { endStream: request.body === undefined });
+      const options = { endStream: request.body === undefined && request.trailers === undefined, waitForTrailers: request.trailers !== undefined };
+      const open = () => sessionFor(url.origin).request(headersOf(request), options);
       let stream: ClientHttp2Stream;
       try {
         try {
@@ -129,14 +128,55 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
   });
 }
 
+/**
+ * Writes the request body as it is read, with back-pressure. A plain loop
+ * rather than `stream.pipeline`: a pipeline whose source hangs keeps the
+ * session from closing after the stream is cancelled.
+ */
 async function writeBody(stream: ClientHttp2Stream, request: TransportRequest): Promise<void> {
   const body = request.body;
-  if (body === undefined) return;
+  if (request.trailers !== undefined) {
+    const trailers = request.trailers;
+    stream.once("wantTrailers", () => {
+      trailers.then(
+        (headers) => {
+          if (!stream.destroyed) stream.sendTrailers(Object.fromEntries(headersEntries(headers)));
+        },
+        (error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
+    });
+  }
+  if (body === undefined) {
+    if (request.trailers !== undefined) stream.end(); // the stream is open for the trailers
+    return;
+  }
   if (body instanceof Uint8Array) {
     stream.end(body);
     return;
   }
-  await pipeline(Readable.from(byteChunks(body)), stream);
+  for await (const chunk of byteChunks(body)) {
+    if (stream.destroyed) return;
+    if (!stream.write(chunk)) await drained(stream);
+  }
+  if (!stream.destroyed) stream.end();
+}
+
+function drained(stream: ClientHttp2Stream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
+}
+
+function headersEntries(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, name) => out.push([name, value]));
+  return out;
 }
 
 /** The response body: the stream's chunks (Buffers are Uint8Arrays), errors as TransportErrors. */

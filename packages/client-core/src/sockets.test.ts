@@ -3,11 +3,16 @@
  * transport with restJson1 and with the test protocol, streaming both ways,
  * connection failures, and the HTTP/2 transport with reconnects.
  */
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createSecureServer } from "node:http2";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createH2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { TransportError } from "@anvil/core";
+import { collectBytes, TransportError } from "@anvil/core";
 import { errorClass, member, operation, service, string, struct } from "@anvil/core/codegen";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,7 +22,7 @@ import { testJson, Things } from "./test-fixtures.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  for (const close of closers.splice(0).reverse()) await close();
 });
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
@@ -25,7 +30,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-  closers.push(async () => void server.closeAllConnections());
+  closers.push(async () => void server.closeAllConnections()); // runs first: closers run last in, first out
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -176,7 +181,12 @@ describe("HTTP/2 transport", () => {
       } catch {
         return; // the client went away
       }
-      const input = body === "" ? {} : (JSON.parse(body) as { id?: string });
+      let input: { id?: string };
+      try {
+        input = body === "" ? {} : (JSON.parse(body) as { id?: string });
+      } catch {
+        return; // a body cut short by an aborted call
+      }
       stream.respond({ ":status": 200, "content-type": "application/json", "x-amzn-requestid": `h2-${sessions.length}` });
       stream.end(JSON.stringify({ id: input.id ?? "?", name: String(headers[":path"]) }));
     });
@@ -229,6 +239,34 @@ describe("HTTP/2 transport", () => {
     expect(sessions.length).toBeGreaterThan(1);
   });
 
+  it("sends request trailers", async () => {
+    const server: Http2Server = createH2Server();
+    server.on("stream", (stream) => {
+      stream.resume();
+      stream.on("trailers", (trailers) => {
+        stream.respond({ ":status": 200, "content-type": "application/json" });
+        stream.end(JSON.stringify({ id: String(trailers["x-checksum"]) }));
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const transport = http2Transport();
+    closers.push(() => transport.close());
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x`);
+    for (const body of [new Uint8Array([1, 2]), undefined]) {
+      const response = await transport.send({
+        method: "POST",
+        url,
+        headers: new Headers(),
+        body,
+        trailers: Promise.resolve(new Headers({ "x-checksum": "abc" })),
+        signal: new AbortController().signal,
+      });
+      expect(new TextDecoder().decode(await collectBytes(response.body!))).toBe('{"id":"abc"}');
+    }
+  });
+
   it("streams request bodies", async () => {
     const { endpoint } = await listenH2();
     const transport = http2Transport();
@@ -263,4 +301,45 @@ describe("HTTP/2 transport", () => {
     setTimeout(() => controller.abort(), 20);
     expect(await pending).toMatchObject({ code: "RequestAborted", $metadata: { attempts: 1 } });
   });
+
+  it.skipIf(!hasOpenssl())("speaks TLS with ALPN h2 to an https endpoint", async () => {
+    const { key, cert } = selfSignedCertificate();
+    const server = createSecureServer({ key, cert });
+    server.on("stream", (stream, headers) => {
+      stream.resume();
+      stream.respond({ ":status": 200, "content-type": "application/json" });
+      stream.end(JSON.stringify({ id: `tls ${headers[":scheme"]}` }));
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const transport = http2Transport({ connect: { ca: cert } });
+    closers.push(() => transport.close());
+    const port = (server.address() as AddressInfo).port;
+    const client = createClient(Things, { endpoint: `https://localhost:${port}`, protocols: [testJson()], transport });
+    expect((await client.getThing({ id: "a" })).id).toBe("tls https");
+  });
 });
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A throwaway certificate for localhost (with the subjectAltName TLS clients check). */
+function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), "anvil-client-tls-"));
+  try {
+    execFileSync("openssl", [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+      "-addext", "subjectAltName=DNS:localhost", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"),
+    ], { stdio: "ignore" });
+    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
