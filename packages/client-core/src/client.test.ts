@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { ModeledError, type RequestCustomization, TransportError, UnmodeledError, type ClientOf } from "@anvil/core";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { createClient, type Client } from "./client.js";
@@ -241,6 +242,17 @@ describe("abort and timeout", () => {
     expect(transport.seen).toHaveLength(1);
   });
 
+  it("lets go of the caller's signal when a call ends, unless its output streams", async () => {
+    const controller = new AbortController();
+    const { client } = setup([ok({ id: "a" }), err("NotFound", 404), ok({ id: "a" }), { status: 200, body: "x" }]);
+    await client.getThing({ id: "a" }, { signal: controller.signal });
+    await failure(client.getThing({ id: "a" }, { signal: controller.signal }));
+    await client.putThing({ id: "a" }, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    await client.download({ id: "a" }, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+  });
+
   it("times out a call (per call, or the client's default) and never retries it", async () => {
     for (const [config, options] of [
       [{}, { timeoutMs: 20 }],
@@ -335,6 +347,15 @@ describe("errors without a response", () => {
     const error = await failure(client.createThing({ id: "a" }));
     expect(error.code).toBe("ECONNREFUSED");
     expect(error.$metadata).toEqual({ attempts: 1, totalRetryDelay: 0 });
+  });
+
+  it("describe the last attempt, not an earlier response", async () => {
+    const { client } = setup([{ ...err("Busy", 503), headers: { "x-error": "Busy", "x-amzn-requestid": "r1" } }, { throws: new TransportError("ECONNRESET", "reset") }], {
+      retry: { maxAttempts: 2, random: () => 0.5 },
+    });
+    const error = await failure(client.getThing({ id: "a" }));
+    expect(error.code).toBe("ECONNRESET");
+    expect(error.$metadata).toEqual({ attempts: 2, totalRetryDelay: 50 });
   });
 
   it("unmodeled errors carry status and metadata", async () => {

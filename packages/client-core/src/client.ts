@@ -81,18 +81,33 @@ async function call(
   const controller = new AbortController();
   const signal = controller.signal;
   const outer = options.signal;
-  if (outer !== undefined) {
-    if (outer.aborted) controller.abort(outer.reason);
-    // Kept after the call: aborting still cancels a streaming output's body.
-    else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
-  }
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
   const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new CallTimeout(timeoutMs)), timeoutMs);
+  let streaming = false;
   try {
-    return await attempts(config, service, operation, scheme, input, options, signal);
+    const output = await attempts(config, service, operation, scheme, input, options, signal);
+    streaming = streamsOutput(operation);
+    return output;
   } finally {
     clearTimeout(timer);
+    // A streamed output's body outlives the call, and the caller's signal still cancels it.
+    if (!streaming) outer?.removeEventListener("abort", onAbort);
   }
+}
+
+const streamingOutputs = new WeakMap<OperationSchema, boolean>();
+
+/** Whether an operation's output has a streamed member (a blob or an event stream). */
+function streamsOutput(operation: OperationSchema): boolean {
+  let streams = streamingOutputs.get(operation);
+  if (streams === undefined) {
+    streams = operation.output.members.some((m) => m.traits.streaming === true);
+    streamingOutputs.set(operation, streams);
+  }
+  return streams;
 }
 
 async function attempts(
@@ -145,7 +160,8 @@ async function attempts(
     } catch (error) {
       result = { request: sent, ...(response === undefined ? {} : { response }), error: callError(error, signal, operation) };
     }
-    facts = { ...facts, attempts: attempt, ...(response === undefined ? {} : { status: response.status, headers: response.headers }) };
+    // The metadata describes the last attempt: a response of an earlier one does not carry over.
+    facts = { attempts: attempt, totalRetryDelay: facts.totalRetryDelay, ...(response === undefined ? {} : { status: response.status, headers: response.headers }) };
     for (const interceptor of config.interceptors) {
       if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
     }
