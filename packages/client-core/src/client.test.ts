@@ -205,7 +205,7 @@ describe("retries", () => {
 describe("abort and timeout", () => {
   /** An answer that never comes: waits for the signal, then fails as fetch does. */
   const hang: Answer = (request) =>
-    new Promise((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }));
+    new Promise((_resolve, reject) => request.signal!.addEventListener("abort", () => reject(request.signal!.reason), { once: true }));
 
   it("does not send a call whose signal already fired", async () => {
     const { client, transport } = setup([ok({ id: "a" })]);
@@ -234,7 +234,7 @@ describe("abort and timeout", () => {
     const { client, transport } = setup([err("Busy", 503), ok({ id: "a" })], {
       sleep: (_ms, signal) => {
         controller.abort();
-        return Promise.reject(signal.reason);
+        return Promise.reject(signal!.reason);
       },
     });
     const error = await failure(client.getThing({ id: "a" }, { signal: controller.signal }));
@@ -244,13 +244,20 @@ describe("abort and timeout", () => {
 
   it("lets go of the caller's signal when a call ends, unless its output streams", async () => {
     const controller = new AbortController();
-    const { client } = setup([ok({ id: "a" }), err("NotFound", 404), ok({ id: "a" }), { status: 200, body: "x" }]);
-    await client.getThing({ id: "a" }, { signal: controller.signal });
-    await failure(client.getThing({ id: "a" }, { signal: controller.signal }));
-    await client.putThing({ id: "a" }, { signal: controller.signal });
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-    await client.download({ id: "a" }, { signal: controller.signal });
-    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    const signal = controller.signal;
+    const { client } = setup([ok({ id: "a" }), err("NotFound", 404), ok({ id: "a" }), { status: 200, body: "x" }], { timeoutMs: 10_000 });
+    await client.getThing({ id: "a" }, { signal });
+    await failure(client.getThing({ id: "a" }, { signal }));
+    await client.putThing({ id: "a" }, { signal });
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    await client.download({ id: "a" }, { signal });
+    expect(getEventListeners(signal, "abort")).toHaveLength(1);
+  });
+
+  it("passes no signal down when the call has none", async () => {
+    const { client, transport } = setup([(request) => Promise.resolve({ status: 200, headers: new Headers(), body: new TextEncoder().encode(`{"id":"${request.signal === undefined}"}`) })]);
+    expect((await client.getThing({ id: "a" })).id).toBe("true");
+    expect(transport.seen).toHaveLength(1);
   });
 
   it("times out a call (per call, or the client's default) and never retries it", async () => {

@@ -78,14 +78,16 @@ async function call(
   input: unknown,
   options: ClientCallOptions,
 ): Promise<unknown> {
+  const outer = options.signal;
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  // Without a time limit the caller's signal (or none) serves as it is: no controller, no listener.
+  if (timeoutMs === undefined) return attempts(config, service, operation, scheme, input, options, outer);
   const controller = new AbortController();
   const signal = controller.signal;
-  const outer = options.signal;
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener("abort", onAbort, { once: true });
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-  const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new CallTimeout(timeoutMs)), timeoutMs);
+  const timer = setTimeout(() => controller.abort(new CallTimeout(timeoutMs)), timeoutMs);
   let streaming = false;
   try {
     const output = await attempts(config, service, operation, scheme, input, options, signal);
@@ -117,27 +119,27 @@ async function attempts(
   scheme: AuthScheme | undefined,
   input: unknown,
   options: ClientCallOptions,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<unknown> {
   const context: ClientCallContext = {
     endpoint: config.endpoint,
     service,
-    signal,
+    ...(signal === undefined ? {} : { signal }),
     ...(config.idempotencyToken === undefined ? {} : { idempotencyToken: config.idempotencyToken }),
   };
   let facts: CallFacts = { attempts: 0, totalRetryDelay: 0 };
   let request: HttpRequest;
   try {
-    if (signal.aborted) throw signal.reason;
+    if (signal?.aborted) throw signal.reason;
     request = withExtraHeaders(await config.protocol.serializeRequest(operation, input, context), config.headers, options.headers);
   } catch (error) {
     throw finish(callError(error, signal, operation), facts);
   }
   const replayable = request.body === undefined || request.body instanceof Uint8Array;
-  const signing: SigningContext = { service, operation, endpoint: config.endpoint, signal };
+  const signing: SigningContext = { service, operation, endpoint: config.endpoint, ...(signal === undefined ? {} : { signal }) };
 
   for (let attempt = 1; ; attempt++) {
-    const attemptContext: AttemptContext = { service, operation, input, attempt, signal };
+    const attemptContext: AttemptContext = { service, operation, input, attempt, ...(signal === undefined ? {} : { signal }) };
     // Interceptors may change headers in place; each attempt starts from the serialized request.
     let sent = config.interceptors.length === 0 ? request : { ...request, headers: new Headers(request.headers) };
     let response: HttpResponse | undefined;
@@ -152,7 +154,7 @@ async function attempts(
         url: requestUrl(config.endpoint, sent),
         headers: sent.headers,
         body: sent.body,
-        signal,
+        ...(signal === undefined ? {} : { signal }),
         ...(sent.trailers === undefined ? {} : { trailers: sent.trailers }),
       });
       const output = await config.protocol.deserializeResponse(operation, response, context);
@@ -167,7 +169,7 @@ async function attempts(
     }
     if (!("error" in result)) return attachMetadata(result.output, metadataOf(facts));
 
-    const delay = signal.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
+    const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
     if (delay === undefined) throw finish(result.error, facts);
     facts = { ...facts, totalRetryDelay: facts.totalRetryDelay + delay };
     try {
@@ -192,8 +194,8 @@ function withExtraHeaders(request: HttpRequest, fixed: readonly (readonly [strin
  * reported as the abort or timeout (a TransportError the strategy never
  * retries); otherwise the error as it is.
  */
-function callError(error: unknown, signal: AbortSignal, operation: OperationSchema): unknown {
-  if (!signal.aborted) return error;
+function callError(error: unknown, signal: AbortSignal | undefined, operation: OperationSchema): unknown {
+  if (signal === undefined || !signal.aborted) return error;
   const reason: unknown = signal.reason;
   if (reason instanceof CallTimeout) return new TransportError(TIMED_OUT, `${operation.name}: timed out after ${reason.ms} ms`, { cause: error });
   return new TransportError(ABORTED, `${operation.name}: the call was aborted`, { cause: reason });

@@ -51,7 +51,7 @@ export interface ClientConfig {
   /** Source of `@idempotencyToken` values the caller leaves out; default random UUIDs. */
   readonly idempotencyToken?: () => string;
   /** Waits between attempts; tests inject a fake clock. Default a timer. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A configuration with its defaults applied. */
@@ -65,7 +65,7 @@ export interface ResolvedConfig {
   readonly auth: readonly AuthScheme[];
   readonly headers: readonly (readonly [string, string])[];
   readonly idempotencyToken: (() => string) | undefined;
-  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Applies the defaults; throws a TypeError naming the mistake for a configuration that cannot work. */

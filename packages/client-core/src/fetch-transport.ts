@@ -13,7 +13,8 @@ export function fetchTransport(options: FetchTransportOptions = {}): Transport {
   return Object.freeze({
     async send(request: TransportRequest): Promise<HttpResponse> {
       const doFetch = options.fetch ?? globalThis.fetch;
-      const init: RequestInit & { duplex?: "half" } = { method: request.method, headers: request.headers, signal: request.signal, redirect: "manual" };
+      const init: RequestInit & { duplex?: "half" } = { method: request.method, headers: request.headers, redirect: "manual" };
+      if (request.signal !== undefined) init.signal = request.signal;
       const body = bodyInit(request.method, request.body);
       if (body !== undefined) {
         init.body = body;
@@ -23,7 +24,7 @@ export function fetchTransport(options: FetchTransportOptions = {}): Transport {
       try {
         response = await doFetch(request.url, init);
       } catch (error) {
-        if (request.signal.aborted) throw request.signal.reason;
+        if (request.signal?.aborted) throw request.signal.reason;
         throw transportErrorOf(error);
       }
       return { status: response.status, headers: response.headers, body: response.body ?? undefined };

@@ -42,7 +42,7 @@ export function http2Transport(options: Http2TransportOptions = {}): Transport &
 
   return {
     send(request: TransportRequest): Promise<HttpResponse> {
-      if (request.signal.aborted) return Promise.reject(request.signal.reason);
+      if (request.signal?.aborted) return Promise.reject(request.signal.reason);
       const url = request.url;
       const options = { endStream: request.body === undefined && request.trailers === undefined, waitForTrailers: request.trailers !== undefined };
       const open = () => sessionFor(url.origin).request(headersOf(request), options);
@@ -101,18 +101,21 @@ function headersOf(request: TransportRequest): OutgoingHttpHeaders {
 function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise<HttpResponse> {
   holdOpen(stream);
 
-  const onAbort = () => stream.close(constants.NGHTTP2_CANCEL);
-  request.signal.addEventListener("abort", onAbort, { once: true });
-  stream.once("close", () => request.signal.removeEventListener("abort", onAbort));
+  const signal = request.signal;
+  if (signal !== undefined) {
+    const onAbort = () => stream.close(constants.NGHTTP2_CANCEL);
+    signal.addEventListener("abort", onAbort, { once: true });
+    stream.once("close", () => signal.removeEventListener("abort", onAbort));
+  }
 
   return new Promise<HttpResponse>((resolve, reject) => {
     let headed = false;
     stream.once("error", (error) => {
-      if (!headed) reject(request.signal.aborted ? request.signal.reason : transportErrorOf(error));
+      if (!headed) reject(signal?.aborted ? signal.reason : transportErrorOf(error));
     });
     stream.once("close", () => {
       if (headed) return;
-      if (request.signal.aborted) reject(request.signal.reason);
+      if (signal?.aborted) reject(signal.reason);
       else reject(streamClosedError(stream));
     });
     const trailers = new Promise<Headers>((resolveTrailers) => {

@@ -9,7 +9,8 @@ export interface AttemptContext {
   readonly input: unknown;
   /** 1 for the first attempt. */
   readonly attempt: number;
-  readonly signal: AbortSignal;
+  /** The call's signal, when it has one (a caller's signal or a time limit). */
+  readonly signal?: AbortSignal;
 }
 
 /** How an attempt ended, as {@link Interceptor.afterAttempt} sees it. */

@@ -1,8 +1,12 @@
 /** Waiting that an abort cuts short. */
 
 /** Resolves after `ms` milliseconds; rejects with the signal's reason if it aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal === undefined) {
+      setTimeout(resolve, ms);
+      return;
+    }
     if (signal.aborted) {
       reject(signal.reason);
       return;

@@ -15,8 +15,11 @@ export interface TransportRequest {
   readonly body: HttpBody;
   /** Request trailers, for transports that send them. */
   readonly trailers?: Promise<Headers>;
-  /** Aborts the exchange, the response body included. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborts the exchange, the response body included. Absent when nothing can
+   * abort the call (a shared never-firing signal would collect listeners).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

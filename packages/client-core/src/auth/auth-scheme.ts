@@ -11,7 +11,7 @@ export interface SigningContext {
   readonly service: ServiceSchema;
   readonly operation: OperationSchema;
   readonly endpoint: URL;
-  readonly signal: AbortSignal;
+  readonly signal?: AbortSignal;
 }
 
 /** Signs requests for one auth trait. */
