@@ -2,11 +2,12 @@
  * AWS Signature Version 4 (`aws.auth#sigv4`, SPEC §6), on
  * `@smithy/signature-v4`. Credentials come from the caller or, by default,
  * from the standard AWS chain (`@aws-sdk/credential-provider-node`: env,
- * shared files, SSO, web identity, ECS/EC2 metadata), which is loaded only
- * when a request is actually signed.
+ * shared files, SSO, web identity, ECS/EC2 metadata). Both libraries are
+ * imported when the first request is signed, so clients that do not sign
+ * never load them.
  */
 import type { HttpRequest } from "@anvil/core";
-import { SignatureV4, type SignatureV4Init } from "@smithy/signature-v4";
+import type { SignatureV4, SignatureV4Init } from "@smithy/signature-v4";
 import { type AuthScheme, type Provider, type SigningContext, withHeaders } from "./auth-scheme.js";
 import { WebCryptoSha256 } from "./sha256.js";
 
@@ -44,6 +45,7 @@ type CredentialProvider = () => Promise<AwsCredentials>;
 type SmithyRequest = Parameters<SignatureV4["sign"]>[0];
 
 let defaultChain: Promise<CredentialProvider> | undefined;
+let signerClass: Promise<typeof SignatureV4> | undefined;
 
 /** The standard AWS credential chain, imported on first use and shared. */
 function defaultCredentials(): Promise<AwsCredentials> {
@@ -63,10 +65,15 @@ export function sigv4(options: SigV4Options): AuthScheme {
         ? async () => (options.credentials as () => AwsCredentials | Promise<AwsCredentials>)()
         : options.credentials;
   const signers = new Map<string, SignatureV4>();
-  const signerFor = (name: string): SignatureV4 => {
-    let signer = signers.get(name);
-    if (signer === undefined) {
-      signer = new SignatureV4({
+  const signerFor = async (name: string): Promise<SignatureV4> => {
+    const existing = signers.get(name);
+    if (existing !== undefined) return existing;
+    signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
+    const Signer = await signerClass;
+    // Another call may have made it while this one waited for the import.
+    const signer =
+      signers.get(name) ??
+      new Signer({
         service: name,
         region: options.region,
         credentials,
@@ -74,8 +81,7 @@ export function sigv4(options: SigV4Options): AuthScheme {
         applyChecksum: options.applyChecksum ?? true,
         uriEscapePath: options.uriEscapePath ?? true,
       });
-      signers.set(name, signer);
-    }
+    signers.set(name, signer);
     return signer;
   };
 
@@ -98,7 +104,7 @@ export function sigv4(options: SigV4Options): AuthScheme {
         body: request.body instanceof Uint8Array ? request.body : undefined,
       };
       if (request.body !== undefined && !(request.body instanceof Uint8Array)) headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
-      const signed = await signerFor(name).sign(unsigned, { signingDate: options.now?.() ?? new Date() });
+      const signed = await (await signerFor(name)).sign(unsigned, { signingDate: options.now?.() ?? new Date() });
       const out = new Headers();
       for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== "host") out.set(key, value);
       return withHeaders(request, out);
