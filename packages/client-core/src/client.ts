@@ -1,0 +1,208 @@
+/**
+ * The client: one async method per operation. A call serializes its input
+ * once, then makes attempts (interceptors, signing, transport, protocol)
+ * until one succeeds or the retry strategy gives up.
+ */
+import {
+  AnvilError,
+  type CallOptions,
+  type ClientCallContext,
+  type HttpRequest,
+  type HttpResponse,
+  type InputOf,
+  type OperationSchema,
+  type OutputOf,
+  type ServiceSchema,
+  TransportError,
+} from "@anvil/core";
+import { type AuthScheme, selectAuthScheme, type SigningContext } from "./auth/auth-scheme.js";
+import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.js";
+import type { AttemptContext, AttemptResult } from "./interceptor.js";
+import { attachMetadata, type CallFacts, metadataOf, type WithMetadata } from "./metadata.js";
+import { ABORTED, TIMED_OUT } from "./retry.js";
+import { requestUrl } from "./transport.js";
+
+/** Per-call options. */
+export interface ClientCallOptions extends CallOptions {
+  /** Time limit of this call in milliseconds, retries included (overrides the client's `timeoutMs`). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The client of a service: one method per operation, taking the input and
+ * resolving to the output with its `$metadata`, or rejecting with the
+ * modeled error class (or an `UnmodeledError`, `TransportError`, ...).
+ * Assignable to core's `ClientOf<S>`.
+ */
+export type Client<S extends ServiceSchema> = {
+  readonly [K in keyof S["operations"]]: (
+    input: InputOf<S["operations"][K]>,
+    options?: ClientCallOptions,
+  ) => Promise<WithMetadata<OutputOf<S["operations"][K]>>>;
+};
+
+/**
+ * Makes a client for a service.
+ *
+ * @example
+ * ```ts
+ * const weather = createClient(Weather, { endpoint: "http://localhost:8080", protocols: [restJson1()] });
+ * const { forecast } = await weather.getForecast({ cityId: "paris" }, { timeoutMs: 5_000 });
+ * ```
+ */
+export function createClient<S extends ServiceSchema>(service: S, config: ClientConfig): Client<S> {
+  const resolved = resolveConfig(service, config);
+  const schemes = new Map<OperationSchema, AuthScheme | undefined>();
+  const schemeOf = (operation: OperationSchema): AuthScheme | undefined => {
+    if (!schemes.has(operation)) schemes.set(operation, selectAuthScheme(service, operation, resolved.auth));
+    return schemes.get(operation);
+  };
+  const client: Record<string, unknown> = {};
+  for (const [name, operation] of Object.entries(service.operations)) {
+    const method = (input: unknown, options?: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input, options ?? {});
+    Object.defineProperty(client, name, { value: method, enumerable: true });
+  }
+  return Object.freeze(client) as Client<S>;
+}
+
+/** Why a call's signal fired when the client's timer fired it. */
+class CallTimeout {
+  constructor(readonly ms: number) {}
+}
+
+async function call(
+  config: ResolvedConfig,
+  service: ServiceSchema,
+  operation: OperationSchema,
+  scheme: AuthScheme | undefined,
+  input: unknown,
+  options: ClientCallOptions,
+): Promise<unknown> {
+  const outer = options.signal;
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  // Without a time limit the caller's signal (or none) serves as it is: no controller, no listener.
+  if (timeoutMs === undefined) return attempts(config, service, operation, scheme, input, options, outer);
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new CallTimeout(timeoutMs)), timeoutMs);
+  let streaming = false;
+  try {
+    const output = await attempts(config, service, operation, scheme, input, options, signal);
+    streaming = streamsOutput(operation);
+    return output;
+  } finally {
+    clearTimeout(timer);
+    // A streamed output's body outlives the call, and the caller's signal still cancels it.
+    if (!streaming) outer?.removeEventListener("abort", onAbort);
+  }
+}
+
+const streamingOutputs = new WeakMap<OperationSchema, boolean>();
+
+/** Whether an operation's output has a streamed member (a blob or an event stream). */
+function streamsOutput(operation: OperationSchema): boolean {
+  let streams = streamingOutputs.get(operation);
+  if (streams === undefined) {
+    streams = operation.output.members.some((m) => m.traits.streaming === true);
+    streamingOutputs.set(operation, streams);
+  }
+  return streams;
+}
+
+async function attempts(
+  config: ResolvedConfig,
+  service: ServiceSchema,
+  operation: OperationSchema,
+  scheme: AuthScheme | undefined,
+  input: unknown,
+  options: ClientCallOptions,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  const context: ClientCallContext = {
+    endpoint: config.endpoint,
+    service,
+    ...(signal === undefined ? {} : { signal }),
+    ...(config.idempotencyToken === undefined ? {} : { idempotencyToken: config.idempotencyToken }),
+  };
+  let facts: CallFacts = { attempts: 0, totalRetryDelay: 0 };
+  let request: HttpRequest;
+  try {
+    if (signal?.aborted) throw signal.reason;
+    request = withExtraHeaders(await config.protocol.serializeRequest(operation, input, context), config.headers, options.headers);
+  } catch (error) {
+    throw finish(callError(error, signal, operation), facts);
+  }
+  const replayable = request.body === undefined || request.body instanceof Uint8Array;
+  const signing: SigningContext = { service, operation, endpoint: config.endpoint, ...(signal === undefined ? {} : { signal }) };
+
+  for (let attempt = 1; ; attempt++) {
+    const attemptContext: AttemptContext = { service, operation, input, attempt, ...(signal === undefined ? {} : { signal }) };
+    // Interceptors may change headers in place; each attempt starts from the serialized request.
+    let sent = config.interceptors.length === 0 ? request : { ...request, headers: new Headers(request.headers) };
+    let response: HttpResponse | undefined;
+    let result: AttemptResult;
+    try {
+      for (const interceptor of config.interceptors) {
+        if (interceptor.beforeAttempt) sent = (await interceptor.beforeAttempt(sent, attemptContext)) ?? sent;
+      }
+      if (scheme !== undefined) sent = await scheme.sign(sent, signing);
+      response = await config.transport.send({
+        method: sent.method,
+        url: requestUrl(config.endpoint, sent),
+        headers: sent.headers,
+        body: sent.body,
+        ...(signal === undefined ? {} : { signal }),
+        ...(sent.trailers === undefined ? {} : { trailers: sent.trailers }),
+      });
+      const output = await config.protocol.deserializeResponse(operation, response, context);
+      result = { request: sent, response, output };
+    } catch (error) {
+      result = { request: sent, ...(response === undefined ? {} : { response }), error: callError(error, signal, operation) };
+    }
+    // The metadata describes the last attempt: a response of an earlier one does not carry over.
+    facts = { attempts: attempt, totalRetryDelay: facts.totalRetryDelay, ...(response === undefined ? {} : { status: response.status, headers: response.headers }) };
+    for (const interceptor of config.interceptors) {
+      if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
+    }
+    if (!("error" in result)) return attachMetadata(result.output, metadataOf(facts));
+
+    const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
+    if (delay === undefined) throw finish(result.error, facts);
+    facts = { ...facts, totalRetryDelay: facts.totalRetryDelay + delay };
+    try {
+      await config.sleep(delay, signal);
+    } catch (error) {
+      throw finish(callError(error, signal, operation), facts);
+    }
+  }
+}
+
+/** Adds the client's and the call's headers to a request. */
+function withExtraHeaders(request: HttpRequest, fixed: readonly (readonly [string, string])[], perCall: Readonly<Record<string, string>> | undefined): HttpRequest {
+  if (fixed.length === 0 && perCall === undefined) return request;
+  const headers = new Headers(request.headers);
+  for (const [name, value] of fixed) headers.set(name, value);
+  if (perCall !== undefined) for (const [name, value] of Object.entries(perCall)) headers.set(name, value);
+  return { ...request, headers };
+}
+
+/**
+ * The error a call fails with: once its signal fired, whatever happened is
+ * reported as the abort or timeout (a TransportError the strategy never
+ * retries); otherwise the error as it is.
+ */
+function callError(error: unknown, signal: AbortSignal | undefined, operation: OperationSchema): unknown {
+  if (signal === undefined || !signal.aborted) return error;
+  const reason: unknown = signal.reason;
+  if (reason instanceof CallTimeout) return new TransportError(TIMED_OUT, `${operation.name}: timed out after ${reason.ms} ms`, { cause: error });
+  return new TransportError(ABORTED, `${operation.name}: the call was aborted`, { cause: reason });
+}
+
+/** Puts the call's metadata on the error it fails with. */
+function finish(error: unknown, facts: CallFacts): unknown {
+  if (AnvilError.isAnvilError(error)) error.$metadata = metadataOf(facts, error.$metadata);
+  return error;
+}

@@ -1,0 +1,132 @@
+/** What a client is configured with, and how the defaults fill it in. */
+import { type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
+import type { AuthScheme, Provider } from "./auth/auth-scheme.js";
+import { type AwsCredentials, sigv4 } from "./auth/sigv4.js";
+import { fetchTransport } from "./fetch-transport.js";
+import type { Interceptor } from "./interceptor.js";
+import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
+import { sleep } from "./sleep.js";
+import type { Transport } from "./transport.js";
+
+/**
+ * A protocol as given to a client: a `ClientProtocol`, or what the protocol
+ * packages' factories return (`restJson1()`, with its `client` side).
+ */
+export type ProtocolValue = ClientProtocol | { readonly client: ClientProtocol };
+
+/** The configuration of a client. Only `endpoint` and `protocols` are required. */
+export interface ClientConfig {
+  /** Where requests go: scheme, host, port and an optional base path, e.g. `https://api.example.com/v1`. */
+  readonly endpoint: string | URL;
+  /**
+   * The protocols the client may speak, as values (`restJson1()`,
+   * `awsJson1_1()`, ...). The client speaks the first one the service
+   * declares, in the model's order, unless `protocol` names one.
+   */
+  readonly protocols: ProtocolValue | readonly ProtocolValue[];
+  /** The id of the protocol to speak (e.g. `aws.protocols#awsJson1_1`), among `protocols`. */
+  readonly protocol?: string;
+  /** How requests travel. Default {@link fetchTransport} (HTTP/1.1). */
+  readonly transport?: Transport;
+  /** Retry strategy, or settings of the standard one (the default: 3 attempts). */
+  readonly retry?: RetryStrategy | Partial<StandardRetryOptions>;
+  /** Default time limit of a call in milliseconds, retries included. Default none. */
+  readonly timeoutMs?: number;
+  /** Run around every attempt, in order. */
+  readonly interceptors?: readonly Interceptor[];
+  /** Opt-in service customizations (core's request customizations), e.g. from `@anvil/aws-customizations`. */
+  readonly customizations?: readonly RequestCustomization[];
+  /**
+   * Auth schemes the client may sign with (see `selectAuthScheme`). A
+   * service with `@aws.auth#sigv4` gets SigV4 without listing it here once
+   * a region is known (`region`, or `AWS_REGION` / `AWS_DEFAULT_REGION`).
+   */
+  readonly auth?: readonly AuthScheme[];
+  /** The AWS region for SigV4. */
+  readonly region?: string;
+  /** AWS credentials for SigV4; default the standard AWS credential chain. */
+  readonly credentials?: Provider<AwsCredentials>;
+  /** Headers sent with every request (after the protocol's own). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Source of `@idempotencyToken` values the caller leaves out; default random UUIDs. */
+  readonly idempotencyToken?: () => string;
+  /** Waits between attempts; tests inject a fake clock. Default a timer. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** A configuration with its defaults applied. */
+export interface ResolvedConfig {
+  readonly endpoint: URL;
+  readonly protocol: ClientProtocol;
+  readonly transport: Transport;
+  readonly retry: RetryStrategy;
+  readonly timeoutMs: number | undefined;
+  readonly interceptors: readonly Interceptor[];
+  readonly auth: readonly AuthScheme[];
+  readonly headers: readonly (readonly [string, string])[];
+  readonly idempotencyToken: (() => string) | undefined;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Applies the defaults; throws a TypeError naming the mistake for a configuration that cannot work. */
+export function resolveConfig(service: ServiceSchema, config: ClientConfig): ResolvedConfig {
+  const endpoint = parseEndpoint(config.endpoint);
+  const protocol = withRequestCustomizations(selectProtocol(service, config), config.customizations ?? []);
+  const retry = config.retry === undefined || !("retryDelay" in config.retry) ? standardRetry(config.retry) : config.retry;
+  if (config.timeoutMs !== undefined && !(config.timeoutMs > 0)) throw new TypeError(`createClient: timeoutMs must be positive, got ${config.timeoutMs}`);
+  return Object.freeze({
+    endpoint,
+    protocol,
+    transport: config.transport ?? fetchTransport(),
+    retry,
+    timeoutMs: config.timeoutMs,
+    interceptors: Object.freeze([...(config.interceptors ?? [])]),
+    auth: Object.freeze(authSchemes(service, config)),
+    headers: Object.freeze(Object.entries(config.headers ?? {})),
+    idempotencyToken: config.idempotencyToken,
+    sleep: config.sleep ?? sleep,
+  });
+}
+
+function parseEndpoint(endpoint: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new TypeError(`createClient: endpoint ${JSON.stringify(String(endpoint))} is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`createClient: endpoint ${url.href} must be http: or https:`);
+  return url;
+}
+
+/** The protocol named by `config.protocol`, else the first the service declares among those given. */
+export function selectProtocol(service: ServiceSchema, config: Pick<ClientConfig, "protocols" | "protocol">): ClientProtocol {
+  const values: readonly ProtocolValue[] = Array.isArray(config.protocols) ? config.protocols : [config.protocols as ProtocolValue];
+  const given = values.map((p) => ("client" in p ? p.client : p));
+  const ids = given.map((p) => p.id).join(", ") || "none";
+  if (config.protocol !== undefined) {
+    const chosen = given.find((p) => p.id === config.protocol);
+    if (chosen === undefined) throw new TypeError(`createClient: protocol ${config.protocol} is not among the protocols given (${ids})`);
+    return chosen;
+  }
+  for (const declared of service.protocols) {
+    const match = given.find((p) => p.id === declared);
+    if (match !== undefined) return match;
+  }
+  if (service.protocols.length === 0 && given.length > 0) return given[0]!;
+  throw new TypeError(`createClient: ${service.id} declares ${service.protocols.join(", ") || "no protocol"}; none of the protocols given (${ids}) matches`);
+}
+
+function authSchemes(service: ServiceSchema, config: ClientConfig): AuthScheme[] {
+  const schemes = [...(config.auth ?? [])];
+  if (service.auth.includes("aws.auth#sigv4") && !schemes.some((s) => s.id === "aws.auth#sigv4")) {
+    const region = config.region ?? envRegion();
+    if (region !== undefined) schemes.push(sigv4({ region, ...(config.credentials === undefined ? {} : { credentials: config.credentials }) }));
+  }
+  return schemes;
+}
+
+function envRegion(): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.AWS_REGION || env?.AWS_DEFAULT_REGION || undefined;
+}

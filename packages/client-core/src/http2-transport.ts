@@ -1,0 +1,221 @@
+/**
+ * An HTTP/2 transport on `node:http2`: one session per origin, shared by
+ * every call, opened on first use and opened again after the server sends
+ * GOAWAY or the connection closes. `https:` endpoints use TLS (ALPN `h2`),
+ * `http:` endpoints cleartext HTTP/2 (h2c, prior knowledge).
+ */
+import { connect, constants, type ClientHttp2Session, type Http2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders, type SecureClientSessionOptions } from "node:http2";
+import { byteChunks, type HttpResponse, TransportError } from "@anvil/core";
+import type { Transport, TransportRequest } from "./transport.js";
+
+/** Settings of {@link http2Transport}. */
+export interface Http2TransportOptions {
+  /** Options for `http2.connect` (TLS settings such as `ca`, `rejectUnauthorized`). */
+  readonly connect?: SecureClientSessionOptions;
+}
+
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2); `host` becomes `:authority`. */
+const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "http2-settings"]);
+
+/** Errors of `session.request` on a session that can take no new streams. */
+const STALE_SESSION_CODES = new Set(["ERR_HTTP2_GOAWAY_SESSION", "ERR_HTTP2_INVALID_SESSION"]);
+
+/** A transport over HTTP/2. Call `close()` to end its sessions. */
+export function http2Transport(options: Http2TransportOptions = {}): Transport & { close(): Promise<void> } {
+  const sessions = new Map<string, ClientHttp2Session>();
+
+  const sessionFor = (origin: string): ClientHttp2Session => {
+    const existing = sessions.get(origin);
+    if (existing !== undefined && !existing.closed && !existing.destroyed) return existing;
+    const session = connect(origin, options.connect);
+    sessions.set(origin, session);
+    const forget = () => {
+      if (sessions.get(origin) === session) sessions.delete(origin);
+    };
+    // Streams in flight fail on their own; the session's error must not become an uncaught exception.
+    session.on("error", forget);
+    session.on("goaway", forget);
+    session.on("close", forget);
+    session.unref();
+    return session;
+  };
+
+  return {
+    send(request: TransportRequest): Promise<HttpResponse> {
+      if (request.signal?.aborted) return Promise.reject(request.signal.reason);
+      const url = request.url;
+      const options = { endStream: request.body === undefined && request.trailers === undefined, waitForTrailers: request.trailers !== undefined };
+      const open = () => sessionFor(url.origin).request(headersOf(request), options);
+      let stream: ClientHttp2Stream;
+      try {
+        try {
+          stream = open();
+        } catch (error) {
+          // The session got GOAWAY or closed just now: nothing was sent, so a fresh session may take it.
+          if (!STALE_SESSION_CODES.has(codeOf(error) ?? "")) throw error;
+          sessions.delete(url.origin);
+          stream = open();
+        }
+      } catch (error) {
+        return Promise.reject(transportErrorOf(error));
+      }
+      return exchange(stream, request);
+    },
+    async close(): Promise<void> {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.close(() => resolve())))));
+    },
+  };
+}
+
+/** Streams in flight per session: a session keeps the process alive only while it has some. */
+const inFlight = new WeakMap<Http2Session, number>();
+
+function holdOpen(stream: ClientHttp2Stream): void {
+  const session = stream.session;
+  if (session === undefined) return;
+  inFlight.set(session, (inFlight.get(session) ?? 0) + 1);
+  session.ref();
+  stream.once("close", () => {
+    const left = (inFlight.get(session) ?? 1) - 1;
+    inFlight.set(session, left);
+    if (left === 0 && !session.destroyed) session.unref();
+  });
+}
+
+function headersOf(request: TransportRequest): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {
+    [constants.HTTP2_HEADER_METHOD]: request.method,
+    [constants.HTTP2_HEADER_PATH]: `${request.url.pathname}${request.url.search}`,
+    [constants.HTTP2_HEADER_AUTHORITY]: request.url.host,
+    [constants.HTTP2_HEADER_SCHEME]: request.url.protocol.slice(0, -1),
+  };
+  request.headers.forEach((value, name) => {
+    if (!CONNECTION_HEADERS.has(name)) out[name] = value;
+  });
+  return out;
+}
+
+/** Writes the body, and resolves with the response head; the body streams from there. */
+function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise<HttpResponse> {
+  holdOpen(stream);
+
+  const signal = request.signal;
+  if (signal !== undefined) {
+    const onAbort = () => stream.close(constants.NGHTTP2_CANCEL);
+    signal.addEventListener("abort", onAbort, { once: true });
+    stream.once("close", () => signal.removeEventListener("abort", onAbort));
+  }
+
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let headed = false;
+    stream.once("error", (error) => {
+      if (!headed) reject(signal?.aborted ? signal.reason : transportErrorOf(error));
+    });
+    stream.once("close", () => {
+      if (headed) return;
+      if (signal?.aborted) reject(signal.reason);
+      else reject(streamClosedError(stream));
+    });
+    const trailers = new Promise<Headers>((resolveTrailers) => {
+      stream.once("trailers", (h: IncomingHttpHeaders) => resolveTrailers(toHeaders(h)));
+      stream.once("close", () => resolveTrailers(new Headers()));
+    });
+    stream.once("response", (head: IncomingHttpHeaders) => {
+      headed = true;
+      const status = Number(head[constants.HTTP2_HEADER_STATUS]);
+      resolve({ status, headers: toHeaders(head), body: bodyOf(stream), trailers });
+    });
+    writeBody(stream, request).catch((error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))));
+  });
+}
+
+/**
+ * Writes the request body as it is read, with back-pressure. A plain loop
+ * rather than `stream.pipeline`: a pipeline whose source hangs keeps the
+ * session from closing after the stream is cancelled.
+ */
+async function writeBody(stream: ClientHttp2Stream, request: TransportRequest): Promise<void> {
+  const body = request.body;
+  if (request.trailers !== undefined) {
+    const trailers = request.trailers;
+    stream.once("wantTrailers", () => {
+      trailers.then(
+        (headers) => {
+          if (!stream.destroyed) stream.sendTrailers(Object.fromEntries(headersEntries(headers)));
+        },
+        (error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
+    });
+  }
+  if (body === undefined) {
+    if (request.trailers !== undefined) stream.end(); // the stream is open for the trailers
+    return;
+  }
+  if (body instanceof Uint8Array) {
+    stream.end(body);
+    return;
+  }
+  for await (const chunk of byteChunks(body)) {
+    if (stream.destroyed) return;
+    if (!stream.write(chunk)) await drained(stream);
+  }
+  if (!stream.destroyed) stream.end();
+}
+
+function drained(stream: ClientHttp2Stream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
+}
+
+function headersEntries(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, name) => out.push([name, value]));
+  return out;
+}
+
+/** The response body: the stream's chunks (Buffers are Uint8Arrays), errors as TransportErrors. */
+async function* bodyOf(stream: ClientHttp2Stream): AsyncIterable<Uint8Array> {
+  try {
+    for await (const chunk of stream) yield chunk as Uint8Array;
+  } catch (error) {
+    throw transportErrorOf(error);
+  }
+}
+
+function toHeaders(head: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(head)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  return headers;
+}
+
+function streamClosedError(stream: ClientHttp2Stream): TransportError {
+  const code = stream.rstCode === constants.NGHTTP2_REFUSED_STREAM ? "REFUSED_STREAM" : "ERR_HTTP2_STREAM_CLOSED";
+  return new TransportError(code, `http2: the stream closed before a response (code ${stream.rstCode ?? "none"})`);
+}
+
+function transportErrorOf(error: unknown): TransportError {
+  if (TransportError.is(error)) return error;
+  let code = codeOf(error) ?? "NetworkError";
+  // A stream still pending when its session failed to connect: the session's error says why.
+  if (code === "ERR_HTTP2_STREAM_CANCEL") code = codeOf((error as { cause?: unknown }).cause) ?? code;
+  const message = error instanceof Error ? error.message : String(error);
+  return new TransportError(code, `http2: ${message}`, { cause: error });
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}

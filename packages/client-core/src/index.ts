@@ -1,0 +1,27 @@
+/**
+ * `@anvil/client-core`: typed clients over any Anvil protocol. Protocols,
+ * transports, retry strategies, interceptors and auth schemes are values
+ * passed to {@link createClient}; this package imports only `@anvil/core`.
+ * The HTTP/2 transport lives in `@anvil/client-core/node`.
+ *
+ * @packageDocumentation
+ */
+export { createClient } from "./client.js";
+export type { Client, ClientCallOptions } from "./client.js";
+export { selectProtocol } from "./config.js";
+export type { ClientConfig, ProtocolValue } from "./config.js";
+export type { ClientMetadata, WithMetadata } from "./metadata.js";
+export { requestIdsOf } from "./metadata.js";
+export { ABORTED, isIdempotent, isUnsent, noRetry, retryKindOf, standardRetry, TIMED_OUT, UNSENT_ERROR_CODES } from "./retry.js";
+export type { RetryContext, RetryKind, RetryStrategy, StandardRetryOptions } from "./retry.js";
+export type { Transport, TransportRequest } from "./transport.js";
+export { requestUrl } from "./transport.js";
+export { fetchTransport } from "./fetch-transport.js";
+export type { FetchTransportOptions } from "./fetch-transport.js";
+export type { AttemptContext, AttemptResult, Interceptor } from "./interceptor.js";
+export { selectAuthScheme } from "./auth/auth-scheme.js";
+export type { AuthScheme, Provider, SigningContext } from "./auth/auth-scheme.js";
+export { sigv4 } from "./auth/sigv4.js";
+export type { AwsCredentials, SigV4Options } from "./auth/sigv4.js";
+export { httpApiKeyAuth, httpBearerAuth } from "./auth/http-auth.js";
+export type { ApiKeyAuthOptions, BearerAuthOptions } from "./auth/http-auth.js";

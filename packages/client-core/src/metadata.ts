@@ -1,0 +1,72 @@
+/**
+ * `$metadata`: what a client knows about a call besides its output: the
+ * response's status and request id, and how many attempts it took.
+ */
+import type { ResponseMetadata } from "@anvil/core";
+
+/** The metadata of one call, on results and on the errors a client throws. */
+export interface ClientMetadata extends ResponseMetadata {
+  /** HTTP status of the last response, under the AWS SDK's name (the same value as `httpStatus`). */
+  readonly httpStatusCode?: number;
+  /** The `x-amz-id-2` header, when the service sends one. */
+  readonly extendedRequestId?: string;
+  /** How many attempts the client made (1 without retries; 0 when the request could not be written). */
+  readonly attempts: number;
+  /** Milliseconds the client waited between attempts, summed. */
+  readonly totalRetryDelay: number;
+}
+
+/** A call's output, with its metadata. */
+export type WithMetadata<T> = T & { readonly $metadata: ClientMetadata };
+
+/** Headers that carry a request id, in order of preference. */
+const REQUEST_ID_HEADERS = ["x-amzn-requestid", "x-amzn-request-id", "x-amz-request-id", "x-request-id"] as const;
+
+/** The request ids a response's headers carry. */
+export function requestIdsOf(headers: Headers): { requestId?: string; extendedRequestId?: string } {
+  const out: { requestId?: string; extendedRequestId?: string } = {};
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) {
+      out.requestId = value;
+      break;
+    }
+  }
+  const extended = headers.get("x-amz-id-2");
+  if (extended !== null) out.extendedRequestId = extended;
+  return out;
+}
+
+/** Facts a client gathered about a call. */
+export interface CallFacts {
+  readonly status?: number;
+  readonly headers?: Headers;
+  readonly attempts: number;
+  readonly totalRetryDelay: number;
+}
+
+/** The metadata of a call: what the error already knew, completed from the last response. */
+export function metadataOf(facts: CallFacts, known: ResponseMetadata = {}): ClientMetadata {
+  const status = facts.status ?? known.httpStatus;
+  const ids = facts.headers === undefined ? {} : requestIdsOf(facts.headers);
+  const requestId = ids.requestId ?? known.requestId;
+  return {
+    ...known,
+    ...(status === undefined ? {} : { httpStatus: status, httpStatusCode: status }),
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(ids.extendedRequestId === undefined ? {} : { extendedRequestId: ids.extendedRequestId }),
+    attempts: facts.attempts,
+    totalRetryDelay: facts.totalRetryDelay,
+  };
+}
+
+/**
+ * Puts `$metadata` on an output object. It is not enumerable, so outputs
+ * stay plain data (equal to the modeled shape, and serialized without it).
+ */
+export function attachMetadata<T>(output: T, metadata: ClientMetadata): WithMetadata<T> {
+  if (typeof output === "object" && output !== null) {
+    Object.defineProperty(output, "$metadata", { value: metadata, enumerable: false, configurable: true, writable: true });
+  }
+  return output as WithMetadata<T>;
+}
