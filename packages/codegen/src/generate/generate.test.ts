@@ -75,6 +75,9 @@ export const link: UnionValue<{ tree: Tree; end: Record<string, never> }> = { $c
 export const reserved: _Object = { key: "k" };
 export const thrown: NotFound = new NotFound({ message: "gone" });
 export const retry: boolean = Throttled.is(thrown);
+export const expr: import("./store.js").Expr = { $case: "not", value: { $case: "all", value: [{ $case: "lit", value: 1 }] } };
+export const nested: import("./store.js").Nested = [[[]]];
+export const nestedMap: import("./store.js").NestedMap = { a: { b: {} } };
 // @ts-expect-error: a closed enum rejects other values
 export const badColour: Colour = "blue";
 

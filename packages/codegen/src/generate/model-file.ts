@@ -164,7 +164,8 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
           const key = shape.members.get("key")!;
           const value = shape.members.get("value")!;
           out.push(docsOf(shape, "", fallback));
-          out.push(`export type ${n.type} = Record<string, ${element(memberType(value), shape.traits.has("smithy.api#sparse"))}>;\n`);
+          // An index signature, not Record: a map may contain itself, and only object types defer the reference.
+          out.push(`export type ${n.type} = { [key: string]: ${element(memberType(value), shape.traits.has("smithy.api#sparse"))} };\n`);
           out.push(`/** Schema of {@link ${n.type}}. */\n`);
           const mapType = `${imports.type("MapSchema")}<${n.type}>`;
           const args = [JSON.stringify(shape.id), memberCall(key, "  "), memberCall(value, "  "), ...shapeTraitsArgs(shape)];

@@ -16,7 +16,7 @@ use aws.protocols#restJson1
 service Store {
     version: "2025-01-01"
     resources: [Item]
-    operations: [Ping, Upload, Download, Subscribe, Search, ReservedNames]
+    operations: [Ping, Upload, Download, Subscribe, Search, ReservedNames, Evaluate]
     errors: [Throttled]
     rename: { "test.other#Widget": "OtherWidget" }
 }
@@ -390,4 +390,42 @@ structure NotFound {
 @httpError(503)
 structure Throttled {
     message: String
+}
+
+/// Recursion of every kind: a union through itself and a list, lists and maps of themselves.
+@http(method: "POST", uri: "/evaluate")
+operation Evaluate {
+    input := {
+        expr: Expr
+        nested: Nested
+        nestedMap: NestedMap
+        node: Node
+    }
+    output := {
+        @required
+        result: Integer
+    }
+}
+
+union Expr {
+    lit: Integer
+    not: Expr
+    all: ExprList
+}
+
+list ExprList {
+    member: Expr
+}
+
+list Nested {
+    member: Nested
+}
+
+map NestedMap {
+    key: String
+    value: NestedMap
+}
+
+structure Node {
+    next: Node
 }
