@@ -131,6 +131,16 @@ describe("anvil generate", () => {
     expect(existsSync(join(dir, "gen"))).toBe(false);
   });
 
+  it("reports progress through io.progress (the CLI shows it on a terminal) and clears it at the end", () => {
+    const progress: (string | undefined)[] = [];
+    const { io } = capture();
+    const out = join(mkdtempSync(join(tmpdir(), "anvil-progress-")), "gen");
+    expect(generateCommand(parseArgs(["generate", "--model", example, "--out", out]), { ...io, progress: (t) => progress.push(t) })).toBe(0);
+    expect(progress[0]).toMatch(/^anvil: loading /);
+    expect(progress).toContain("anvil: generated example.weather#Weather (1/1)");
+    expect(progress.at(-1)).toBeUndefined();
+  });
+
   it("says what is missing from the settings", () => {
     const { io, err } = capture();
     expect(generateCommand(parseArgs(["generate", "--model", example]), io)).toBe(2);

@@ -185,7 +185,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     return 2;
   }
   const started = performance.now();
-  io.progress?.(`anvil: loading ${settings.models.map((m) => relative(process.cwd(), m) || ".").join(", ")}`);
+  io.progress?.(`anvil: loading ${settings.models.map(displayPath).join(", ")}`);
   const loaded = loadModel({ paths: settings.models, allowUnknownTraits: settings.allowUnknownTraits, bundledTraits: settings.bundledTraits });
   const shown = loaded.events.filter((e) => e.severity !== "SUPPRESSED" && e.severity !== "NOTE");
   if (hasModelErrors(loaded.events)) {
@@ -219,14 +219,14 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
       current = undefined;
     }
     if (current === f.text) continue;
-    if (check) stale.push(relative(process.cwd(), path) || path);
+    if (check) stale.push(displayPath(path));
     else {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, f.text);
       written++;
     }
   }
-  const where = relative(process.cwd(), settings.out) || ".";
+  const where = displayPath(settings.out);
   if (check) {
     for (const s of stale) io.err(`error: ${s} is out of date; run \`anvil generate\``);
     io.out(stale.length ? `✗ ${stale.length} of ${result.files.length} generated files are out of date in ${where}` : `✓ ${result.files.length} generated files are up to date in ${where}`);
@@ -236,6 +236,12 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
   const ms = Math.round(performance.now() - started);
   io.out(`✓ generated ${result.files.length} files for ${services.size} service${services.size === 1 ? "" : "s"} (${[...services].join(", ")}) in ${where}: ${written} written, ${result.files.length - written} unchanged, ${ms} ms`);
   return 0;
+}
+
+/** A path as a person wants to read it: relative to the working folder when inside it, else absolute. */
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === "" ? "." : rel.startsWith("..") ? path : rel;
 }
 
 function hasModelErrors(events: readonly ValidationEvent[]): boolean {

@@ -35,6 +35,21 @@ export const badOptional: GetForecastInput = { cityId: "x", days: undefined };
 export const op: typeof GetCity = Weather.operations.getCity;
 `;
 
+/** The README's handler example, verbatim in spirit: it must compile. */
+const README_USAGE = `
+import { NoSuchCity, Sky } from "./weather.js";
+import type { WeatherHandler } from "./weather.server.js";
+
+export const handler: WeatherHandler<{ user: string }> = {
+  getCurrentTime: () => ({ time: new Date() }),
+  getCity: async ({ cityId }) => {
+    throw new NoSuchCity({ message: \`no city \${cityId}\`, cityId });
+  },
+  listCities: () => ({ items: [] }),
+  getForecast: ({ days = 3 }) => ({ days: [{ date: new Date(), highC: days, lowC: 0, sky: Sky.CLEAR }] }),
+};
+`;
+
 const RICH_USAGE = `
 import type { ClientOf, HandlersOf, UnionValue } from "@anvil/core";
 import { BigDecimal } from "@anvil/core";
@@ -98,8 +113,10 @@ describe("generate", () => {
     expect([...example.events, ...rich.events].filter((e) => e.severity === "ERROR")).toEqual([]);
     writeFileSync(join(dir, "example-usage.ts"), EXAMPLE_USAGE);
     writeFileSync(join(dir, "rich-usage.ts"), RICH_USAGE);
+    writeFileSync(join(dir, "readme-usage.ts"), README_USAGE);
     const files = [...example.files, ...rich.files].map((f) => join(dir, f.path));
-    expect(typeCheck([...files, join(dir, "example-usage.ts"), join(dir, "rich-usage.ts")])).toEqual([]);
+    const usage = ["example-usage.ts", "rich-usage.ts", "readme-usage.ts"].map((f) => join(dir, f));
+    expect(typeCheck([...files, ...usage])).toEqual([]);
   }, 120_000);
 
   it("writes the same bytes on every run", () => {

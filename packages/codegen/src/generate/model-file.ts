@@ -94,7 +94,9 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
     return traits ? `, ${literal(traits, indent)}` : "";
   };
   const shapeTraitsArgs = (shape: Shape): string[] => {
-    const traits = traitsOf(shape, shape.id);
+    let traits = traitsOf(shape, shape.id);
+    // An IDL 1.0 `set` is a list with unique items.
+    if (shape.type === "set" && !traits?.uniqueItems) traits = { ...traits, uniqueItems: true };
     return traits ? [literal(traits, "  ")] : [];
   };
   /** `export const Name: Type = /*@__PURE__*\/ builder(args)`, wrapped when long. */

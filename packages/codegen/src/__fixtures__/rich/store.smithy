@@ -400,6 +400,8 @@ operation Evaluate {
         nested: Nested
         nestedMap: NestedMap
         node: Node
+        names: test.legacy#Names
+        legacy: test.legacy#Legacy
     }
     output := {
         @required
