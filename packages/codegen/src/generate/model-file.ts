@@ -89,15 +89,12 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
     const traits = traitsOf(m, m.target);
     return `${imports.builder("member")}(${JSON.stringify(m.name)}, ${schemaRef(m.target)}${traits ? `, ${literal(traits, indent)}` : ""})`;
   };
-  const shapeTraitsArg = (shape: Shape, indent = "") => {
-    const traits = traitsOf(shape, shape.id);
-    return traits ? `, ${literal(traits, indent)}` : "";
-  };
-  const shapeTraitsArgs = (shape: Shape): string[] => {
+  /** A shape's traits argument, as the last argument of its builder (none when it has no traits). */
+  const shapeTraitsArgs = (shape: Shape, indent = "  "): string[] => {
     let traits = traitsOf(shape, shape.id);
     // An IDL 1.0 `set` is a list with unique items.
     if (shape.type === "set" && !traits?.uniqueItems) traits = { ...traits, uniqueItems: true };
-    return traits ? [literal(traits, "  ")] : [];
+    return traits ? [literal(traits, indent)] : [];
   };
   /** `export const Name: Type = /*@__PURE__*\/ builder(args)`, wrapped when long. */
   const constant = (name: string, type: string | undefined, builder: string, args: readonly string[]) => {
@@ -141,9 +138,9 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
           const builder = imports.builder(isUnion ? "union" : "struct");
           const calls = members.map((m) => `  ${memberCall(m, "  ")},`);
           out.push(`/** Schema of {@link ${error ? n.value : n.type}}. */\n`);
-          out.push(
-            `export const ${n.schema}: ${schemaType}<${n.type}> = ${pure}${builder}(${JSON.stringify(shape.id)}, ${calls.length ? `[\n${calls.join("\n")}\n]` : "[]"}${shapeTraitsArg(shape)});\n`,
-          );
+          // Members one per line, as a reader scans them; the shape's traits after the list.
+          const args = [JSON.stringify(shape.id), calls.length ? `[\n${calls.join("\n")}\n]` : "[]", ...shapeTraitsArgs(shape, "")];
+          out.push(`export const ${n.schema}: ${schemaType}<${n.type}> = ${pure}${builder}(${args.join(", ")});\n`);
           if (error) {
             out.push(docsOf(shape, "", fallback, [`Thrown (and received) as a modeled \`${shape.traits.get("smithy.api#error")}\` error.`]));
             out.push(`export const ${n.value} = ${pure}${imports.builder("errorClass")}(${n.schema});\n`);
