@@ -32,7 +32,9 @@ export function formatDiagnostic(event: ValidationEvent, cwd = process.cwd()): s
   const loc = event.location;
   let where = "";
   if (loc?.file) {
-    const file = relative(cwd, loc.file) || loc.file;
+    const rel = relative(cwd, loc.file);
+    // Relative inside the working folder (short, clickable); absolute outside it.
+    const file = rel && !rel.startsWith("..") ? rel : loc.file;
     where = `${loc.line > 0 ? formatLocation({ ...loc, file }) : file}: `;
   }
   const shape = event.shapeId ? ` (${event.shapeId})` : "";
