@@ -143,7 +143,8 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
           out.push(`export const ${n.schema}: ${schemaType}<${n.type}> = ${pure}${builder}(${args.join(", ")});\n`);
           if (error) {
             out.push(docsOf(shape, "", fallback, [`Thrown (and received) as a modeled \`${shape.traits.get("smithy.api#error")}\` error.`]));
-            out.push(`export const ${n.value} = ${pure}${imports.builder("errorClass")}(${n.schema});\n`);
+            const classType = `${imports.type("ModeledErrorClass")}<${n.type}>`;
+            out.push(`export const ${n.value}: ${classType} = ${pure}${imports.builder("errorClass")}(${n.schema});\n`);
             out.push(`/** An error of class {@link ${n.value}}. */\n`);
             out.push(`export type ${n.value} = ${imports.type("ModeledError")}<${n.type}> & ${n.type};\n`);
           }
@@ -177,8 +178,9 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
           out.push(docsOf(shape, "", fallback));
           out.push(`export type ${n.type} = ${type};\n`);
           out.push(`/** Schema of {@link ${n.type}}. */\n`);
-          const builder = `${imports.builder("scalar")}<${n.type}, ${JSON.stringify(shape.type)}>`;
-          out.push(constant(n.schema, undefined, builder, [JSON.stringify(shape.type), JSON.stringify(shape.id), ...shapeTraitsArgs(shape)]));
+          const schemaType = `${imports.type("ScalarSchema")}<${n.type}, ${JSON.stringify(shape.type)}>`;
+          const args = [JSON.stringify(shape.type), JSON.stringify(shape.id), ...shapeTraitsArgs(shape)];
+          out.push(constant(n.schema, schemaType, imports.builder("scalar"), args));
         }
       }
     }
@@ -200,7 +202,8 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
     const traits = operationTraits(s, service);
     if (Object.keys(traits).length) init.traits = traits;
     out.push(docsOf(s, "", `The \`${nameOf(s.id)}\` operation.`));
-    out.push(`export const ${op.name} = ${pure}${imports.builder("operation")}<${input}, ${output}>(${JSON.stringify(s.id)}, ${literal(init)});\n\n`);
+    const opType = `${imports.type("OperationSchema")}<${input}, ${output}>`;
+    out.push(`export const ${op.name}: ${opType} = ${pure}${imports.builder("operation")}(${JSON.stringify(s.id)}, ${literal(init)});\n\n`);
   }
   const traits: Record<string, unknown> = {};
   const auth: string[] = [];
@@ -218,8 +221,14 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
     auth,
     traits,
   };
+  // Explicit types on every export, so the file also compiles under `isolatedDeclarations`.
+  const opsType = plan.operations.map((op) => `  readonly ${propertyKey(op.method)}: typeof ${op.name};\n`).join("");
+  out.push(`/** The operations of {@link ${plan.serviceName}}, by client and handler method name. */\n`);
+  // A type alias, not an interface: only object literal types fit the service's index signature constraint.
+  out.push(`export type ${plan.operationsName} = {${opsType ? `\n${opsType}` : ""}};\n\n`);
   out.push(docsOf(service, "", `The \`${nameOf(service.id)}\` service.`, [`Service descriptor of \`${service.id}\`${service.version ? ` (version ${service.version})` : ""}.`]));
-  out.push(`export const ${plan.serviceName} = ${pure}${imports.builder("service")}(${JSON.stringify(service.id)}, ${literal(init)});\n`);
+  const serviceType = `${imports.type("ServiceSchema")}<${plan.operationsName}>`;
+  out.push(`export const ${plan.serviceName}: ${serviceType} = ${pure}${imports.builder("service")}(${JSON.stringify(service.id)}, ${literal(init)});\n`);
 
   return `${header(service.id, "types, schemas, errors and the service descriptor")}\n${imports.render()}\n${out.join("")}`;
 }

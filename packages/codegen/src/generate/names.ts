@@ -18,7 +18,8 @@ const RESERVED: ReadonlySet<string> = new Set([
   "globalThis",
   // @anvil/core imports
   "BigDecimal", "ByteStream", "CallOptions", "Document", "EnumSchema", "EventStream", "HandlerOf",
-  "IntEnumSchema", "ListSchema", "MapSchema", "ModeledError", "ScalarSchema", "StructSchema", "UnionSchema",
+  "IntEnumSchema", "ListSchema", "MapSchema", "ModeledError", "ModeledErrorClass", "OperationSchema",
+  "ScalarSchema", "ServiceSchema", "StructSchema", "UnionSchema",
   "UnionValue", "bigDecimal", "bigInteger", "blob", "byte", "document", "double", "enumeration",
   "errorClass", "float", "intEnum", "integer", "list", "long", "map", "member", "operation", "scalar",
   "service", "short", "struct", "timestamp", "union", "unit",

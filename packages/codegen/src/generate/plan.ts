@@ -59,6 +59,8 @@ export interface ServicePlan {
   readonly closure: ServiceClosure;
   /** The service constant. */
   readonly serviceName: string;
+  /** The interface listing the service's operations by method name. */
+  readonly operationsName: string;
   readonly operations: readonly PlannedOperation[];
   /** Data shapes to declare, in declaration order. */
   readonly shapes: readonly Shape[];
@@ -167,6 +169,7 @@ export function planService(model: Model, serviceId: string): ServicePlan {
 
   // The service and operations first: their names are the ones users type most.
   const serviceName = claimed(service, shapeName(service), scope.value(shapeName(service)), "service");
+  const operationsName = scope.type(`${serviceName}Operations`);
   const methods = new Set<string>();
   const operations: PlannedOperation[] = closure.operations.map((op) => {
     const opName = shapeName(op);
@@ -191,5 +194,5 @@ export function planService(model: Model, serviceId: string): ServicePlan {
       names.set(shape.id, { type, schema: scope.value(`${type}Schema`) });
     }
   }
-  return { model, service, closure, serviceName, operations, shapes: order, names, events };
+  return { model, service, closure, serviceName, operationsName, operations, shapes: order, names, events };
 }

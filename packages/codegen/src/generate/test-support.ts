@@ -41,7 +41,11 @@ export function generateInto(dir: string, model: Model, options: Partial<Generat
   return result;
 }
 
-/** Type-checks TypeScript files the way the repository compiles (strict, exactOptionalPropertyTypes), plus unused-name checks. */
+/**
+ * Type-checks TypeScript files the way the repository compiles (strict,
+ * exactOptionalPropertyTypes, declarations on), plus unused-name checks and
+ * `isolatedDeclarations` (every export has an explicit type).
+ */
 export function typeCheck(files: readonly string[]): string[] {
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,
@@ -55,10 +59,13 @@ export function typeCheck(files: readonly string[]): string[] {
     verbatimModuleSyntax: true,
     isolatedModules: true,
     skipLibCheck: true,
-    noEmit: true,
+    declaration: true,
+    isolatedDeclarations: true,
+    emitDeclarationOnly: true,
     types: [],
   });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
+  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.getDeclarationDiagnostics()];
+  return diagnostics.map((d) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
     if (!d.file || d.start === undefined) return text;
     const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
