@@ -169,7 +169,6 @@ export function planService(model: Model, serviceId: string): ServicePlan {
 
   // The service and operations first: their names are the ones users type most.
   const serviceName = claimed(service, shapeName(service), scope.value(shapeName(service)), "service");
-  const operationsName = scope.type(`${serviceName}Operations`);
   const methods = new Set<string>();
   const operations: PlannedOperation[] = closure.operations.map((op) => {
     const opName = shapeName(op);
@@ -180,19 +179,23 @@ export function planService(model: Model, serviceId: string): ServicePlan {
     return { shape: op, name: claimed(op, opName, scope.value(opName), "operation"), method };
   });
   // Data shapes in a stable order (by id), so names do not depend on traversal.
-  for (const shape of [...order].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  // The shapes' own names first, derived names (`XSchema`, `XMembers`) after,
+  // so that a derived name never takes a shape's.
+  const sorted = [...order].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const base = new Map<string, string>();
+  for (const shape of sorted) {
     const wanted = shapeName(shape);
-    if (isError(shape)) {
-      const value = claimed(shape, wanted, scope.both(wanted), "error");
-      const type = scope.type(`${value}Members`);
-      names.set(shape.id, { type, schema: scope.value(`${value}Schema`), value });
-    } else if (enumEntries(shape)) {
-      const value = claimed(shape, wanted, scope.both(wanted), "enum");
-      names.set(shape.id, { type: value, schema: scope.value(`${value}Schema`), value });
-    } else {
-      const type = claimed(shape, wanted, scope.type(wanted), "shape");
-      names.set(shape.id, { type, schema: scope.value(`${type}Schema`) });
-    }
+    if (isError(shape)) base.set(shape.id, claimed(shape, wanted, scope.both(wanted), "error"));
+    else if (enumEntries(shape)) base.set(shape.id, claimed(shape, wanted, scope.both(wanted), "enum"));
+    else base.set(shape.id, claimed(shape, wanted, scope.type(wanted), "shape"));
   }
+  for (const shape of sorted) {
+    const name = base.get(shape.id)!;
+    const schema = claimed(shape, `${name}Schema`, scope.value(`${name}Schema`), "schema");
+    if (isError(shape)) names.set(shape.id, { type: claimed(shape, `${name}Members`, scope.type(`${name}Members`), "error members"), schema, value: name });
+    else if (enumEntries(shape)) names.set(shape.id, { type: name, schema, value: name });
+    else names.set(shape.id, { type: name, schema });
+  }
+  const operationsName = claimed(service, `${serviceName}Operations`, scope.type(`${serviceName}Operations`), "operations type");
   return { model, service, closure, serviceName, operationsName, operations, shapes: order, names, events };
 }
