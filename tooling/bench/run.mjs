@@ -3,7 +3,7 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all benchmarks
-//   pnpm bench model json      only those named (model, json, cbor, client)
+//   pnpm bench model json      only those named (model, codegen, json, cbor, client)
 //   pnpm bench --quick         smaller inputs and shorter runs
 import { parseArgs } from "node:util";
 
@@ -13,6 +13,7 @@ const options = { quick: values.quick ?? false };
 
 const benches = [
   ["model", () => import("./model-bench.mjs").then((m) => m.runModelBench(options))],
+  ["codegen", () => import("./codegen-bench.mjs").then((m) => m.runCodegenBench(options))],
   ["json", () => import("./json-bench.mjs").then((m) => m.runJsonBench(options))],
   ["cbor", () => import("./cbor-bench.mjs").then((m) => m.runCborBench(options))],
   ["client", () => import("./client-bench.mjs").then((m) => m.runClientBench(options))],

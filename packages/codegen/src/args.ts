@@ -2,12 +2,15 @@
 export interface ParsedArgs {
   readonly command: string | undefined;
   readonly models: string[];
+  /** Each flag's last value (`true` for a switch). */
   readonly flags: Map<string, string | true>;
+  /** Every value of each value flag, in order (`--service a --service b`). */
+  readonly lists: Map<string, string[]>;
   readonly errors: string[];
 }
 
 /** Flags that take a value. Every other `--flag` is a boolean switch. */
-const VALUE_FLAGS = new Set(["--out", "--severity"]);
+const VALUE_FLAGS = new Set(["--out", "--severity", "--service", "--config"]);
 
 /**
  * Parses `anvil <command> --model a b --model c --flag --out x`. `--model`
@@ -16,7 +19,12 @@ const VALUE_FLAGS = new Set(["--out", "--severity"]);
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const models: string[] = [];
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   const errors: string[] = [];
+  const setValue = (flag: string, value: string) => {
+    flags.set(flag, value);
+    lists.set(flag, [...(lists.get(flag) ?? []), value]);
+  };
   let command: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -29,12 +37,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (!any) errors.push("--model needs at least one file or directory");
     } else if (arg.startsWith("--") && arg.includes("=")) {
       const eq = arg.indexOf("=");
-      flags.set(arg.slice(0, eq), arg.slice(eq + 1));
+      setValue(arg.slice(0, eq), arg.slice(eq + 1));
     } else if (VALUE_FLAGS.has(arg)) {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith("--")) errors.push(`${arg} needs a value`);
       else {
-        flags.set(arg, value);
+        setValue(arg, value);
         i++;
       }
     } else if (arg.startsWith("-")) {
@@ -45,5 +53,5 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       models.push(arg);
     }
   }
-  return { command, models, flags, errors };
+  return { command, models, flags, lists, errors };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "./args.js";
-import { astCommand, USAGE, validateCommand, type Io } from "./commands.js";
+import { astCommand, generateCommand, USAGE, validateCommand, type Io } from "./commands.js";
 
 /** Runs the CLI with the given arguments; returns the exit code. */
 export function main(argv: readonly string[], io: Io): number {
@@ -18,13 +18,26 @@ export function main(argv: readonly string[], io: Io): number {
       return validateCommand(args, io);
     case "ast":
       return astCommand(args, io);
+    case "generate":
+      return generateCommand(args, io);
     default:
       io.err(`error: unknown command \`${args.command}\`\n\n${USAGE}`);
       return 2;
   }
 }
 
+let progressShown = false;
 process.exitCode = main(process.argv.slice(2), {
   out: (t) => process.stdout.write(`${t}\n`),
   err: (t) => process.stderr.write(`${t}\n`),
+  // Progress only on a terminal: logs and pipes get the final lines alone.
+  ...(process.stderr.isTTY
+    ? {
+        progress: (t: string | undefined) => {
+          if (t === undefined && !progressShown) return;
+          process.stderr.write(`\r\x1b[K${t ?? ""}`);
+          progressShown = t !== undefined;
+        },
+      }
+    : {}),
 });

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { relative } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import {
   formatLocation,
   loadModel,
@@ -13,11 +13,18 @@ import {
   type ValidationEvent,
 } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
+import { generate } from "./generate/generate.js";
+import { resolveSettings } from "./settings.js";
 
 /** Where a command writes: injectable so tests can capture output. */
 export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
+  /**
+   * Transient progress of a long run (the CLI shows it on stderr when that
+   * is a terminal, overwriting one line); `undefined` text clears it.
+   */
+  readonly progress?: (text: string | undefined) => void;
 }
 
 /** Formats an event like a compiler: `path:line:col: error: message [EventId]`. */
@@ -25,7 +32,9 @@ export function formatDiagnostic(event: ValidationEvent, cwd = process.cwd()): s
   const loc = event.location;
   let where = "";
   if (loc?.file) {
-    const file = relative(cwd, loc.file) || loc.file;
+    const rel = relative(cwd, loc.file);
+    // Relative inside the working folder (short, clickable); absolute outside it.
+    const file = rel && !rel.startsWith("..") ? rel : loc.file;
     where = `${loc.line > 0 ? formatLocation({ ...loc, file }) : file}: `;
   }
   const shape = event.shapeId ? ` (${event.shapeId})` : "";
@@ -150,12 +159,105 @@ export function astCommand(args: ParsedArgs, io: Io): number {
   return 0;
 }
 
+function isError(e: ValidationEvent): boolean {
+  return e.severity === "ERROR" || e.severity === "DANGER";
+}
+
+/** Prints events like a compiler, to stderr, sorted by file and position. */
+function printEvents(events: readonly ValidationEvent[], io: Io): void {
+  const sources = new SourceLines();
+  for (const e of [...events].sort(compareEvents)) {
+    io.err(formatDiagnostic(e));
+    const snippet = formatSnippet(e, sources);
+    if (snippet) io.err(snippet);
+  }
+}
+
+/**
+ * `anvil generate`: loads the model, generates each service's files and
+ * writes those whose content changed. Exit code 1 on model or generation
+ * errors (nothing is written then), 2 on bad settings. With `--check`,
+ * writes nothing and exits 1 when a file is missing or differs.
+ */
+export function generateCommand(args: ParsedArgs, io: Io): number {
+  const { settings, errors, warnings } = resolveSettings(args);
+  for (const w of warnings) io.err(`warning: ${w}`);
+  if (!settings) {
+    for (const e of errors) io.err(`error: ${e}`);
+    return 2;
+  }
+  const started = performance.now();
+  io.progress?.(`anvil: loading ${settings.models.map(displayPath).join(", ")}`);
+  const loaded = loadModel({ paths: settings.models, allowUnknownTraits: settings.allowUnknownTraits, bundledTraits: settings.bundledTraits });
+  const shown = loaded.events.filter((e) => e.severity !== "SUPPRESSED" && e.severity !== "NOTE");
+  if (hasModelErrors(loaded.events)) {
+    io.progress?.(undefined);
+    printEvents(shown, io);
+    io.err(`✗ the model has errors; nothing generated`);
+    return 1;
+  }
+  const result = generate(loaded.model, {
+    services: settings.services,
+    server: settings.server,
+    client: settings.client,
+    generateFakes: settings.generateFakes,
+    onProgress: (done, total, id) => io.progress?.(`anvil: generated ${id} (${done}/${total})`),
+  });
+  io.progress?.(undefined);
+  printEvents([...shown, ...result.events], io);
+  if (result.events.some(isError)) {
+    io.err(`✗ generation failed; nothing written`);
+    return 1;
+  }
+  const check = args.flags.has("--check");
+  const stale: string[] = [];
+  let written = 0;
+  for (const f of result.files) {
+    const path = join(settings.out, f.path);
+    let current: string | undefined;
+    try {
+      current = readFileSync(path, "utf8");
+    } catch {
+      current = undefined;
+    }
+    if (current === f.text) continue;
+    if (check) stale.push(displayPath(path));
+    else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, f.text);
+      written++;
+    }
+  }
+  const where = displayPath(settings.out);
+  if (check) {
+    for (const s of stale) io.err(`error: ${s} is out of date; run \`anvil generate\``);
+    io.out(stale.length ? `✗ ${stale.length} of ${result.files.length} generated files are out of date in ${where}` : `✓ ${result.files.length} generated files are up to date in ${where}`);
+    return stale.length ? 1 : 0;
+  }
+  const services = new Set(result.files.map((f) => f.service));
+  const ms = Math.round(performance.now() - started);
+  io.out(`✓ generated ${result.files.length} files for ${services.size} service${services.size === 1 ? "" : "s"} (${[...services].join(", ")}) in ${where}: ${written} written, ${result.files.length - written} unchanged, ${ms} ms`);
+  return 0;
+}
+
+/** A path as a person wants to read it: relative to the working folder when inside it, else absolute. */
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === "" ? "." : rel.startsWith("..") ? path : rel;
+}
+
+function hasModelErrors(events: readonly ValidationEvent[]): boolean {
+  return events.some(isError);
+}
+
 /** The `anvil --help` text. */
 export const USAGE = `anvil — Smithy toolkit for TypeScript
 
 Usage:
   anvil validate --model <files|dirs>... [--summary] [--severity LEVEL]
   anvil ast --model <files|dirs>... [--out FILE] [--include-prelude]
+  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
+  anvil generate [--config anvil.config.json|smithy-build.json]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -163,5 +265,16 @@ Options:
   --no-bundled-traits       Do not load Anvil's bundled trait definitions (aws, alloy, ...)
   --severity LEVEL          Lowest severity to print (NOTE, WARNING, DANGER, ERROR; default WARNING)
   --summary                 After validating, summarize the model's services
+
+Generate options (flags override the config file):
+  --out <dir>               Output folder
+  --service <shapeId>       Generate only this service (repeatable; default: every service)
+  --client / --no-client    Generate the typed client interface (default off)
+  --server / --no-server    Generate the server handler interfaces (default on)
+  --fakes                   Fake handlers and clients (accepted; not generated yet)
+  --config <file>           Read settings from this anvil.config.json or smithy-build.json
+                            (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
+  --check                   Write nothing; exit 1 when generated files are missing or out of date
+
   --help, -h                Show this help
 `;

@@ -1,10 +1,25 @@
 /**
- * `@anvil/codegen`: the `anvil` command-line tool. Today it validates models and
- * prints their JSON AST; code generation lands in later releases.
+ * `@anvil/codegen`: the `anvil` command-line tool. It validates models,
+ * prints their JSON AST, and generates TypeScript (`anvil generate`): types,
+ * runtime schemas, error classes, the service descriptor, handler
+ * interfaces and the client interface of each service.
  *
  * @packageDocumentation
  */
 export { parseArgs } from "./args.js";
 export type { ParsedArgs } from "./args.js";
-export { astCommand, formatDiagnostic, formatSnippet, SourceLines, summarize, USAGE, validateCommand } from "./commands.js";
+export {
+  astCommand,
+  formatDiagnostic,
+  formatSnippet,
+  generateCommand,
+  SourceLines,
+  summarize,
+  USAGE,
+  validateCommand,
+} from "./commands.js";
 export type { Io } from "./commands.js";
+export { generate, GENERATE_DEFAULTS } from "./generate/generate.js";
+export type { GeneratedFile, GenerateOptions, GenerateResult } from "./generate/generate.js";
+export { ANVIL_CONFIG, BUNDLED_ARTIFACTS, resolveSettings, SMITHY_BUILD } from "./settings.js";
+export type { GenerateSettings, SettingsResult } from "./settings.js";

@@ -1,0 +1,29 @@
+/** TSDoc for generated declarations, from the model's documentation traits. */
+import type { MemberShape, Shape } from "@anvil/model";
+import { isNodeObject } from "@anvil/model";
+import { docComment } from "./code.js";
+
+/**
+ * The TSDoc of a shape or member: `@documentation`, then `@see` links of
+ * `@externalDocumentation` and `@deprecated`. `fallback` is used when the
+ * model documents nothing, so that every generated symbol says what it is.
+ */
+export function docsOf(shape: Shape | MemberShape | undefined, indent = "", fallback?: string, extra: readonly string[] = []): string {
+  const lines: (string | undefined)[] = [];
+  const doc = shape?.traits.get("smithy.api#documentation");
+  lines.push(typeof doc === "string" ? doc : fallback);
+  lines.push(...extra);
+  const tags: string[] = [];
+  const external = shape?.traits.get("smithy.api#externalDocumentation");
+  if (isNodeObject(external)) {
+    for (const [name, url] of Object.entries(external)) if (typeof url === "string") tags.push(`@see {@link ${url} | ${name}}`);
+  }
+  const deprecated = shape?.traits.get("smithy.api#deprecated");
+  if (deprecated !== undefined) {
+    const d = isNodeObject(deprecated) ? deprecated : {};
+    const parts = [typeof d.message === "string" ? d.message : "", typeof d.since === "string" ? `(since ${d.since})` : ""].filter(Boolean);
+    tags.push(`@deprecated${parts.length ? ` ${parts.join(" ")}` : ""}`);
+  }
+  if (tags.length) lines.push(tags.join("\n"));
+  return docComment(lines, indent);
+}

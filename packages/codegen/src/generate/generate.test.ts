@@ -1,0 +1,236 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadModel } from "@anvil/model";
+import { generate } from "./generate.js";
+import { EXAMPLE_MODEL, generateInto, loadOrThrow, RICH_MODEL, scratchDir, typeCheck } from "./test-support.js";
+
+/** Type-level checks written next to the generated files: the interfaces agree with core's mapped types. */
+const EXAMPLE_USAGE = `
+import type { ClientOf, HandlersOf } from "@anvil/core";
+import { GetCity, NoSuchCity, Sky, Weather, type DailyForecast, type GetForecastInput } from "./weather.js";
+import type { WeatherClient } from "./weather.client.js";
+import type { GetCityHandler, WeatherHandler } from "./weather.server.js";
+
+type Ctx = { readonly user: string };
+export const asMapped: ClientOf<typeof Weather> = null as unknown as WeatherClient;
+export const fromMapped: WeatherClient = null as unknown as ClientOf<typeof Weather>;
+export const handlers: HandlersOf<typeof Weather, Ctx> = null as unknown as WeatherHandler<Ctx>;
+
+export const handler: WeatherHandler<Ctx> = {
+  getCurrentTime: () => ({ time: new Date(0) }),
+  getCity: async ({ cityId }, ctx) => {
+    if (cityId === "nowhere") throw new NoSuchCity({ message: ctx.user, cityId });
+    return { name: cityId, coordinates: { latitude: 1, longitude: 2 } };
+  },
+  listCities: () => ({ items: [] }),
+  getForecast: (input: GetForecastInput) => ({ days: [{ date: new Date(0), highC: input.days ?? 3, lowC: 0, sky: Sky.CLEAR }] }),
+};
+export const one: GetCityHandler<Ctx> = handler;
+export const day: DailyForecast = { date: new Date(0), highC: 1, lowC: 0, sky: "RAIN" };
+// @ts-expect-error: not a Sky
+export const badSky: DailyForecast = { date: new Date(0), highC: 1, lowC: 0, sky: "FOG" };
+// @ts-expect-error: exactOptionalPropertyTypes: an optional member is absent, never undefined
+export const badOptional: GetForecastInput = { cityId: "x", days: undefined };
+export const op: typeof GetCity = Weather.operations.getCity;
+`;
+
+/** The README's handler example, verbatim in spirit: it must compile. */
+const README_USAGE = `
+import { NoSuchCity, Sky } from "./weather.js";
+import type { WeatherHandler } from "./weather.server.js";
+
+export const handler: WeatherHandler<{ user: string }> = {
+  getCurrentTime: () => ({ time: new Date() }),
+  getCity: async ({ cityId }) => {
+    throw new NoSuchCity({ message: \`no city \${cityId}\`, cityId });
+  },
+  listCities: () => ({ items: [] }),
+  getForecast: ({ days = 3 }) => ({ days: [{ date: new Date(), highC: days, lowC: 0, sky: Sky.CLEAR }] }),
+};
+`;
+
+const RICH_USAGE = `
+import type { ClientOf, HandlersOf, UnionValue } from "@anvil/core";
+import { BigDecimal } from "@anvil/core";
+import { Colour, Mood, NotFound, Size, Store, Throttled, type ItemData, type Shape, type Tree, type _Object } from "./store.js";
+import type { StoreClient } from "./store.client.js";
+import type { StoreHandler } from "./store.server.js";
+import { Gadgets } from "./gadgets.js";
+import type { GadgetsClient } from "./gadgets.client.js";
+
+export const asMapped: ClientOf<typeof Store> = null as unknown as StoreClient;
+export const fromMapped: StoreClient = null as unknown as ClientOf<typeof Store>;
+export const handlers: HandlersOf<typeof Store> = null as unknown as StoreHandler;
+export const gadgets: ClientOf<typeof Gadgets> = null as unknown as GadgetsClient;
+
+export const item: ItemData = {
+  itemId: "a",
+  name: "n",
+  quantity: 10n,
+  views: 3,
+  cost: BigDecimal.from("1.5"),
+  colour: Colour.RED,
+  size: Size.LARGE,
+  mood: "CURIOUS",
+  nickname: null,
+  metadata: { any: [1, "two", null] },
+  shape: { $case: "circle", value: 1 },
+  tree: { value: "root", children: [{ value: "leaf" }], next: { $case: "end", value: {} } },
+  sparseList: [1, null],
+  picture: new Uint8Array([1]),
+  released: new Date(0),
+  kind: "t2.micro",
+  default: "d",
+  constructor: 1,
+};
+export const mood: Mood = Mood.HAPPY;
+export const unknownCase: Shape = { $case: "$unknown", name: "triangle", value: 3 };
+export const link: UnionValue<{ tree: Tree; end: Record<string, never> }> = { $case: "tree", value: { value: "x" } };
+export const reserved: _Object = { key: "k" };
+export const thrown: NotFound = new NotFound({ message: "gone" });
+export const retry: boolean = Throttled.is(thrown);
+export const expr: import("./store.js").Expr = { $case: "not", value: { $case: "all", value: [{ $case: "lit", value: 1 }] } };
+export const nested: import("./store.js").Nested = [[[]]];
+export const nestedMap: import("./store.js").NestedMap = { a: { b: {} } };
+// @ts-expect-error: a closed enum rejects other values
+export const badColour: Colour = "blue";
+
+export const handler: Pick<StoreHandler, "download" | "subscribe"> = {
+  download: () => ({ body: (async function* () { yield new Uint8Array([1]); })() }),
+  subscribe: async ({ events }) => {
+    if (events) for await (const e of events) if (e.$case === "hello") void e.value.who;
+    return { events: (async function* () { yield { $case: "update" as const, value: { payload: new Uint8Array() } }; })() };
+  },
+};
+`;
+
+describe("generate", () => {
+  it("writes type-correct code for the example and the rich fixture (strict, exactOptionalPropertyTypes)", () => {
+    const dir = scratchDir("typecheck");
+    const example = generateInto(dir, loadOrThrow([EXAMPLE_MODEL]), { client: true });
+    const rich = generateInto(dir, loadOrThrow([RICH_MODEL]), { client: true });
+    expect([...example.events, ...rich.events].filter((e) => e.severity === "ERROR")).toEqual([]);
+    writeFileSync(join(dir, "example-usage.ts"), EXAMPLE_USAGE);
+    writeFileSync(join(dir, "rich-usage.ts"), RICH_USAGE);
+    writeFileSync(join(dir, "readme-usage.ts"), README_USAGE);
+    const files = [...example.files, ...rich.files].map((f) => join(dir, f.path));
+    const usage = ["example-usage.ts", "rich-usage.ts", "readme-usage.ts"].map((f) => join(dir, f));
+    expect(typeCheck([...files, ...usage])).toEqual([]);
+  }, 120_000);
+
+  it("writes the same bytes on every run", () => {
+    const first = generate(loadOrThrow([RICH_MODEL]), { client: true });
+    const second = generate(loadOrThrow([RICH_MODEL]), { client: true });
+    expect(second.files).toEqual(first.files);
+  });
+
+  it("names each service's files in kebab case and heads them as generated", () => {
+    const { files } = generate(loadOrThrow([RICH_MODEL]), { client: true });
+    expect(files.map((f) => f.path)).toEqual([
+      "gadgets.ts",
+      "gadgets.server.ts",
+      "gadgets.client.ts",
+      "store.ts",
+      "store.server.ts",
+      "store.client.ts",
+    ]);
+    for (const f of files) expect(f.text).toMatch(/^\/\/ @generated by anvil .* DO NOT EDIT\.\n/);
+  });
+
+  it("imports only @anvil/core and its codegen subpath, besides its own files", () => {
+    const { files } = generate(loadOrThrow([RICH_MODEL]), { client: true });
+    for (const f of files) {
+      const specifiers = [...f.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+      for (const s of specifiers) expect(s).toMatch(/^(@anvil\/core|@anvil\/core\/codegen|\.\/[a-z-]+\.js)$/);
+    }
+  });
+
+  it.each([
+    [{ server: false, client: false }, ["store.ts"]],
+    [{}, ["store.ts", "store.server.ts"]],
+    [{ client: true, server: false }, ["store.ts", "store.client.ts"]],
+  ])("honours the surfaces asked for: %j", (options, expected) => {
+    const { files } = generate(loadOrThrow([RICH_MODEL]), { ...options, services: ["test.store#Store"] });
+    expect(files.map((f) => f.path)).toEqual(expected);
+  });
+
+  it("says that fakes are not generated yet instead of ignoring the setting", () => {
+    const { events } = generate(loadOrThrow([EXAMPLE_MODEL]), { generateFakes: true });
+    expect(events).toContainEqual(expect.objectContaining({ severity: "WARNING", id: "CodegenFakes" }));
+  });
+
+  it("reports an unknown service, naming the ones there are", () => {
+    const { files, events } = generate(loadOrThrow([EXAMPLE_MODEL]), { services: ["example.weather#Nope"] });
+    expect(files).toEqual([]);
+    expect(events[0]!.message).toBe("no service `example.weather#Nope` in the model (services: example.weather#Weather)");
+  });
+
+  it("escapes names TypeScript or the runtime takes, and renames on collision with a located warning", () => {
+    const { model } = loadModel({
+      sources: [
+        {
+          file: "names.smithy",
+          text: `$version: "2.0"
+namespace ex
+service Svc { operations: [Op] }
+operation Op { input: Promise, output: OpSchemaHolder }
+structure Promise { a: PromiseSchema, b: Foo, c: FooSchema }
+string PromiseSchema
+structure Foo {}
+enum FooSchema { A }
+@output
+structure OpSchemaHolder {}
+`,
+        },
+      ],
+    });
+    const { files, events } = generate(model, {});
+    const text = files[0]!.text;
+    expect(text).toContain("export interface _Promise {");
+    expect(text).toContain("export const _PromiseSchema: StructSchema<_Promise>");
+    expect(text).toContain("export type PromiseSchema = string;");
+    // The enum keeps its own name; the derived schema name of `Foo` gives way.
+    expect(text).toContain("export const FooSchema = {");
+    expect(text).toContain("export const FooSchema2: StructSchema<Foo>");
+    expect(events).toEqual([
+      expect.objectContaining({
+        severity: "WARNING",
+        id: "CodegenName",
+        shapeId: "ex#Foo",
+        message: "schema `FooSchema` is taken in the generated code; it is named `FooSchema2`",
+        location: expect.objectContaining({ file: "names.smithy", line: 7, column: 1 }),
+      }),
+    ]);
+    const dir = scratchDir("names");
+    generateInto(dir, model, { client: true });
+    expect(typeCheck(["svc.ts", "svc.server.ts", "svc.client.ts"].map((f) => join(dir, f)))).toEqual([]);
+  });
+
+  it("reports a bad @default with the shape and its file:line:col", () => {
+    const { model } = loadModel({
+      sources: [
+        {
+          file: "bad.smithy",
+          text: `$version: "2.0"
+namespace ex
+service Svc { operations: [Op] }
+operation Op { input := {
+    when: Timestamp = "yesterday"
+} }
+`,
+        },
+      ],
+      validate: false,
+    });
+    const { events } = generate(model, {});
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        severity: "ERROR",
+        id: "CodegenTrait",
+        shapeId: "ex#OpInput$when",
+        location: expect.objectContaining({ file: "bad.smithy", line: 5, column: 5 }),
+      }),
+    );
+  });
+});

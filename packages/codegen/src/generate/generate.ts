@@ -1,0 +1,103 @@
+/**
+ * `generate`: a loaded model in, generated TypeScript files out (as text;
+ * the CLI writes them). Pure and deterministic: the same model and options
+ * give byte-identical files.
+ */
+import type { Model, ValidationEvent } from "@anvil/model";
+import { namespaceOf } from "@anvil/model";
+import { modelFile } from "./model-file.js";
+import { kebabCase } from "./names.js";
+import { planService } from "./plan.js";
+import { clientFile, serverFile } from "./surface-files.js";
+
+/** What to generate. */
+export interface GenerateOptions {
+  /** Service shape ids to generate; empty means every service of the model. */
+  readonly services: readonly string[];
+  /** Server surface: handler interfaces. */
+  readonly server: boolean;
+  /** Client surface: the typed client interface. */
+  readonly client: boolean;
+  /** Fake handlers and clients: accepted, not generated yet (a warning says so). */
+  readonly generateFakes: boolean;
+  /** Called after each service, for progress reports. */
+  readonly onProgress?: (done: number, total: number, serviceId: string) => void;
+}
+
+/** The defaults {@link generate} merges its options over. */
+export const GENERATE_DEFAULTS: Readonly<GenerateOptions> = Object.freeze({
+  services: [],
+  server: true,
+  client: false,
+  generateFakes: false,
+});
+
+/** One generated file. */
+export interface GeneratedFile {
+  /** Path relative to the output folder, `/`-separated. */
+  readonly path: string;
+  readonly text: string;
+  /** The service it belongs to. */
+  readonly service: string;
+}
+
+/** Generated files, and the warnings and errors met (an error means the files are incomplete). */
+export interface GenerateResult {
+  readonly files: GeneratedFile[];
+  readonly events: ValidationEvent[];
+}
+
+/**
+ * Generates the code of a model's services. Per service `Name` (file names
+ * in kebab case): `name.ts` (types, schemas, errors, operations, service
+ * descriptor), `name.server.ts` (handler interfaces, when `server`) and
+ * `name.client.ts` (client interface, when `client`).
+ *
+ * @example
+ * ```ts
+ * const { model } = loadModel({ paths: ["model/"] });
+ * const { files, events } = generate(model, { client: true });
+ * ```
+ */
+export function generate(model: Model, options: Partial<GenerateOptions> = {}): GenerateResult {
+  const o: GenerateOptions = { ...GENERATE_DEFAULTS, ...options };
+  const events: ValidationEvent[] = [];
+  const all = [...model.shapesOfType("service")].filter((s) => !model.isBuiltin(s.id)).map((s) => s.id);
+  let ids = all;
+  if (o.services.length) {
+    ids = [];
+    for (const id of o.services) {
+      if (all.includes(id)) ids.push(id);
+      else events.push({ severity: "ERROR", id: "CodegenService", message: `no service \`${id}\` in the model${all.length ? ` (services: ${all.join(", ")})` : ""}` });
+    }
+  } else if (all.length === 0) {
+    events.push({ severity: "ERROR", id: "CodegenService", message: "the model has no service to generate" });
+  }
+  if (o.generateFakes) {
+    events.push({
+      severity: "WARNING",
+      id: "CodegenFakes",
+      message: "generateFakes: fake handlers and clients are not generated yet (a later release adds them); the other files are",
+    });
+  }
+  const bases = fileBases(ids);
+  const files: GeneratedFile[] = [];
+  ids.forEach((id, i) => {
+    const plan = planService(model, id);
+    events.push(...plan.events);
+    const base = bases.get(id)!;
+    files.push({ path: `${base}.ts`, text: modelFile(plan, events), service: id });
+    if (o.server) files.push({ path: `${base}.server.ts`, text: serverFile(plan, `./${base}.js`), service: id });
+    if (o.client) files.push({ path: `${base}.client.ts`, text: clientFile(plan, `./${base}.js`), service: id });
+    o.onProgress?.(i + 1, ids.length, id);
+  });
+  return { files, events };
+}
+
+/** File base names: the service name in kebab case, with the namespace when two services share a name. */
+function fileBases(ids: readonly string[]): Map<string, string> {
+  const short = (id: string) => kebabCase(id.slice(id.indexOf("#") + 1));
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(short(id), (counts.get(short(id)) ?? 0) + 1);
+  return new Map(ids.map((id) => [id, counts.get(short(id))! > 1 ? `${kebabCase(namespaceOf(id))}-${short(id)}` : short(id)]));
+}
