@@ -8,5 +8,10 @@
  */
 export { createDispatcher } from "./dispatcher.js";
 export type { Dispatcher, DispatcherOptions, DispatchOptions, HandlerContext } from "./dispatcher.js";
-export { compileRouter } from "./router.js";
+export { compileRouter, RouteConflictError } from "./router.js";
 export type { RouteMatch, Router } from "./router.js";
+export { createServer } from "./server.js";
+export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
+export { DEFAULT_BODY_LIMIT } from "./body-limit.js";
+export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
+export type { FetchHandler, FetchInfo } from "./fetch.js";
