@@ -211,6 +211,23 @@ describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
       session.close();
     }
   });
+
+  it("answers 408 to a request body that does not arrive in time", async () => {
+    const { listener, server } = await start({ http2: true, requestTimeoutMs: 100 });
+    const session = http2.connect(listener.url);
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/echo/slow", "content-type": "application/json" });
+        stream.on("response", (h) => resolve(Number(h[":status"])));
+        stream.on("error", reject);
+        stream.write(`{"text":`); // and never more
+      });
+      expect(status).toBe(408);
+      await expect.poll(() => server.inFlight).toBe(0);
+    } finally {
+      session.destroy();
+    }
+  });
 });
 
 const hasOpenssl = (() => {

@@ -20,7 +20,7 @@ export interface NodeLimits {
   readonly maxHeaders?: number;
   /** Time to receive the request headers, in milliseconds (HTTP/1.1). Default 15 000. */
   readonly headersTimeoutMs?: number;
-  /** Time to receive the whole request, in milliseconds (HTTP/1.1; 0 for none, e.g. for long uploads). Default 60 000. */
+  /** Time to receive the whole request body, in milliseconds (0 for none, e.g. for long uploads); answered 408. Default 60 000. */
   readonly requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, in milliseconds (HTTP/1.1). Default 5 000. */
   readonly keepAliveTimeoutMs?: number;
@@ -79,17 +79,34 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "tra
  * `http2.createServer` and `http2.createSecureServer({ allowHTTP1: true })`.
  * Starts the server (route conflicts and missing handlers throw here).
  */
-export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders"> = {}): (req: NodeRequest, res: NodeResponse) => void {
+export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): (req: NodeRequest, res: NodeResponse) => void {
   server.start();
   const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
+  const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
   return (req, res) => {
     const exchange = server.begin();
+    // HTTP/1.1 servers time requests out themselves (`requestTimeout`); HTTP/2 streams are timed here.
+    const timer = requestTimeoutMs > 0 && !isHttp1(req) && !req.stream.endAfterHeaders ? setTimeout(() => requestTimedOut(req, res), requestTimeoutMs) : undefined;
+    if (timer !== undefined) req.once("end", () => clearTimeout(timer));
     res.once("close", () => {
+      clearTimeout(timer);
       if (!res.writableFinished) exchange.abort(new Error("the client went away"));
       exchange.end();
     });
     void serve(server, exchange, req, res, maxHeaders);
   };
+}
+
+/** The request body did not arrive in time: 408 if nothing was answered yet, else the stream is cut. */
+function requestTimedOut(req: NodeRequest, res: NodeResponse): void {
+  if (req.complete) return;
+  if (!res.headersSent) {
+    res.writeHead(408, { "content-type": "text/plain" });
+    // Once the answer is out, the stream is reset: the body still being read stops with an error.
+    res.end("request timeout", () => req.destroy());
+  } else {
+    res.destroy();
+  }
 }
 
 async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, res: NodeResponse, maxHeaders: number): Promise<void> {
