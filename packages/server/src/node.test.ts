@@ -126,6 +126,12 @@ describe("listen (HTTP/1.1)", () => {
     });
   });
 
+  it("answers 431 to headers over the size limit", async () => {
+    const { listener } = await start({ maxHeaderBytes: 4096 });
+    const response = await rawRequest(`${listener.url}/echo/a`, { headers: { "x-big": "v".repeat(8192) } });
+    expect(response.status).toBe(431);
+  });
+
   it("answers 431 to too many header fields", async () => {
     const { listener } = await start({ maxHeaders: 10 });
     const headers = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`x-h${i}`, "v"]));

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { HttpRequest, HttpResponse } from "@anvil/core";
 import { member, operation, service, string, struct } from "@anvil/core/codegen";
-import { createServer, type HandlerContext, type Server } from "./index.js";
+import { createServer, type HandlerContext, type OperationHandler, type Server } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
 
 const Greet = operation("example.hello#Greet", {
@@ -28,6 +28,8 @@ async function call(server: Server<typeof Hello>, request: HttpRequest): Promise
     exchange.end();
   }
 }
+
+type OperationHandlerOfGreet = OperationHandler<typeof Hello, "greet">;
 
 class HelloHandler {
   constructor(private readonly prefix: string) {}
@@ -105,6 +107,8 @@ describe("createServer", () => {
     expectTypeOf<Register>().toBeCallableWith("nope", () => ({}));
     // @ts-expect-error a handler with the wrong output type
     expectTypeOf<Register>().toBeCallableWith("greet", () => ({ greeting: 1 }));
+    expectTypeOf<Parameters<OperationHandlerOfGreet>[1]["signal"]>().toEqualTypeOf<AbortSignal>();
+    expectTypeOf<Parameters<OperationHandlerOfGreet>[0]>().toEqualTypeOf<{ name: string }>();
     // @ts-expect-error a service handler missing an operation
     expectTypeOf<Register>().toBeCallableWith({ greet: () => ({}) });
   });
