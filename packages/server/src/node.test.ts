@@ -126,6 +126,21 @@ describe("listen (HTTP/1.1)", () => {
     });
   });
 
+  it("accepts an absolute-form request target", async () => {
+    const { listener } = await start();
+    const response = await new Promise<RawResponse>((resolve, reject) => {
+      // A request line as sent to a proxy: `POST http://host/echo/abs HTTP/1.1`.
+      const req = http.request({ host: "127.0.0.1", port: listener.port, method: "POST", path: `${listener.url}/echo/abs`, headers: { "content-type": "application/json" } }, (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end("{}");
+    });
+    expect([response.status, JSON.parse(response.body)]).toEqual([200, { message: "abs:0" }]);
+  });
+
   it("answers 431 to headers over the size limit", async () => {
     const { listener } = await start({ maxHeaderBytes: 4096 });
     const response = await rawRequest(`${listener.url}/echo/a`, { headers: { "x-big": "v".repeat(8192) } });

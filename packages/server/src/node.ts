@@ -137,7 +137,7 @@ function isHttp1(req: NodeRequest): req is http.IncomingMessage {
 
 /** A Node request as the pipeline's `HttpRequest`; the body is pulled lazily, never destroyed by an early stop. */
 export function toHttpRequest(req: NodeRequest): HttpRequest {
-  const url = req.url ?? "/";
+  const url = originForm(req.url ?? "/");
   const q = url.indexOf("?");
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -158,6 +158,17 @@ export function toHttpRequest(req: NodeRequest): HttpRequest {
     body: hasBody ? { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array> } : undefined,
     ...(host !== "" ? { host } : {}),
   };
+}
+
+/** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */
+function originForm(target: string): string {
+  if (target.startsWith("/")) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return target;
+  }
 }
 
 /** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */
