@@ -141,6 +141,28 @@ describe("listen (HTTP/1.1)", () => {
     expect([response.status, JSON.parse(response.body)]).toEqual([200, { message: "abs:0" }]);
   });
 
+  it("sends 100 Continue only when the body is read", async () => {
+    const { listener } = await start();
+    const exchange = (path: string, length: number) =>
+      new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+        let continued = false;
+        const body = `{"text":"${"x".repeat(length)}"}`;
+        const req = http.request(`${listener.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length, expect: "100-continue" } });
+        req.on("continue", () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve({ continued, status: res.statusCode! }));
+        });
+        req.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" ? undefined : reject(error)));
+        req.flushHeaders();
+      });
+    expect(await exchange("/echo/ok", 10)).toEqual({ continued: true, status: 200 });
+    expect(await exchange("/echo/big", 5000)).toEqual({ continued: false, status: 413 });
+  });
+
   it("answers 431 to headers over the size limit", async () => {
     const { listener } = await start({ maxHeaderBytes: 4096 });
     const response = await rawRequest(`${listener.url}/echo/a`, { headers: { "x-big": "v".repeat(8192) } });

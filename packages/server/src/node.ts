@@ -78,6 +78,8 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "tra
  * A Node request listener for the server, usable with `http.createServer`,
  * `http2.createServer` and `http2.createSecureServer({ allowHTTP1: true })`.
  * Starts the server (route conflicts and missing handlers throw here).
+ * Register it for `checkContinue` too, to refuse bodies before the client
+ * sends them ({@link listen} does).
  */
 export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): (req: NodeRequest, res: NodeResponse) => void {
   server.start();
@@ -116,7 +118,7 @@ async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, 
       res.end("too many request header fields");
       return;
     }
-    const request = toHttpRequest(req);
+    const request = toHttpRequest(req, res);
     const remoteAddress = req.socket?.remoteAddress;
     const response = await server.dispatch(request, exchange, remoteAddress !== undefined ? { remoteAddress } : {});
     await writeResponse(req, res, response, server.closing);
@@ -135,8 +137,13 @@ function isHttp1(req: NodeRequest): req is http.IncomingMessage {
   return !("stream" in req);
 }
 
-/** A Node request as the pipeline's `HttpRequest`; the body is pulled lazily, never destroyed by an early stop. */
-export function toHttpRequest(req: NodeRequest): HttpRequest {
+/**
+ * A Node request as the pipeline's `HttpRequest`; the body is pulled
+ * lazily, never destroyed by an early stop. Given the response, a request
+ * sent with `Expect: 100-continue` gets its `100 Continue` only when the
+ * body is first read, so a refusal (413, 404, ...) costs the client no upload.
+ */
+export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest {
   const url = originForm(req.url ?? "/");
   const q = url.indexOf("?");
   const headers = new Headers();
@@ -155,8 +162,18 @@ export function toHttpRequest(req: NodeRequest): HttpRequest {
     path: q < 0 ? url : url.slice(0, q),
     query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
     headers,
-    body: hasBody ? { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array> } : undefined,
+    body: hasBody ? bodyOf(req, res !== undefined && headers.get("expect")?.toLowerCase() === "100-continue" ? res : undefined) : undefined,
     ...(host !== "" ? { host } : {}),
+  };
+}
+
+function bodyOf(req: NodeRequest, expecting: NodeResponse | undefined): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
+      expecting = undefined;
+      return req.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
+    },
   };
 }
 
@@ -259,6 +276,8 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     node = h1;
   }
   if (!(node instanceof http.Server)) node.setTimeout(limits.idleTimeoutMs);
+  // `Expect: 100-continue`: the pipeline sends `100 Continue` when it starts reading the body (see toHttpRequest).
+  node.on("checkContinue", handler);
 
   // Every connection and HTTP/2 session, to close them on shutdown.
   const sockets = new Set<Socket>();
