@@ -67,6 +67,13 @@ describe("fetchHandler", () => {
     expect(server.inFlight).toBe(0);
   });
 
+  it("errors the body stream when the source fails half-way", async () => {
+    const { server } = testServer();
+    const response = await fetchHandler(server)(post("/download/-5"));
+    await expect(response.arrayBuffer()).rejects.toThrow("the disk went away");
+    expect(server.inFlight).toBe(0);
+  });
+
   it("aborts the handler's signal when the request's signal fires", async () => {
     const { server, observed } = testServer();
     const controller = new AbortController();

@@ -197,6 +197,13 @@ describe("listen (HTTP/1.1)", () => {
     expect([received, observed.produced]).toEqual([count * CHUNK, count]);
   });
 
+  it("cuts the connection when a response body fails half-way, so the client cannot take it as complete", async () => {
+    const { listener } = await start();
+    const response = await fetch(`${listener.url}/download/-5`, { method: "POST" });
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+
   it("aborts the handler's signal when the client goes away", async () => {
     const { listener, observed } = await start();
     const controller = new AbortController();

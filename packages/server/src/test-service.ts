@@ -83,7 +83,9 @@ export function testServer(): { server: Server<typeof TestService>; observed: Ob
         observed.produced = 0;
         const count = Number(input.count);
         async function* chunks(): AsyncGenerator<Uint8Array> {
-          for (let i = 0; i < count; i++) {
+          for (let i = 0; i < Math.abs(count); i++) {
+            // A negative count fails half-way, after the headers went out.
+            if (count < 0 && i === 2) throw new Error("the disk went away");
             observed.produced++;
             yield new Uint8Array(CHUNK).fill(i % 256);
           }
