@@ -262,6 +262,18 @@ describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
     }
   });
 
+  it("resets the stream when a response body fails half-way", async () => {
+    const { listener } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      await expect(h2Request(session, "/download/-5")).rejects.toThrow();
+      // The session survives for other streams.
+      expect((await h2Request(session, "/echo/after", "{}")).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
   it("answers 408 to a request body that does not arrive in time", async () => {
     const { listener, server } = await start({ http2: true, requestTimeoutMs: 100 });
     const session = http2.connect(listener.url);
