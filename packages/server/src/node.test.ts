@@ -163,6 +163,15 @@ describe("listen (HTTP/1.1)", () => {
     expect(await exchange("/echo/big", 5000)).toEqual({ continued: false, status: 413 });
   });
 
+  it("answers 408 to a request body that does not arrive in time", async () => {
+    const { listener, server } = await start({ requestTimeoutMs: 300 });
+    const started = Date.now();
+    const response = await rawRequest(`${listener.url}/echo/slow`, { headers: { "content-type": "application/json", "content-length": "100" } }, [`{"text":`], false);
+    expect(response.status).toBe(408);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect.poll(() => server.inFlight).toBe(0);
+  });
+
   it("answers 431 to headers over the size limit", async () => {
     const { listener } = await start({ maxHeaderBytes: 4096 });
     const response = await rawRequest(`${listener.url}/echo/a`, { headers: { "x-big": "v".repeat(8192) } });

@@ -269,9 +269,18 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
   } else if (options.http2 === true) {
     node = http2.createServer(h2Options, handler);
   } else {
-    const h1 = http.createServer({ maxHeaderSize: limits.maxHeaderBytes }, handler);
-    h1.headersTimeout = limits.headersTimeoutMs;
-    h1.requestTimeout = limits.requestTimeoutMs;
+    const { headersTimeoutMs, requestTimeoutMs } = limits;
+    const h1 = http.createServer(
+      {
+        maxHeaderSize: limits.maxHeaderBytes,
+        // Node requires headers to be due no later than the whole request.
+        headersTimeout: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        // How often Node looks for timed-out requests: often enough for the timeouts to mean what they say.
+        connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs || Infinity) / 4))),
+      },
+      handler,
+    );
     h1.keepAliveTimeout = limits.keepAliveTimeoutMs;
     node = h1;
   }
