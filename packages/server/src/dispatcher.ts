@@ -130,14 +130,8 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const { operation, protocol } = match;
     const { signal = NEVER, remoteAddress } = dispatchOptions;
     const call: ServerCallContext = { service, labels: match.labels, signal };
-    let context: HandlerContext = {
-      request,
-      headers: request.headers,
-      operation,
-      protocol: protocol.id,
-      signal,
-      ...(remoteAddress !== undefined ? { remoteAddress } : {}),
-    };
+    const extra = remoteAddress !== undefined ? { remoteAddress } : {};
+    let context: HandlerContext = { request, headers: request.headers, operation, protocol: protocol.id, signal, ...extra };
     const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
       if (internal) onInternalError?.(error, context);
       return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
@@ -148,15 +142,15 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     let input: unknown;
     try {
       if (endpoint.bodyLimit !== undefined && request.body !== undefined) {
-        const body = await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length"));
-        request = { ...request, body };
-        context = { ...context, request };
+        const buffered: HttpRequest = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
+        context = { ...context, request: buffered };
       }
-      input = await protocol.deserializeRequest(operation, request, call);
+      input = await protocol.deserializeRequest(operation, context.request, call);
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
-      return failure(error, !isCallerMistake(error));
+      // A body cut short because the caller went away is not the server's failure either.
+      return failure(error, !isCallerMistake(error) && !signal.aborted);
     }
 
     let output: unknown;
