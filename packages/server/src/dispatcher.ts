@@ -128,10 +128,8 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     const { operation, protocol } = match;
-    const { signal = NEVER, remoteAddress } = dispatchOptions;
-    const call: ServerCallContext = { service, labels: match.labels, signal };
-    const extra = remoteAddress !== undefined ? { remoteAddress } : {};
-    let context: HandlerContext = { request, headers: request.headers, operation, protocol: protocol.id, signal, ...extra };
+    const call = callContext(service, match.labels, dispatchOptions);
+    let context = handlerContext(request, operation, protocol.id, dispatchOptions);
     const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
       if (internal) onInternalError?.(error, context);
       return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
@@ -143,14 +141,14 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     try {
       if (endpoint.bodyLimit !== undefined && request.body !== undefined) {
         const buffered: HttpRequest = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
-        context = { ...context, request: buffered };
+        context = handlerContext(buffered, operation, protocol.id, dispatchOptions);
       }
       input = await protocol.deserializeRequest(operation, context.request, call);
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
       // A body cut short because the caller went away is not the server's failure either.
-      return failure(error, !isCallerMistake(error) && !signal.aborted);
+      return failure(error, !isCallerMistake(error) && dispatchOptions.signal?.aborted !== true);
     }
 
     let output: unknown;
@@ -187,6 +185,31 @@ async function answerError(
 
 /** The signal of a call nothing can abort. */
 const NEVER = new AbortController().signal;
+
+// The contexts read the signal only when asked: a transport may make it on demand (an AbortController per call is not free).
+
+function callContext(service: ServiceSchema, labels: Readonly<Record<string, string>>, options: DispatchOptions): ServerCallContext {
+  return {
+    service,
+    labels,
+    get signal() {
+      return options.signal ?? NEVER;
+    },
+  };
+}
+
+function handlerContext(request: HttpRequest, operation: OperationSchema, protocol: string, options: DispatchOptions): HandlerContext {
+  const context = {
+    request,
+    headers: request.headers,
+    operation,
+    protocol,
+    get signal() {
+      return options.signal ?? NEVER;
+    },
+  };
+  return options.remoteAddress === undefined ? context : Object.assign(context, { remoteAddress: options.remoteAddress });
+}
 
 /** What protocols answer as a 500 that says nothing: a plain error that is none of Anvil's kinds. */
 const INTERNAL_FAILURE = Object.freeze(new Error("internal failure"));

@@ -172,9 +172,65 @@ function bodyOf(req: NodeRequest, expecting: NodeResponse | undefined): AsyncIte
     [Symbol.asyncIterator]: () => {
       if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
       expecting = undefined;
-      return req.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
+      return new BodyReader(req);
     },
   };
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Reads a request body with `read()` in paused mode: nothing is pulled from
+ * the socket until asked for (back-pressure), and stopping early leaves the
+ * request alone (unlike `Readable`'s own iterator, which destroys it and,
+ * with it, the connection the answer has to go out on). Lighter than the
+ * built-in iterator, which matters on the hot path.
+ */
+class BodyReader implements AsyncIterator<Uint8Array, undefined> {
+  constructor(private readonly req: NodeRequest) {}
+
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    const req = this.req;
+    const chunk = req.read() as Uint8Array | null;
+    if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
+    if (req.readableEnded) return Promise.resolve(DONE);
+    if (req.destroyed) return Promise.reject(req.errored ?? new Error("the request was closed before its body ended"));
+    return new Promise((resolve, reject) => {
+      const settle = (): void => {
+        req.off("readable", onReadable);
+        req.off("end", onEnd);
+        req.off("error", onError);
+        req.off("close", onClose);
+      };
+      const onReadable = (): void => {
+        const next = req.read() as Uint8Array | null;
+        if (next === null) return; // the end is near: "end" follows
+        settle();
+        resolve({ done: false, value: next });
+      };
+      const onEnd = (): void => {
+        settle();
+        resolve(DONE);
+      };
+      const onError = (error: Error): void => {
+        settle();
+        reject(error);
+      };
+      const onClose = (): void => {
+        settle();
+        if (req.readableEnded) resolve(DONE);
+        else reject(new Error("the request was closed before its body ended"));
+      };
+      req.on("readable", onReadable);
+      req.on("end", onEnd);
+      req.on("error", onError);
+      req.on("close", onClose);
+    });
+  }
+
+  return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    return Promise.resolve(DONE);
+  }
 }
 
 /** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */

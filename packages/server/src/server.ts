@@ -116,7 +116,7 @@ type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
 export function createServer<S extends ServiceSchema>(service: S, options: ServerOptions<S>): Server<S> {
   const handlers = new Map<string, AnyHandler>();
   const mapped: ServerProtocol[] = [];
-  const exchanges = new Set<AbortController>();
+  const exchanges = new Set<LazyExchange>();
   const idle: (() => void)[] = [];
   let dispatcher: Dispatcher | undefined;
   let closing = false;
@@ -128,8 +128,8 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
     if (dispatcher !== undefined) throw new Error(`${service.id}: cannot ${what} after the server started`);
   };
 
-  const settle = (controller: AbortController): void => {
-    if (!exchanges.delete(controller) || exchanges.size > 0) return;
+  const settle = (exchange: LazyExchange): void => {
+    if (!exchanges.delete(exchange) || exchanges.size > 0) return;
     for (const resolve of idle.splice(0)) resolve();
   };
 
@@ -200,19 +200,21 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
     },
 
     begin(): Exchange {
-      const controller = new AbortController();
-      exchanges.add(controller);
-      return {
-        signal: controller.signal,
-        abort: (reason) => controller.abort(reason),
-        end: () => settle(controller),
-      };
+      const exchange = new LazyExchange(settle);
+      exchanges.add(exchange);
+      return exchange;
     },
 
     dispatch(request, exchange, info = {}) {
       if (closing) return unavailable();
       this.start();
-      return dispatcher!(request, { signal: exchange.signal, ...(info.remoteAddress !== undefined ? { remoteAddress: info.remoteAddress } : {}) });
+      const { remoteAddress } = info;
+      return dispatcher!(request, {
+        get signal() {
+          return exchange.signal;
+        },
+        ...(remoteAddress !== undefined ? { remoteAddress } : {}),
+      });
     },
 
     get inFlight() {
@@ -234,8 +236,36 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
         clearTimeout(timer);
       }
       const reason = new Error("the server is shutting down");
-      for (const controller of exchanges) controller.abort(reason);
+      for (const exchange of exchanges) exchange.abort(reason);
     },
   };
   return server;
+}
+
+/**
+ * An exchange whose AbortController is made only when someone asks for the
+ * signal (most handlers never do); an abort before that is remembered.
+ */
+class LazyExchange implements Exchange {
+  #controller: AbortController | undefined;
+  #aborted: { reason: unknown } | undefined;
+
+  constructor(private readonly settle: (exchange: LazyExchange) => void) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted !== undefined) this.#controller.abort(this.#aborted.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.#controller !== undefined) this.#controller.abort(reason);
+    else this.#aborted ??= { reason };
+  }
+
+  end(): void {
+    this.settle(this);
+  }
 }
