@@ -33,7 +33,11 @@ export interface HandlerContext {
   readonly operation: OperationSchema;
   /** The protocol trait id the request came in with, e.g. `aws.protocols#restJson1`. */
   readonly protocol: string;
-  /** Aborted when the caller goes away or the server shuts down (after its grace period). */
+  /**
+   * Aborted when the caller goes away or the server shuts down (after its
+   * grace period). Made on first access (a getter): copy it explicitly
+   * rather than spreading the context.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -128,8 +132,8 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     const { operation, protocol } = match;
-    const call = callContext(service, match.labels, dispatchOptions);
-    let context = handlerContext(request, operation, protocol.id, dispatchOptions);
+    const call = new CallContext(service, match.labels, dispatchOptions);
+    let context: HandlerContext = new Context(request, operation, protocol.id, dispatchOptions);
     const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
       if (internal) onInternalError?.(error, context);
       return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
@@ -141,7 +145,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     try {
       if (endpoint.bodyLimit !== undefined && request.body !== undefined) {
         const buffered: HttpRequest = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
-        context = handlerContext(buffered, operation, protocol.id, dispatchOptions);
+        context = new Context(buffered, operation, protocol.id, dispatchOptions);
       }
       input = await protocol.deserializeRequest(operation, context.request, call);
       const violations = endpoint.validate(input);
@@ -188,27 +192,41 @@ const NEVER = new AbortController().signal;
 
 // The contexts read the signal only when asked: a transport may make it on demand (an AbortController per call is not free).
 
-function callContext(service: ServiceSchema, labels: Readonly<Record<string, string>>, options: DispatchOptions): ServerCallContext {
-  return {
-    service,
-    labels,
-    get signal() {
-      return options.signal ?? NEVER;
-    },
-  };
+class CallContext implements ServerCallContext {
+  readonly #options: DispatchOptions;
+
+  constructor(
+    readonly service: ServiceSchema,
+    readonly labels: Readonly<Record<string, string>>,
+    options: DispatchOptions,
+  ) {
+    this.#options = options;
+  }
+
+  get signal(): AbortSignal {
+    return this.#options.signal ?? NEVER;
+  }
 }
 
-function handlerContext(request: HttpRequest, operation: OperationSchema, protocol: string, options: DispatchOptions): HandlerContext {
-  const context = {
-    request,
-    headers: request.headers,
-    operation,
-    protocol,
-    get signal() {
-      return options.signal ?? NEVER;
-    },
-  };
-  return options.remoteAddress === undefined ? context : Object.assign(context, { remoteAddress: options.remoteAddress });
+class Context implements HandlerContext {
+  readonly headers: Headers;
+  readonly remoteAddress?: string;
+  readonly #options: DispatchOptions;
+
+  constructor(
+    readonly request: HttpRequest,
+    readonly operation: OperationSchema,
+    readonly protocol: string,
+    options: DispatchOptions,
+  ) {
+    this.headers = request.headers;
+    if (options.remoteAddress !== undefined) this.remoteAddress = options.remoteAddress;
+    this.#options = options;
+  }
+
+  get signal(): AbortSignal {
+    return this.#options.signal ?? NEVER;
+  }
 }
 
 /** What protocols answer as a 500 that says nothing: a plain error that is none of Anvil's kinds. */

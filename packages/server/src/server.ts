@@ -8,7 +8,7 @@
  */
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
 import { ProtocolError } from "@anvil/core";
-import { type Dispatcher, type DispatcherOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
+import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
 
 /** The handler of a whole service: one method per operation (an object or a class instance). */
 export type ServiceHandler<S extends ServiceSchema> = HandlersOf<S, HandlerContext>;
@@ -208,13 +208,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
     dispatch(request, exchange, info = {}) {
       if (closing) return unavailable();
       this.start();
-      const { remoteAddress } = info;
-      return dispatcher!(request, {
-        get signal() {
-          return exchange.signal;
-        },
-        ...(remoteAddress !== undefined ? { remoteAddress } : {}),
-      });
+      return dispatcher!(request, new ExchangeOptions(exchange, info.remoteAddress));
     },
 
     get inFlight() {
@@ -267,5 +261,21 @@ class LazyExchange implements Exchange {
 
   end(): void {
     this.settle(this);
+  }
+}
+
+/** Dispatch options over an exchange: its signal is read only when asked for. */
+class ExchangeOptions implements DispatchOptions {
+  readonly remoteAddress?: string;
+
+  constructor(
+    private readonly exchange: Exchange,
+    remoteAddress: string | undefined,
+  ) {
+    if (remoteAddress !== undefined) this.remoteAddress = remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
   }
 }
