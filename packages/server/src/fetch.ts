@@ -32,7 +32,8 @@ export function fetchHandler(server: Server<any>): FetchHandler {
   return async (request, info = {}) => {
     const exchange = server.begin();
     const onAbort = (): void => exchange.abort(request.signal.reason);
-    request.signal.addEventListener("abort", onAbort, { once: true });
+    if (request.signal.aborted) onAbort();
+    else request.signal.addEventListener("abort", onAbort, { once: true });
     const end = (): void => {
       request.signal.removeEventListener("abort", onAbort);
       exchange.end();
