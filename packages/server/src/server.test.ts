@@ -72,6 +72,14 @@ describe("createServer", () => {
     expect(json(await call(twice, req("/greet/x")))).toEqual({ greeting: "second" });
   });
 
+  it("takes a protocol's both sides and serves its server side", async () => {
+    const both = { client: {}, server: protocols[1]! };
+    const server = createServer(Hello, { protocols: [{ server: protocols[0]! }, both] })
+      .register(new HelloHandler("hi"))
+      .mapService();
+    expect(json(await call(server, req("/greet/ann", { "x-protocol": "b" })))).toMatchObject({ greeting: expect.stringContaining("via test#b") });
+  });
+
   it("maps only the protocols it is told to", async () => {
     const server = createServer(Hello, { protocols }).register(new HelloHandler("hi")).mapService("test#other");
     expect(json(await call(server, req("/greet/x", { "x-protocol": "other" })))).toMatchObject({ greeting: expect.stringContaining("via test#other") });

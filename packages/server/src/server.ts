@@ -19,11 +19,12 @@ export type OperationHandler<S extends ServiceSchema, K extends keyof S["operati
 /** What {@link createServer} needs besides the service. */
 export interface ServerOptions<S extends ServiceSchema> {
   /**
-   * The server protocol implementations available (`restJson1().server`,
-   * `rpcv2Cbor().server`, ...): the server never imports a protocol
-   * package. {@link Server.mapService} picks the ones the service declares.
+   * The server protocol implementations available: `restJson1().server`,
+   * or the whole `restJson1()` (its `server` side is taken). The server
+   * never imports a protocol package. {@link Server.mapService} picks the
+   * ones the service declares.
    */
-  readonly protocols: readonly ServerProtocol[];
+  readonly protocols: readonly (ServerProtocol | { readonly server: ServerProtocol })[];
   /** Called with every error that becomes a 500, for logging. */
   readonly onInternalError?: DispatcherOptions<S>["onInternalError"];
   /** Largest buffered request body in bytes (default 1 MiB); larger requests get a 413. */
@@ -122,7 +123,10 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
   let closing = false;
 
   const available = new Map<string, ServerProtocol>();
-  for (const protocol of options.protocols) if (!available.has(protocol.id)) available.set(protocol.id, protocol);
+  for (const given of options.protocols) {
+    const protocol = "server" in given ? given.server : given;
+    if (!available.has(protocol.id)) available.set(protocol.id, protocol);
+  }
 
   const mutable = (what: string): void => {
     if (dispatcher !== undefined) throw new Error(`${service.id}: cannot ${what} after the server started`);
