@@ -18,18 +18,27 @@ import {
   ValidationError,
   type Validator,
 } from "@anvil/core";
+import { DEFAULT_BODY_LIMIT, hasStreamingInput, readLimited } from "./body-limit.js";
 import { compileRouter } from "./router.js";
 
 /** What a handler gets besides its input. */
 export interface HandlerContext {
-  /** The request as the transport received it. */
+  /** The request as the transport received it (a buffered body already read into bytes). */
   readonly request: HttpRequest;
+  /** The request headers (the same object as `request.headers`). */
+  readonly headers: Headers;
+  /** The caller's address (IP), when the transport knows it. */
+  readonly remoteAddress?: string;
   /** The operation being called. */
   readonly operation: OperationSchema;
   /** The protocol trait id the request came in with, e.g. `aws.protocols#restJson1`. */
   readonly protocol: string;
-  /** Aborted when the caller goes away. */
-  readonly signal?: AbortSignal;
+  /**
+   * Aborted when the caller goes away or the server shuts down (after its
+   * grace period). Made on first access (a getter): copy it explicitly
+   * rather than spreading the context.
+   */
+  readonly signal: AbortSignal;
 }
 
 /** What {@link createDispatcher} needs. */
@@ -45,11 +54,22 @@ export interface DispatcherOptions<S extends ServiceSchema> {
    * sees the protocol's generic internal failure.
    */
   readonly onInternalError?: (error: unknown, context: HandlerContext) => void;
+  /**
+   * Largest request body, in bytes, read into memory for an operation
+   * without a streaming input member; larger requests get a 413
+   * (`PayloadTooLargeException`). Default 1 MiB.
+   */
+  readonly bodyLimit?: number;
+  /** Per-operation overrides of {@link DispatcherOptions.bodyLimit}, by operation key. */
+  readonly bodyLimits?: { readonly [K in keyof S["operations"]]?: number };
 }
 
 /** Per-request options of a dispatcher. */
 export interface DispatchOptions {
+  /** Aborted when the caller goes away or the server shuts down; handed to the handler. */
   readonly signal?: AbortSignal;
+  /** The caller's address, handed to the handler. */
+  readonly remoteAddress?: string;
 }
 
 /** Answers one request. Never rejects: every failure becomes a response. */
@@ -59,6 +79,8 @@ type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
 
 interface Endpoint {
   readonly validate: Validator<unknown>;
+  /** The buffered body limit, or undefined for a streaming input (never buffered here). */
+  readonly bodyLimit: number | undefined;
   readonly handler: AnyHandler;
   /** Shape ids of the errors the operation (or its service) declares. */
   readonly errors: ReadonlySet<string>;
@@ -69,24 +91,30 @@ interface Endpoint {
  * function that answers requests:
  *
  * 1. no route matches: the first protocol's `notFound` answer that is given (else a bare 404);
- * 2. the protocol deserializes the input; a SerializationError, ProtocolError
+ * 2. a body over the operation's buffered limit is refused with a 413
+ *    (by `Content-Length` before reading, else as soon as it passes the limit);
+ * 3. the protocol deserializes the input; a SerializationError, ProtocolError
  *    or ValidationError there is the caller's mistake (400-class);
- * 3. the input is validated against the model's constraints (`@required`,
+ * 4. the input is validated against the model's constraints (`@required`,
  *    `@length`, ...), answered as ValidationException;
- * 4. the handler runs; a modeled error the operation declares is serialized
+ * 5. the handler runs; a modeled error the operation declares is serialized
  *    as such, anything else is a 500 that leaks no message or stack;
- * 5. the protocol serializes the output.
+ * 6. the protocol serializes the output.
+ *
+ * Throws a `RouteConflictError` when two routes would match the same requests.
  */
 export function createDispatcher<S extends ServiceSchema>(options: DispatcherOptions<S>): Dispatcher {
   const { service, protocols, onInternalError } = options;
   const handlers = options.handlers as unknown as Readonly<Record<string, AnyHandler | undefined>>;
   const router = compileRouter(service, protocols);
+  const bodyLimits = (options.bodyLimits ?? {}) as Readonly<Record<string, number | undefined>>;
   const endpoints = new Map<OperationSchema, Endpoint>();
   for (const [key, operation] of Object.entries(service.operations)) {
     const handler = handlers[key];
     if (typeof handler !== "function") throw new TypeError(`createDispatcher: no handler for operation ${key} (${operation.id})`);
     endpoints.set(operation, {
       validate: compileValidator(operation.input) as Validator<unknown>,
+      bodyLimit: hasStreamingInput(operation) ? undefined : (bodyLimits[key] ?? options.bodyLimit ?? DEFAULT_BODY_LIMIT),
       handler,
       errors: new Set(operation.errors.map((e) => e.id)),
     });
@@ -104,9 +132,8 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     const { operation, protocol } = match;
-    const signal = dispatchOptions.signal;
-    const call: ServerCallContext = { service, labels: match.labels, ...(signal !== undefined ? { signal } : {}) };
-    const context: HandlerContext = { request, operation, protocol: protocol.id, ...(signal !== undefined ? { signal } : {}) };
+    const call = new CallContext(service, match.labels, dispatchOptions);
+    let context: HandlerContext = new Context(request, operation, protocol.id, dispatchOptions);
     const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
       if (internal) onInternalError?.(error, context);
       return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
@@ -116,11 +143,16 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
 
     let input: unknown;
     try {
-      input = await protocol.deserializeRequest(operation, request, call);
+      if (endpoint.bodyLimit !== undefined && request.body !== undefined) {
+        const buffered: HttpRequest = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
+        context = new Context(buffered, operation, protocol.id, dispatchOptions);
+      }
+      input = await protocol.deserializeRequest(operation, context.request, call);
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
-      return failure(error, !isCallerMistake(error));
+      // A body cut short because the caller went away is not the server's failure either.
+      return failure(error, !isCallerMistake(error) && dispatchOptions.signal?.aborted !== true);
     }
 
     let output: unknown;
@@ -152,6 +184,48 @@ async function answerError(
   } catch (failure) {
     onInternalError?.(failure, context);
     return { status: 500, headers: new Headers(), body: undefined };
+  }
+}
+
+/** The signal of a call nothing can abort. */
+const NEVER = new AbortController().signal;
+
+// The contexts read the signal only when asked: a transport may make it on demand (an AbortController per call is not free).
+
+class CallContext implements ServerCallContext {
+  readonly #options: DispatchOptions;
+
+  constructor(
+    readonly service: ServiceSchema,
+    readonly labels: Readonly<Record<string, string>>,
+    options: DispatchOptions,
+  ) {
+    this.#options = options;
+  }
+
+  get signal(): AbortSignal {
+    return this.#options.signal ?? NEVER;
+  }
+}
+
+class Context implements HandlerContext {
+  readonly headers: Headers;
+  readonly remoteAddress?: string;
+  readonly #options: DispatchOptions;
+
+  constructor(
+    readonly request: HttpRequest,
+    readonly operation: OperationSchema,
+    readonly protocol: string,
+    options: DispatchOptions,
+  ) {
+    this.headers = request.headers;
+    if (options.remoteAddress !== undefined) this.remoteAddress = options.remoteAddress;
+    this.#options = options;
+  }
+
+  get signal(): AbortSignal {
+    return this.#options.signal ?? NEVER;
   }
 }
 

@@ -1,12 +1,20 @@
 /**
- * `@anvil/server`: the protocol-agnostic server pipeline. One route table
- * over every protocol a service speaks, input validation before the
- * handler, and every failure answered in the protocol's own error format.
- * Transport adapters (Node, fetch) build on {@link createDispatcher}.
+ * `@anvil/server`: the server runtime. {@link createServer} takes handler
+ * registrations and maps a service onto its protocols; underneath,
+ * {@link createDispatcher} is the protocol-agnostic pipeline (one route
+ * table over every protocol, body limits, input validation before the
+ * handler, every failure answered in the protocol's own error format).
+ * {@link fetchHandler} serves it on Fetch API hosts; `@anvil/server/node`
+ * on Node's `http` and `http2`.
  *
  * @packageDocumentation
  */
 export { createDispatcher } from "./dispatcher.js";
 export type { Dispatcher, DispatcherOptions, DispatchOptions, HandlerContext } from "./dispatcher.js";
-export { compileRouter } from "./router.js";
+export { compileRouter, RouteConflictError } from "./router.js";
 export type { RouteMatch, Router } from "./router.js";
+export { createServer } from "./server.js";
+export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
+export { DEFAULT_BODY_LIMIT } from "./body-limit.js";
+export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
+export type { FetchHandler, FetchInfo } from "./fetch.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HttpRequest, Route, ServerProtocol } from "@anvil/core";
 import { operation, service, unit } from "@anvil/core/codegen";
-import { compileRouter } from "./index.js";
+import { compileRouter, RouteConflictError } from "./index.js";
 
 const op = (name: string) => operation(`example#${name}`, { input: unit, output: unit });
 const Ops = {
@@ -68,5 +68,35 @@ describe("compileRouter", () => {
     ["extra segments", req("GET", "/cities/x/y")],
   ])("matches nothing for %s", (_label, request) => {
     expect(router.match(request)).toBeUndefined();
+  });
+
+  describe("conflicts", () => {
+    it("refuses two protocols serving the same route, naming both", () => {
+      const a = routesProtocol("aws.protocols#awsJson1_0", [{ operation: Ops.root, method: "POST", path: "/", headers: { "X-Amz-Target": "Svc.Root" } }]);
+      const b = routesProtocol("aws.protocols#awsJson1_1", [{ operation: Ops.root, method: "post", path: "/", headers: { "x-amz-target": "Svc.Root" } }]);
+      expect(() => compileRouter(Svc, [a, b])).toThrow(RouteConflictError);
+      expect(() => compileRouter(Svc, [a, b])).toThrow(
+        "route conflict: POST / [x-amz-target: Svc.Root] is served by both example#Root (aws.protocols#awsJson1_0) and example#Root (aws.protocols#awsJson1_1)",
+      );
+    });
+
+    it("refuses two operations whose routes differ only in label names", () => {
+      const p = routesProtocol("rest", [
+        { operation: Ops.label, method: "GET", path: "/cities/{cityId}" },
+        { operation: Ops.literal, method: "GET", path: "/cities/{name}" },
+      ]);
+      expect(() => compileRouter(Svc, [p])).toThrow(/example#Label \(rest\) and example#Literal \(rest\)/);
+    });
+
+    it("accepts routes told apart by a literal, a query parameter, a header or the method", () => {
+      const p = routesProtocol("rest", [
+        { operation: Ops.label, method: "GET", path: "/cities/{cityId}" },
+        { operation: Ops.literal, method: "GET", path: "/cities/special" },
+        { operation: Ops.withQuery, method: "GET", path: "/cities/{cityId}", query: [["mode", "full"]] },
+        { operation: Ops.withHeader, method: "GET", path: "/cities/{cityId}", headers: { "x-mode": "full" } },
+        { operation: Ops.root, method: "PUT", path: "/cities/{cityId}" },
+      ]);
+      expect(() => compileRouter(Svc, [p])).not.toThrow();
+    });
   });
 });

@@ -37,14 +37,43 @@ interface CompiledRoute {
 }
 
 /**
+ * Two routes that match exactly the same requests (same method, same
+ * segments with labels in the same places, same literal query parameters and
+ * required headers): one would silently shadow the other, so the router
+ * refuses to compile.
+ */
+export class RouteConflictError extends Error {
+  constructor(
+    /** The route registered first. */
+    readonly first: { readonly route: Route; readonly protocol: string },
+    /** The route that would have been shadowed by, or would shadow, the first. */
+    readonly second: { readonly route: Route; readonly protocol: string },
+  ) {
+    super(`route conflict: ${describeRoute(first.route)} is served by both ${first.route.operation.id} (${first.protocol}) and ${second.route.operation.id} (${second.protocol})`);
+    this.name = "RouteConflictError";
+  }
+}
+
+/**
  * Compiles the routes of every protocol for a service. Routes are ordered
  * by specificity (literal segments before labels before greedy labels, then
- * more literal query parameters and more required headers); ties keep the
- * order of `protocols`, so the first protocol wins an exact tie.
+ * more literal query parameters and more required headers). Routes that
+ * would match exactly the same requests throw a {@link RouteConflictError}
+ * naming both; otherwise the more specific route wins.
  */
 export function compileRouter(service: ServiceSchema, protocols: readonly ServerProtocol[]): Router {
   const compiled: CompiledRoute[] = [];
-  for (const protocol of protocols) for (const route of protocol.routes(service)) compiled.push(compileRoute(route, protocol));
+  const byKey = new Map<string, CompiledRoute>();
+  for (const protocol of protocols) {
+    for (const route of protocol.routes(service)) {
+      const c = compileRoute(route, protocol);
+      const key = shapeKey(c);
+      const other = byKey.get(key);
+      if (other !== undefined) throw new RouteConflictError({ route: other.route, protocol: other.protocol.id }, { route, protocol: protocol.id });
+      byKey.set(key, c);
+      compiled.push(c);
+    }
+  }
   compiled.sort(bySpecificity);
   const byMethod = new Map<string, CompiledRoute[]>();
   for (const c of compiled) {
@@ -85,6 +114,21 @@ function compileRoute(route: Route, protocol: ServerProtocol): CompiledRoute {
     query: route.query ?? [],
     headers: Object.entries(route.headers ?? {}).map(([n, v]) => [n.toLowerCase(), v] as const),
   };
+}
+
+/** What makes two routes match the same requests: label names do not matter, literals, query and headers do. */
+function shapeKey(c: CompiledRoute): string {
+  const segments = c.segments.map((s) => (s.kind === "literal" ? `=${decode(s.text)}` : s.kind === "label" ? "{}" : "{+}"));
+  const query = c.query.map(([n, v]) => (v === undefined ? n : `${n}=${v}`)).sort();
+  const headers = c.headers.map(([n, v]) => `${n}:${v}`).sort();
+  return JSON.stringify([c.route.method.toUpperCase(), segments, query, headers]);
+}
+
+/** A route as people write it: `POST /?x-amz-target=...` style, for error messages. */
+function describeRoute(route: Route): string {
+  const query = (route.query ?? []).map(([n, v]) => (v === undefined ? n : `${n}=${v}`)).join("&");
+  const headers = Object.entries(route.headers ?? {}).map(([n, v]) => ` [${n.toLowerCase()}: ${v}]`).join("");
+  return `${route.method.toUpperCase()} ${route.path}${query === "" ? "" : `?${query}`}${headers}`;
 }
 
 const RANK = { literal: 0, label: 1, greedy: 2 } as const;

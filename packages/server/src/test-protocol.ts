@@ -2,6 +2,8 @@
  * A tiny JSON protocol for the server's own tests (the server never imports
  * a real protocol package): routes from `@http`, the body as the input,
  * errors as `{ type, message }` with the status the error kind calls for.
+ * A `@streaming` input member takes the request body as it is; a
+ * `@streaming` output member is the response body.
  *
  * @internal
  */
@@ -46,7 +48,9 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
         ];
       });
     },
-    async deserializeRequest(_operation, request: HttpRequest, context) {
+    async deserializeRequest(operation, request: HttpRequest, context) {
+      const streaming = operation.input.members.find((m) => m.traits.streaming === true);
+      if (streaming !== undefined) return { [streaming.name]: request.body, ...context.labels };
       const text = request.body instanceof Uint8Array ? new TextDecoder().decode(request.body) : "";
       if (request.headers.has("content-type") && request.headers.get("content-type") !== "application/json") {
         throw new ProtocolError("UnsupportedMediaTypeException", 415, `unsupported content type ${request.headers.get("content-type")}`);
@@ -59,7 +63,12 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
       }
       return { ...(body as object), ...context.labels };
     },
-    async serializeResponse(_operation, output) {
+    async serializeResponse(operation, output) {
+      const streaming = operation.output.members.find((m) => m.traits.streaming === true);
+      if (streaming !== undefined) {
+        const body = (output as Record<string, unknown>)[streaming.name] as HttpResponse["body"];
+        return { status: 200, headers: new Headers({ "content-type": "application/octet-stream" }), body };
+      }
       if (output !== undefined && typeof output !== "object") throw new SerializationError("encode test: output is not an object");
       return json(200, output ?? {});
     },

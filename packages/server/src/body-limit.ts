@@ -1,0 +1,50 @@
+/**
+ * The buffered body limit: a request for an operation without a streaming
+ * input member is read into memory, so its size is bounded. A declared
+ * `Content-Length` over the limit is refused before a byte is read; a body
+ * without one is counted as it streams in and refused as soon as it passes
+ * the limit.
+ */
+import { byteChunks, type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
+
+/** The default buffered body limit: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Whether an operation's input streams (a `@streaming` blob or event stream member): its body is never buffered here. */
+export function hasStreamingInput(operation: OperationSchema): boolean {
+  return operation.input.members.some((m) => m.traits.streaming === true);
+}
+
+/** The 413 answer, in the protocol's error format. */
+export function payloadTooLarge(limit: number): ProtocolError {
+  return new ProtocolError("PayloadTooLargeException", 413, `request body is larger than ${limit} bytes`);
+}
+
+/**
+ * Reads a body into bytes, rejecting with a 413 {@link ProtocolError} once
+ * it is over `limit` bytes (or declares more in `contentLength`). Reading
+ * stops at that point: the rest of the body is never pulled.
+ */
+export async function readLimited(body: HttpBody, limit: number, contentLength: string | null): Promise<Uint8Array | undefined> {
+  if (contentLength !== null && Number(contentLength) > limit) throw payloadTooLarge(limit);
+  if (body === undefined) return undefined;
+  if (body instanceof Uint8Array) {
+    if (body.byteLength > limit) throw payloadTooLarge(limit);
+    return body;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of byteChunks(body)) {
+    size += chunk.byteLength;
+    if (size > limit) throw payloadTooLarge(limit);
+    chunks.push(chunk);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}

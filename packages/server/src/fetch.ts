@@ -1,0 +1,107 @@
+/**
+ * The web-standard adapter: a `(Request) => Promise<Response>` function for
+ * hosts built on the Fetch API (Bun, Deno, Cloudflare Workers, Lambda
+ * function URLs through a thin shim, Node's own `Request`). Bodies stream
+ * both ways; a response stream is pulled only as fast as the host reads it.
+ */
+import { byteChunks, type ByteStream, type HttpRequest, parseQuery } from "@anvil/core";
+import type { Exchange, Server } from "./server.js";
+
+/** Per-request details a host can pass next to the `Request`. */
+export interface FetchInfo {
+  /** The caller's address (e.g. Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request)?.address`). */
+  readonly remoteAddress?: string;
+}
+
+/** A fetch handler: what Bun's `serve({ fetch })`, `Deno.serve` and Workers' `fetch` take. */
+export type FetchHandler = (request: Request, info?: FetchInfo) => Promise<Response>;
+
+/**
+ * The server as a fetch handler. Starts the server (route conflicts and
+ * missing handlers throw here). The handler's signal fires when the
+ * request's own signal does (the host saw the client go away) and on
+ * `server.close()`.
+ *
+ * ```ts
+ * const handle = fetchHandler(server);
+ * Deno.serve((request, info) => handle(request, { remoteAddress: info.remoteAddr.hostname }));
+ * ```
+ */
+export function fetchHandler(server: Server<any>): FetchHandler {
+  server.start();
+  return async (request, info = {}) => {
+    const exchange = server.begin();
+    const onAbort = (): void => exchange.abort(request.signal.reason);
+    if (request.signal.aborted) onAbort();
+    else request.signal.addEventListener("abort", onAbort, { once: true });
+    const end = (): void => {
+      request.signal.removeEventListener("abort", onAbort);
+      exchange.end();
+    };
+    try {
+      const response = await server.dispatch(toHttpRequest(request), exchange, info);
+      const init = { status: response.status, headers: response.headers };
+      const body = response.body;
+      if (body === undefined || body instanceof Uint8Array) {
+        end();
+        return new Response(nullBodyStatus(response.status) ? null : (body as Uint8Array<ArrayBuffer> | undefined), init);
+      }
+      return new Response(toReadableStream(body, exchange, end), init);
+    } catch (error) {
+      end();
+      throw error;
+    }
+  };
+}
+
+/** Statuses whose responses cannot carry a body in the Fetch API. */
+function nullBodyStatus(status: number): boolean {
+  return status === 101 || status === 204 || status === 205 || status === 304;
+}
+
+/** A `Request` as the pipeline's `HttpRequest`. */
+export function toHttpRequest(request: Request): HttpRequest {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: parseQuery(url.search.slice(1)),
+    headers: request.headers,
+    body: request.body ?? undefined,
+    host: url.hostname,
+  };
+}
+
+/**
+ * A pull-based stream over a response body: one chunk per read, so the
+ * source advances only as fast as the host sends. Cancelling (the client
+ * went away) stops the source and aborts the exchange.
+ */
+function toReadableStream(body: ByteStream, exchange: Exchange, end: () => void): ReadableStream<Uint8Array> {
+  let iterator: AsyncIterator<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        iterator ??= byteChunks(body)[Symbol.asyncIterator]();
+        try {
+          const { done, value } = await iterator.next();
+          if (done) {
+            controller.close();
+            end();
+          } else {
+            controller.enqueue(value);
+          }
+        } catch (error) {
+          controller.error(error);
+          end();
+        }
+      },
+      async cancel(reason) {
+        exchange.abort(reason);
+        end();
+        await iterator?.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

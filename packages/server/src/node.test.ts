@@ -1,0 +1,354 @@
+import { execFileSync } from "node:child_process";
+import * as http from "node:http";
+import * as http2 from "node:http2";
+import * as https from "node:https";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import type { TLSSocket } from "node:tls";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { listen, type NodeListener } from "./node-entry.js";
+import { CHUNK, testServer } from "./test-service.js";
+
+const listeners: NodeListener[] = [];
+afterEach(async () => {
+  await Promise.all(listeners.splice(0).map((l) => l.close({ graceMs: 0 })));
+});
+
+async function start(options: Parameters<typeof listen>[1] = {}) {
+  const { server, observed } = testServer();
+  const listener = await listen(server, options);
+  listeners.push(listener);
+  return { server, observed, listener };
+}
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** An HTTP/1.1 request with node:http, writing the body parts as given (without waiting for the answer). */
+function rawRequest(url: string, options: http.RequestOptions, parts: (string | Uint8Array)[] = [], end = true): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", ...options }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on("error", reject);
+    });
+    // The server may close the connection while a refused body is still being written.
+    req.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    req.flushHeaders();
+    for (const part of parts) req.write(part);
+    if (end) req.end();
+  });
+}
+
+/** One HTTP/2 request over a session. */
+function h2Request(session: http2.ClientHttp2Session, path: string, body?: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/json" });
+    let status = 0;
+    let headers: http.IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    stream.on("response", (h) => {
+      status = Number(h[":status"]);
+      headers = h as http.IncomingHttpHeaders;
+    });
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("end", () => resolve({ status, headers, body: Buffer.concat(chunks).toString() }));
+    stream.on("error", reject);
+    stream.end(body);
+  });
+}
+
+const post = (url: string, body?: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, ...(body !== undefined ? { body } : {}) });
+
+describe("listen (HTTP/1.1)", () => {
+  it("answers over a real socket with the handler context filled in", async () => {
+    const { listener, observed } = await start();
+    const response = await post(`${listener.url}/echo/ann`, `{"text":"hello"}`, { "x-trace": "t1" });
+    expect([response.status, await response.json()]).toEqual([200, { message: "ann:5" }]);
+    const context = observed.contexts[0]!;
+    expect([context.remoteAddress, context.headers.get("x-trace"), context.protocol, context.request.host]).toEqual(["127.0.0.1", "t1", "test#json", "127.0.0.1"]);
+    expect(context.signal.aborted).toBe(false);
+  });
+
+  it("answers an unmodeled exception with a 500 that leaks nothing", async () => {
+    const { listener } = await start();
+    const response = await post(`${listener.url}/fail`);
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(text).not.toMatch(/secret|password|stack|at /);
+  });
+
+  it("answers an unknown route with the protocol's not-found answer", async () => {
+    const { listener } = await start();
+    const response = await post(`${listener.url}/nowhere`);
+    expect([response.status, ((await response.json()) as { type: string }).type]).toEqual([404, "UnknownOperationException"]);
+  });
+
+  describe("body limits", () => {
+    it("takes a body up to the operation's own limit", async () => {
+      const { listener } = await start();
+      const response = await post(`${listener.url}/echo/big`, JSON.stringify({ text: "x".repeat(1500) }));
+      expect([response.status, await response.json()]).toEqual([200, { message: "big:1500" }]);
+    });
+
+    it("refuses a declared Content-Length over the limit with a 413 before the body is sent", async () => {
+      const { listener } = await start();
+      // Only the headers go out: the answer must come without the body.
+      const response = await rawRequest(`${listener.url}/echo/big`, { headers: { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) } }, [], false);
+      expect([response.status, JSON.parse(response.body).type, response.headers.connection]).toEqual([413, "PayloadTooLargeException", "close"]);
+    });
+
+    it("refuses a chunked body as soon as it passes the limit", async () => {
+      const { listener } = await start();
+      // 2 KiB + 1 in small chunks, and the request never ends: the count alone triggers the answer.
+      const parts = [`{"text":"`, ..."x".repeat(2048).match(/.{1,256}/g)!];
+      const response = await rawRequest(`${listener.url}/echo/big`, { headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, parts, false);
+      expect([response.status, JSON.parse(response.body).type]).toEqual([413, "PayloadTooLargeException"]);
+    });
+
+    it("applies the service-wide limit to other operations", async () => {
+      const { listener } = await start();
+      const response = await post(`${listener.url}/fail`, JSON.stringify({ pad: "x".repeat(1100) }));
+      expect(response.status).toBe(413);
+    });
+
+    it("never buffers a streaming input, whatever its size", async () => {
+      const { listener } = await start();
+      const size = 3 * 1024 * 1024;
+      const response = await fetch(`${listener.url}/upload`, { method: "POST", body: new Uint8Array(size) });
+      expect([response.status, await response.json()]).toEqual([200, { size }]);
+    });
+  });
+
+  it("accepts an absolute-form request target", async () => {
+    const { listener } = await start();
+    const response = await new Promise<RawResponse>((resolve, reject) => {
+      // A request line as sent to a proxy: `POST http://host/echo/abs HTTP/1.1`.
+      const req = http.request({ host: "127.0.0.1", port: listener.port, method: "POST", path: `${listener.url}/echo/abs`, headers: { "content-type": "application/json" } }, (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end("{}");
+    });
+    expect([response.status, JSON.parse(response.body)]).toEqual([200, { message: "abs:0" }]);
+  });
+
+  it("sends 100 Continue only when the body is read", async () => {
+    const { listener } = await start();
+    const exchange = (path: string, length: number) =>
+      new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+        let continued = false;
+        const body = `{"text":"${"x".repeat(length)}"}`;
+        const req = http.request(`${listener.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length, expect: "100-continue" } });
+        req.on("continue", () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve({ continued, status: res.statusCode! }));
+        });
+        req.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" ? undefined : reject(error)));
+        req.flushHeaders();
+      });
+    expect(await exchange("/echo/ok", 10)).toEqual({ continued: true, status: 200 });
+    expect(await exchange("/echo/big", 5000)).toEqual({ continued: false, status: 413 });
+  });
+
+  it("answers 408 to a request body that does not arrive in time", async () => {
+    const { listener, server } = await start({ requestTimeoutMs: 300 });
+    const started = Date.now();
+    const response = await rawRequest(`${listener.url}/echo/slow`, { headers: { "content-type": "application/json", "content-length": "100" } }, [`{"text":`], false);
+    expect(response.status).toBe(408);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect.poll(() => server.inFlight).toBe(0);
+  });
+
+  it("answers 431 to headers over the size limit", async () => {
+    const { listener } = await start({ maxHeaderBytes: 4096 });
+    const response = await rawRequest(`${listener.url}/echo/a`, { headers: { "x-big": "v".repeat(8192) } });
+    expect(response.status).toBe(431);
+  });
+
+  it("answers 431 to too many header fields", async () => {
+    const { listener } = await start({ maxHeaders: 10 });
+    const headers = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`x-h${i}`, "v"]));
+    const response = await rawRequest(`${listener.url}/echo/a`, { headers });
+    expect(response.status).toBe(431);
+  });
+
+  it("streams a response body with back-pressure: the source waits for a slow reader", async () => {
+    const { listener, observed } = await start();
+    const count = 400; // 25 MiB
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${listener.url}/download/${count}`, { method: "POST" }, (res) => {
+        res.pause();
+        setTimeout(() => {
+          // Socket and stream buffers hold a few MiB (about 4 here); the source must not have run ahead.
+          expect(observed.produced).toBeLessThan(count / 4);
+          let bytes = 0;
+          res.on("data", (c: Buffer) => (bytes += c.byteLength));
+          res.on("end", () => resolve(bytes));
+          res.resume();
+        }, 200);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect([received, observed.produced]).toEqual([count * CHUNK, count]);
+  });
+
+  it("cuts the connection when a response body fails half-way, so the client cannot take it as complete", async () => {
+    const { listener } = await start();
+    const response = await fetch(`${listener.url}/download/-5`, { method: "POST" });
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+
+  it("aborts the handler's signal when the client goes away", async () => {
+    const { listener, observed } = await start();
+    const controller = new AbortController();
+    const waiting = observed.waiting();
+    const call = post(`${listener.url}/wait`, undefined).catch(() => "aborted");
+    void call;
+    const aborted = fetch(`${listener.url}/wait`, { method: "POST", signal: controller.signal }).catch(() => "aborted");
+    await waiting;
+    controller.abort();
+    expect(await aborted).toBe("aborted");
+    await expect.poll(() => observed.aborted).toEqual(["the client went away"]);
+    observed.release();
+  });
+
+  it("closes gracefully: in-flight calls finish within the grace period, the rest are aborted", async () => {
+    const { listener, observed, server } = await start();
+    const waiting = observed.waiting();
+    const first = post(`${listener.url}/wait`);
+    await waiting;
+    // The first call is released during the grace period and completes.
+    const closing = listener.close({ graceMs: 5_000 });
+    setTimeout(() => observed.release(), 50);
+    expect((await first).status).toBe(200);
+    await closing;
+    expect(server.inFlight).toBe(0);
+    await expect(post(`${listener.url}/echo/a`)).rejects.toThrow();
+  });
+
+  it("aborts calls that outlive the grace period", async () => {
+    const { listener, observed } = await start();
+    const waiting = observed.waiting();
+    const call = post(`${listener.url}/wait`).then((r) => r.status, () => "reset");
+    await waiting;
+    await listener.close({ graceMs: 20 });
+    expect(observed.aborted).toEqual(["the server is shutting down"]);
+    expect(["reset", 500]).toContain(await call);
+  });
+});
+
+describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
+  it("answers several concurrent streams over one session", async () => {
+    const { listener, observed } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      const answers = await Promise.all(["a", "b", "c"].map((name) => h2Request(session, `/echo/${name}`, `{"text":"${name}${name}"}`)));
+      expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual([
+        [200, { message: "a:2" }],
+        [200, { message: "b:2" }],
+        [200, { message: "c:2" }],
+      ]);
+      expect(observed.contexts[0]?.remoteAddress).toBe("127.0.0.1");
+      const tooLarge = await h2Request(session, "/echo/x", JSON.stringify({ text: "x".repeat(3000) }));
+      expect(tooLarge.status).toBe(413);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("resets the stream when a response body fails half-way", async () => {
+    const { listener } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      await expect(h2Request(session, "/download/-5")).rejects.toThrow();
+      // The session survives for other streams.
+      expect((await h2Request(session, "/echo/after", "{}")).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("answers 408 to a request body that does not arrive in time", async () => {
+    const { listener, server } = await start({ http2: true, requestTimeoutMs: 100 });
+    const session = http2.connect(listener.url);
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/echo/slow", "content-type": "application/json" });
+        stream.on("response", (h) => resolve(Number(h[":status"])));
+        stream.on("error", reject);
+        stream.write(`{"text":`); // and never more
+      });
+      expect(status).toBe(408);
+      await expect.poll(() => server.inFlight).toBe(0);
+    } finally {
+      session.destroy();
+    }
+  });
+});
+
+const hasOpenssl = (() => {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!hasOpenssl)("listen (TLS, h2 and http/1.1 by ALPN on one port)", () => {
+  it("serves both protocols on the same port", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "anvil-tls-"));
+    let key: Buffer;
+    let cert: Buffer;
+    try {
+      execFileSync(
+        "openssl",
+        ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+          "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+        { stdio: "ignore" },
+      );
+      key = readFileSync(join(dir, "key.pem"));
+      cert = readFileSync(join(dir, "cert.pem"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { listener } = await start({ tls: { key, cert } });
+    expect(listener.url).toMatch(/^https:/);
+
+    const session = http2.connect(listener.url, { ca: cert });
+    try {
+      const answer = await h2Request(session, "/echo/h2", `{"text":"x"}`);
+      expect([answer.status, JSON.parse(answer.body), session.alpnProtocol]).toEqual([200, { message: "h2:1" }, "h2"]);
+    } finally {
+      session.close();
+    }
+
+    const h1 = await new Promise<{ status: number; body: string; alpn: string | false | null }>((resolve, reject) => {
+      const options = { method: "POST", ca: cert, ALPNProtocols: ["http/1.1"], headers: { "content-type": "application/json" } } as https.RequestOptions;
+      const req = https.request(`${listener.url}/echo/h1`, options, (res) => {
+        const alpn = (res.socket as TLSSocket).alpnProtocol;
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, body, alpn }));
+      });
+      req.on("error", reject);
+      req.end(`{"text":"xy"}`);
+    });
+    expect([h1.status, JSON.parse(h1.body), h1.alpn]).toEqual([200, { message: "h1:2" }, "http/1.1"]);
+  });
+});

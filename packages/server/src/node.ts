@@ -1,0 +1,388 @@
+/**
+ * The Node adapter (`@anvil/server/node`): HTTP/1.1 (`node:http`),
+ * cleartext HTTP/2 with prior knowledge (`node:http2`), and TLS serving h2
+ * and http/1.1 on one port (ALPN). Bodies stream both ways: the request is
+ * read as the pipeline pulls it, the response is written chunk by chunk,
+ * waiting for `drain` when the socket is full.
+ */
+import * as http from "node:http";
+import * as http2 from "node:http2";
+import type { AddressInfo, Socket } from "node:net";
+import type { SecureContextOptions } from "node:tls";
+import { byteChunks, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import type { CloseOptions, Exchange, Server } from "./server.js";
+
+/** Limits a Node listener applies before a request reaches the pipeline. */
+export interface NodeLimits {
+  /** Largest total size of the request headers, in bytes (HTTP/1.1 `maxHeaderSize`, HTTP/2 `maxHeaderListSize`). Default 16 KiB. */
+  readonly maxHeaderBytes?: number;
+  /** Most request header fields; more get a 431. Default 100. */
+  readonly maxHeaders?: number;
+  /** Time to receive the request headers, in milliseconds (HTTP/1.1). Default 15 000. */
+  readonly headersTimeoutMs?: number;
+  /** Time to receive the whole request body, in milliseconds (0 for none, e.g. for long uploads); answered 408. Default 60 000. */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds (HTTP/1.1). Default 5 000. */
+  readonly keepAliveTimeoutMs?: number;
+  /** How long an HTTP/2 session may stay silent before it is closed, in milliseconds. Default 120 000. */
+  readonly idleTimeoutMs?: number;
+}
+
+/** Where and how {@link listen} serves. */
+export interface ListenOptions extends NodeLimits {
+  /** Port; 0 (the default) picks a free one (see {@link NodeListener.port}). */
+  readonly port?: number;
+  /** Address to bind. Default `127.0.0.1`. */
+  readonly host?: string;
+  /**
+   * Without `tls`: serve cleartext HTTP/2 with prior knowledge (h2c)
+   * instead of HTTP/1.1. With `tls`, h2 and http/1.1 are both offered (ALPN)
+   * and this is ignored.
+   */
+  readonly http2?: boolean;
+  /** Serve TLS (`key`, `cert`, ...): h2 and http/1.1 on one port, chosen by ALPN. */
+  readonly tls?: SecureContextOptions;
+}
+
+/** A running Node listener. */
+export interface NodeListener {
+  /** The base URL, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly port: number;
+  /** The underlying Node server. */
+  readonly server: http.Server | http2.Http2Server | http2.Http2SecureServer;
+  /**
+   * Graceful shutdown: stops accepting connections, answers 503 to new
+   * requests on open ones, lets calls in flight finish for `graceMs`, then
+   * aborts their signals and closes every connection.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
+type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
+
+const DEFAULTS = {
+  maxHeaderBytes: 16 * 1024,
+  maxHeaders: 100,
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 120_000,
+} satisfies Required<NodeLimits>;
+
+/** Headers HTTP/2 forbids (connection-specific). */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
+
+/**
+ * A Node request listener for the server, usable with `http.createServer`,
+ * `http2.createServer` and `http2.createSecureServer({ allowHTTP1: true })`.
+ * Starts the server (route conflicts and missing handlers throw here).
+ * Register it for `checkContinue` too, to refuse bodies before the client
+ * sends them ({@link listen} does).
+ */
+export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): (req: NodeRequest, res: NodeResponse) => void {
+  server.start();
+  const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
+  const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  return (req, res) => {
+    const exchange = server.begin();
+    // HTTP/1.1 servers time requests out themselves (`requestTimeout`); HTTP/2 streams are timed here.
+    const timer = requestTimeoutMs > 0 && !isHttp1(req) && !req.stream.endAfterHeaders ? setTimeout(() => requestTimedOut(req, res), requestTimeoutMs) : undefined;
+    if (timer !== undefined) req.once("end", () => clearTimeout(timer));
+    res.once("close", () => {
+      clearTimeout(timer);
+      if (!res.writableFinished) exchange.abort(new Error("the client went away"));
+      exchange.end();
+    });
+    void serve(server, exchange, req, res, maxHeaders);
+  };
+}
+
+/** The request body did not arrive in time: 408 if nothing was answered yet, else the stream is cut. */
+function requestTimedOut(req: NodeRequest, res: NodeResponse): void {
+  if (req.complete) return;
+  if (!res.headersSent) {
+    res.writeHead(408, { "content-type": "text/plain" });
+    // Once the answer is out, the stream is reset: the body still being read stops with an error.
+    res.end("request timeout", () => req.destroy());
+  } else {
+    res.destroy();
+  }
+}
+
+async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, res: NodeResponse, maxHeaders: number): Promise<void> {
+  try {
+    if (req.rawHeaders.length / 2 > maxHeaders) {
+      res.writeHead(431, { "content-type": "text/plain", ...(isHttp1(req) ? { connection: "close" } : {}) });
+      res.end("too many request header fields");
+      return;
+    }
+    const request = toHttpRequest(req, res);
+    const remoteAddress = req.socket?.remoteAddress;
+    const response = await server.dispatch(request, exchange, remoteAddress !== undefined ? { remoteAddress } : {});
+    await writeResponse(req, res, response, server.closing);
+  } catch (error) {
+    // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
+    if (!res.headersSent) {
+      res.writeHead(500);
+      res.end();
+    } else {
+      res.destroy(error as Error);
+    }
+  }
+}
+
+function isHttp1(req: NodeRequest): req is http.IncomingMessage {
+  return !("stream" in req);
+}
+
+/**
+ * A Node request as the pipeline's `HttpRequest`; the body is pulled
+ * lazily, never destroyed by an early stop. Given the response, a request
+ * sent with `Expect: 100-continue` gets its `100 Continue` only when the
+ * body is first read, so a refusal (413, 404, ...) costs the client no upload.
+ */
+export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest {
+  const url = originForm(req.url ?? "/");
+  const q = url.indexOf("?");
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.charCodeAt(0) !== 58 /* ":" pseudo-header */) headers.append(name, raw[i + 1]!);
+  }
+  const hasBody = isHttp1(req)
+    ? headers.has("transfer-encoding") || (headers.has("content-length") && headers.get("content-length") !== "0")
+    : !req.stream.endAfterHeaders;
+  const authority = (isHttp1(req) ? req.headers.host : req.authority) ?? "";
+  const host = hostName(authority);
+  return {
+    method: req.method ?? "GET",
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
+    headers,
+    body: hasBody ? bodyOf(req, res !== undefined && headers.get("expect")?.toLowerCase() === "100-continue" ? res : undefined) : undefined,
+    ...(host !== "" ? { host } : {}),
+  };
+}
+
+function bodyOf(req: NodeRequest, expecting: NodeResponse | undefined): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
+      expecting = undefined;
+      return new BodyReader(req);
+    },
+  };
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Reads a request body with `read()` in paused mode: nothing is pulled from
+ * the socket until asked for (back-pressure), and stopping early leaves the
+ * request alone (unlike `Readable`'s own iterator, which destroys it and,
+ * with it, the connection the answer has to go out on). Lighter than the
+ * built-in iterator, which matters on the hot path.
+ */
+class BodyReader implements AsyncIterator<Uint8Array, undefined> {
+  constructor(private readonly req: NodeRequest) {}
+
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    const req = this.req;
+    const chunk = req.read() as Uint8Array | null;
+    if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
+    if (req.readableEnded) return Promise.resolve(DONE);
+    if (req.destroyed) return Promise.reject(req.errored ?? new Error("the request was closed before its body ended"));
+    return new Promise((resolve, reject) => {
+      const settle = (): void => {
+        req.off("readable", onReadable);
+        req.off("end", onEnd);
+        req.off("error", onError);
+        req.off("close", onClose);
+      };
+      const onReadable = (): void => {
+        const next = req.read() as Uint8Array | null;
+        if (next === null) return; // the end is near: "end" follows
+        settle();
+        resolve({ done: false, value: next });
+      };
+      const onEnd = (): void => {
+        settle();
+        resolve(DONE);
+      };
+      const onError = (error: Error): void => {
+        settle();
+        reject(error);
+      };
+      const onClose = (): void => {
+        settle();
+        if (req.readableEnded) resolve(DONE);
+        else reject(new Error("the request was closed before its body ended"));
+      };
+      req.on("readable", onReadable);
+      req.on("end", onEnd);
+      req.on("error", onError);
+      req.on("close", onClose);
+    });
+  }
+
+  return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    return Promise.resolve(DONE);
+  }
+}
+
+/** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */
+function originForm(target: string): string {
+  if (target.startsWith("/")) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return target;
+  }
+}
+
+/** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */
+function hostName(authority: string): string {
+  if (authority.startsWith("[")) return authority.slice(1, authority.indexOf("]"));
+  const colon = authority.indexOf(":");
+  return colon < 0 ? authority : authority.slice(0, colon);
+}
+
+/** Writes a response: whole bytes at once, a stream chunk by chunk with back-pressure, then trailers. */
+async function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpResponse, closing: boolean): Promise<void> {
+  const h1 = isHttp1(req);
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie" && !(!h1 && HOP_BY_HOP.has(name))) headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
+  if (h1 && (closing || !req.complete)) headers["connection"] = "close";
+  const body = response.body;
+  if (body === undefined || body instanceof Uint8Array) {
+    const length = body?.byteLength ?? 0;
+    if (headers["content-length"] === undefined && !(length === 0 && (response.status === 204 || response.status === 304))) {
+      headers["content-length"] = String(length);
+    }
+    res.writeHead(response.status, headers);
+    if (response.trailers !== undefined) await addTrailers(res, response.trailers);
+    if (body === undefined) res.end();
+    else res.end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  for await (const chunk of byteChunks(body)) {
+    if (res.destroyed) return;
+    if (!(res as http.ServerResponse).write(chunk)) await drained(res);
+  }
+  if (response.trailers !== undefined) await addTrailers(res, response.trailers);
+  if (!res.destroyed) res.end();
+}
+
+async function addTrailers(res: NodeResponse, trailers: Promise<Headers> | Headers): Promise<void> {
+  const resolved = await trailers;
+  const out: Record<string, string> = {};
+  resolved.forEach((value, name) => (out[name] = value));
+  res.addTrailers(out);
+}
+
+/** Resolves when the response can take more data, or is gone. */
+function drained(res: NodeResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * Serves a server on a port: HTTP/1.1 by default, h2c with `http2: true`,
+ * or TLS with ALPN (h2 and http/1.1) with `tls`. Starts the server first, so
+ * route conflicts and missing handlers throw before anything listens.
+ *
+ * ```ts
+ * const listener = await listen(server, { port: 8080 });
+ * console.log(`listening on ${listener.url}`);
+ * process.once("SIGTERM", () => void listener.close({ graceMs: 5_000 }));
+ * ```
+ */
+export async function listen(server: Server<any>, options: ListenOptions = {}): Promise<NodeListener> {
+  const limits = { ...DEFAULTS, ...definedOnly(options) };
+  const handler = nodeHandler(server, limits);
+  const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes };
+  const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
+  let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
+  if (options.tls !== undefined) {
+    node = http2.createSecureServer({ ...options.tls, ...h2Options, allowHTTP1: true, maxHeaderSize: limits.maxHeaderBytes } as http2.SecureServerOptions, handler);
+  } else if (options.http2 === true) {
+    node = http2.createServer(h2Options, handler);
+  } else {
+    const { headersTimeoutMs, requestTimeoutMs } = limits;
+    const h1 = http.createServer(
+      {
+        maxHeaderSize: limits.maxHeaderBytes,
+        // Node requires headers to be due no later than the whole request.
+        headersTimeout: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        // How often Node looks for timed-out requests: often enough for the timeouts to mean what they say.
+        connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs || Infinity) / 4))),
+      },
+      handler,
+    );
+    h1.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    node = h1;
+  }
+  if (!(node instanceof http.Server)) node.setTimeout(limits.idleTimeoutMs);
+  // `Expect: 100-continue`: the pipeline sends `100 Continue` when it starts reading the body (see toHttpRequest).
+  node.on("checkContinue", handler);
+
+  // Every connection and HTTP/2 session, to close them on shutdown.
+  const sockets = new Set<Socket>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  node.on(options.tls !== undefined ? "secureConnection" : "connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  node.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    node.once("error", reject);
+    node.listen(options.port ?? 0, host, () => {
+      node.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (node.address() as AddressInfo).port;
+  const scheme = options.tls !== undefined ? "https" : "http";
+  const url = `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closed: Promise<void> | undefined;
+  const close = async (closeOptions: CloseOptions = {}): Promise<void> => {
+    const stopped = new Promise<void>((resolve) => node.close(() => resolve()));
+    if (node instanceof http.Server) node.closeIdleConnections();
+    for (const session of sessions) session.close();
+    await server.close(closeOptions);
+    // Signals have fired; give handlers a moment to answer, then cut what is left.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const session of sessions) session.destroy();
+    for (const socket of sockets) socket.destroy();
+    await stopped;
+  };
+  return Object.freeze({ url, port, server: node, close: (o?: CloseOptions) => (closed ??= close(o)) });
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,285 @@
+/**
+ * The server object: handlers are registered on it (one for the whole
+ * service, or one per operation; the last registration of an operation
+ * wins), the service is mapped onto the protocols it declares, and
+ * transport adapters (Node, fetch) hand it requests. It also owns the
+ * lifecycle: every exchange in flight is tracked so that `close` can drain
+ * them and then abort the rest.
+ */
+import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
+import { ProtocolError } from "@anvil/core";
+import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
+
+/** The handler of a whole service: one method per operation (an object or a class instance). */
+export type ServiceHandler<S extends ServiceSchema> = HandlersOf<S, HandlerContext>;
+
+/** The handler of one operation of a service, by operation key. */
+export type OperationHandler<S extends ServiceSchema, K extends keyof S["operations"]> = HandlerOf<S["operations"][K], HandlerContext>;
+
+/** What {@link createServer} needs besides the service. */
+export interface ServerOptions<S extends ServiceSchema> {
+  /**
+   * The server protocol implementations available: `restJson1().server`,
+   * or the whole `restJson1()` (its `server` side is taken). The server
+   * never imports a protocol package. {@link Server.mapService} picks the
+   * ones the service declares.
+   */
+  readonly protocols: readonly (ServerProtocol | { readonly server: ServerProtocol })[];
+  /** Called with every error that becomes a 500, for logging. */
+  readonly onInternalError?: DispatcherOptions<S>["onInternalError"];
+  /** Largest buffered request body in bytes (default 1 MiB); larger requests get a 413. */
+  readonly bodyLimit?: number;
+  /** Per-operation body limits, by operation key (e.g. a larger one for an upload). */
+  readonly bodyLimits?: DispatcherOptions<S>["bodyLimits"];
+}
+
+/**
+ * One request/response exchange as a transport adapter sees it, from the
+ * request's arrival to the last byte of the response.
+ */
+export interface Exchange {
+  /** Handed to the handler: aborted by {@link Exchange.abort} or when the server's grace period ends. */
+  readonly signal: AbortSignal;
+  /** The caller went away (or the transport failed): aborts the handler's signal. */
+  abort(reason?: unknown): void;
+  /** The response is fully written (or abandoned): the exchange no longer counts as in flight. Idempotent. */
+  end(): void;
+}
+
+/** Per-request details an adapter passes to {@link Server.dispatch}. */
+export interface ExchangeInfo {
+  /** The caller's address (IP). */
+  readonly remoteAddress?: string;
+}
+
+/** Options of {@link Server.close}. */
+export interface CloseOptions {
+  /** How long in-flight calls may take to finish before their signals are aborted, in milliseconds. Default 10 000. */
+  readonly graceMs?: number;
+}
+
+/** A server for one service: register handlers, map the service, then hand it to an adapter. */
+export interface Server<S extends ServiceSchema> {
+  readonly service: S;
+  /**
+   * Registers one handler for the whole service: it serves every operation
+   * (methods are called on the object, so class instances work). Later
+   * registrations of single operations override it, and it overrides
+   * earlier ones.
+   */
+  register(handler: ServiceHandler<S>): this;
+  /** Registers the handler of one operation; the last registration of an operation wins. */
+  register<K extends keyof S["operations"] & string>(operation: K, handler: OperationHandler<S, K>): this;
+  /**
+   * Maps the service onto protocols: with no argument, every protocol the
+   * service declares (each must be among `options.protocols`); otherwise the
+   * given protocol ids. Routes of every mapped protocol are served together.
+   */
+  mapService(...protocolIds: string[]): this;
+  /**
+   * Compiles routes, validators and handlers. Throws if an operation has no
+   * handler, no protocol is mapped, or two routes conflict (naming both).
+   * Adapters call it when they are created, so these errors surface at
+   * start-up; registering afterwards throws. Idempotent.
+   */
+  start(): this;
+  /** Starts an exchange: the adapter calls it when a request arrives and ends it when the response is written. */
+  begin(): Exchange;
+  /**
+   * Answers a request of an exchange. Never rejects. While closing, answers
+   * 503 (`ServiceUnavailableException`).
+   */
+  dispatch(request: HttpRequest, exchange: Exchange, info?: ExchangeInfo): Promise<HttpResponse>;
+  /** Exchanges in flight. */
+  readonly inFlight: number;
+  /** Whether {@link Server.close} has been called. */
+  readonly closing: boolean;
+  /**
+   * Stops taking new calls (they get 503), waits up to `graceMs` for the
+   * exchanges in flight, then aborts the signals of those left and resolves.
+   * Adapters stop their listeners first and close connections afterwards.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
+
+/**
+ * Creates a server for a service schema.
+ *
+ * ```ts
+ * const server = createServer(Weather, { protocols: [restJson1().server, rpcv2Cbor().server] })
+ *   .register(new WeatherHandler())
+ *   .register("getCity", getCity)
+ *   .mapService();
+ * ```
+ */
+export function createServer<S extends ServiceSchema>(service: S, options: ServerOptions<S>): Server<S> {
+  const handlers = new Map<string, AnyHandler>();
+  const mapped: ServerProtocol[] = [];
+  const exchanges = new Set<LazyExchange>();
+  const idle: (() => void)[] = [];
+  let dispatcher: Dispatcher | undefined;
+  let closing = false;
+
+  const available = new Map<string, ServerProtocol>();
+  for (const given of options.protocols) {
+    const protocol = "server" in given ? given.server : given;
+    if (!available.has(protocol.id)) available.set(protocol.id, protocol);
+  }
+
+  const mutable = (what: string): void => {
+    if (dispatcher !== undefined) throw new Error(`${service.id}: cannot ${what} after the server started`);
+  };
+
+  const settle = (exchange: LazyExchange): void => {
+    if (!exchanges.delete(exchange) || exchanges.size > 0) return;
+    for (const resolve of idle.splice(0)) resolve();
+  };
+
+  const unavailable = async (): Promise<HttpResponse> => {
+    const error = new ProtocolError("ServiceUnavailableException", 503, "the server is shutting down");
+    const protocol = mapped[0];
+    if (protocol !== undefined) {
+      try {
+        const response = await protocol.serializeError(undefined, error, { service, labels: {} });
+        response.headers.set("retry-after", "1");
+        return response;
+      } catch {
+        // fall through to a bare answer
+      }
+    }
+    return { status: 503, headers: new Headers({ "retry-after": "1" }), body: undefined };
+  };
+
+  const server: Server<S> = {
+    service,
+
+    register(first: ServiceHandler<S> | string, handler?: unknown) {
+      mutable("register handlers");
+      if (typeof first === "string") {
+        if (!Object.hasOwn(service.operations, first)) throw new TypeError(`${service.id} has no operation ${first} (it has ${Object.keys(service.operations).join(", ")})`);
+        if (typeof handler !== "function") throw new TypeError(`the handler of ${first} is not a function`);
+        handlers.set(first, handler as AnyHandler);
+        return this;
+      }
+      const object = first as unknown as Record<string, unknown>;
+      for (const key of Object.keys(service.operations)) {
+        const method = object[key];
+        if (typeof method !== "function") throw new TypeError(`the service handler has no method ${key} (${service.operations[key]!.id})`);
+        handlers.set(key, (input, context) => (method as AnyHandler).call(object, input, context));
+      }
+      return this;
+    },
+
+    mapService(...protocolIds: string[]) {
+      mutable("map the service");
+      const ids = protocolIds.length > 0 ? protocolIds : service.protocols;
+      if (ids.length === 0) throw new Error(`${service.id} declares no protocol; name the ones to serve: mapService("aws.protocols#restJson1")`);
+      for (const id of ids) {
+        const protocol = available.get(id);
+        if (protocol === undefined) {
+          const known = [...available.keys()].join(", ") || "none";
+          throw new Error(`${service.id}: no implementation of protocol ${id} was given (options.protocols has ${known})`);
+        }
+        if (!mapped.includes(protocol)) mapped.push(protocol);
+      }
+      return this;
+    },
+
+    start() {
+      if (dispatcher !== undefined) return this;
+      if (mapped.length === 0) throw new Error(`${service.id}: no protocol mapped; call mapService() before starting`);
+      const missing = Object.keys(service.operations).filter((key) => !handlers.has(key));
+      if (missing.length > 0) throw new Error(`${service.id}: no handler registered for ${missing.join(", ")}`);
+      dispatcher = createDispatcher({
+        service,
+        protocols: mapped,
+        handlers: Object.fromEntries(handlers) as unknown as HandlersOf<S, HandlerContext>,
+        ...(options.onInternalError !== undefined ? { onInternalError: options.onInternalError } : {}),
+        ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+        ...(options.bodyLimits !== undefined ? { bodyLimits: options.bodyLimits } : {}),
+      });
+      return this;
+    },
+
+    begin(): Exchange {
+      const exchange = new LazyExchange(settle);
+      exchanges.add(exchange);
+      return exchange;
+    },
+
+    dispatch(request, exchange, info = {}) {
+      if (closing) return unavailable();
+      this.start();
+      return dispatcher!(request, new ExchangeOptions(exchange, info.remoteAddress));
+    },
+
+    get inFlight() {
+      return exchanges.size;
+    },
+
+    get closing() {
+      return closing;
+    },
+
+    async close({ graceMs = 10_000 } = {}) {
+      closing = true;
+      if (exchanges.size > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => idle.push(resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+        ]);
+        clearTimeout(timer);
+      }
+      const reason = new Error("the server is shutting down");
+      for (const exchange of exchanges) exchange.abort(reason);
+    },
+  };
+  return server;
+}
+
+/**
+ * An exchange whose AbortController is made only when someone asks for the
+ * signal (most handlers never do); an abort before that is remembered.
+ */
+class LazyExchange implements Exchange {
+  #controller: AbortController | undefined;
+  #aborted: { reason: unknown } | undefined;
+
+  constructor(private readonly settle: (exchange: LazyExchange) => void) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted !== undefined) this.#controller.abort(this.#aborted.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.#controller !== undefined) this.#controller.abort(reason);
+    else this.#aborted ??= { reason };
+  }
+
+  end(): void {
+    this.settle(this);
+  }
+}
+
+/** Dispatch options over an exchange: its signal is read only when asked for. */
+class ExchangeOptions implements DispatchOptions {
+  readonly remoteAddress?: string;
+
+  constructor(
+    private readonly exchange: Exchange,
+    remoteAddress: string | undefined,
+  ) {
+    if (remoteAddress !== undefined) this.remoteAddress = remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+}

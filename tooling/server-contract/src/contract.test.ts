@@ -1,0 +1,151 @@
+/**
+ * The server contract: for every HTTP protocol, the same round trips go
+ * from the protocol's client side, over a real loopback socket, through the
+ * Node adapter and the whole server pipeline, and back. Outputs, modeled
+ * errors, ValidationException, internal failures and unknown routes are
+ * asserted by meaning, as a caller sees them.
+ */
+import * as http2 from "node:http2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ClientCallContext, type ClientProtocol, errorClass, type OperationSchema, type ServerProtocol, UnmodeledError } from "@anvil/core";
+import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
+import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
+import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
+import { createServer } from "@anvil/server";
+import { listen, type NodeListener } from "@anvil/server/node";
+import { type Book, library, libraryHandlers, NoSuchBook, SECRET, ValidationException } from "./library.js";
+import { fetchTransport, http2Transport, type Transport } from "./transport.js";
+
+interface ProtocolCase {
+  readonly id: string;
+  readonly make: () => { readonly client: ClientProtocol; readonly server: ServerProtocol };
+  /** Whether `@http` bindings apply (labels, query, headers): the REST protocols. */
+  readonly rest: boolean;
+}
+
+const PROTOCOLS: readonly ProtocolCase[] = [
+  { id: "aws.protocols#restJson1", make: restJson1, rest: true },
+  { id: "alloy#simpleRestJson", make: simpleRestJson, rest: true },
+  { id: "aws.protocols#awsJson1_0", make: awsJson1_0, rest: false },
+  { id: "aws.protocols#awsJson1_1", make: awsJson1_1, rest: false },
+  { id: "smithy.protocols#rpcv2Cbor", make: rpcv2Cbor, rest: false },
+];
+
+const BOOK: Book = {
+  shelf: "fiction",
+  bookId: "b 1/ü", // needs percent-encoding in a label
+  title: "The Left Hand of Darkness",
+  edition: 3,
+  requestId: "req-42",
+  publishedAt: new Date("1969-03-01T12:30:45.250Z"),
+  isbn: 9780441478125000000000n, // beyond 2^64
+  cover: new Uint8Array([0, 1, 2, 253, 254, 255]),
+};
+
+/** A client for one protocol over one transport: serialize, send, deserialize. */
+function clientFor(service: ReturnType<typeof library>, protocol: ClientProtocol, transport: Transport, endpoint: string) {
+  const context: ClientCallContext = { endpoint: new URL(endpoint), service };
+  return async (operation: OperationSchema, input: unknown): Promise<unknown> => {
+    const request = await protocol.serializeRequest(operation, input, context);
+    return protocol.deserializeResponse(operation, await transport(request), context);
+  };
+}
+
+/** The rejection of a promise (failing if it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => expect.fail(`expected an error, got ${JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`),
+    (error: unknown) => error,
+  );
+}
+
+describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
+  const service = library(p.id);
+  const { client, server: serverProtocol } = p.make();
+  const handlers = libraryHandlers();
+  let listener: NodeListener;
+  let h2: NodeListener;
+  let call: ReturnType<typeof clientFor>;
+
+  beforeAll(async () => {
+    const server = () => createServer(service, { protocols: [serverProtocol], onInternalError: () => {} }).register(handlers).mapService();
+    listener = await listen(server());
+    h2 = await listen(server(), { http2: true });
+    call = clientFor(service, client, fetchTransport(listener.url), listener.url);
+  });
+  afterAll(async () => {
+    await listener.close({ graceMs: 100 });
+    await h2.close({ graceMs: 100 });
+  });
+
+  it("round-trips an input with labels, query, a header, a timestamp, a big integer and a blob", async () => {
+    const output = await call(service.operations.putBook, BOOK);
+    expect(output).toEqual(BOOK);
+    const context = handlers.contexts.at(-1)!;
+    expect([context.protocol, context.remoteAddress]).toEqual([p.id, "127.0.0.1"]);
+    if (p.rest) {
+      // The bindings really were used on the wire.
+      expect(context.headers.get("x-request-id")).toBe("req-42");
+      expect(context.request.query).toEqual([["edition", "3"]]);
+      expect(context.request.path).toBe("/shelves/fiction/books/b%201%2F%C3%BC");
+    }
+  });
+
+  it("reads back what it stored", async () => {
+    await call(service.operations.putBook, BOOK);
+    const { requestId: _requestId, ...stored } = BOOK;
+    expect(await call(service.operations.getBook, { shelf: BOOK.shelf, bookId: BOOK.bookId })).toEqual(stored);
+  });
+
+  it("answers a blob output", async () => {
+    await call(service.operations.putBook, BOOK);
+    expect(await call(service.operations.getCover, { bookId: BOOK.bookId })).toEqual({ data: BOOK.cover });
+  });
+
+  it("answers a modeled error the client turns back into its class", async () => {
+    const error = await rejection(call(service.operations.getBook, { shelf: "fiction", bookId: "nope" }));
+    expect(errorClass(NoSuchBook).is(error)).toBe(true);
+    expect(error).toMatchObject({ bookId: "nope", message: "no book nope on fiction" });
+  });
+
+  it("answers input that breaks the model's constraints with a ValidationException naming every field", async () => {
+    const error = await rejection(call(service.operations.putBook, { ...BOOK, shelf: "x".repeat(17), title: "", edition: 100 }));
+    expect(errorClass(ValidationException).is(error)).toBe(true);
+    const fields = (error as { fieldList: { path: string }[] }).fieldList.map((f) => f.path).sort();
+    expect(fields).toEqual(["/edition", "/shelf", "/title"]);
+  });
+
+  it("answers an unmodeled exception with a 500 that leaks nothing", async () => {
+    const request = await client.serializeRequest(service.operations.crash, {}, { endpoint: new URL(listener.url), service });
+    const response = await fetchTransport(listener.url)(request);
+    expect(response.status).toBe(500);
+    expect(Buffer.from(response.body as Uint8Array).toString("latin1")).not.toContain("hunter2");
+    const error = await rejection(client.deserializeResponse(service.operations.crash, response, { endpoint: new URL(listener.url), service }));
+    expect(String((error as Error).message)).not.toContain(SECRET);
+  });
+
+  it("answers an unknown route with the protocol's not-found answer, which the client reads as an error", async () => {
+    // The protocol's own request for an operation the server does not know.
+    const other = library(p.id);
+    const unknown = { ...service.operations.crash, id: "example.library#Unknown", name: "Unknown", traits: { http: { method: "POST", uri: "/unknown", code: 200 } } };
+    const otherService = { ...other, operations: { ...other.operations, unknown } };
+    const request = await client.serializeRequest(unknown, {}, { endpoint: new URL(listener.url), service: otherService });
+    const response = await fetchTransport(listener.url)(request);
+    expect(response.status).toBe(404);
+    const error = await rejection(client.deserializeResponse(unknown, response, { endpoint: new URL(listener.url), service }));
+    expect([UnmodeledError.is(error), (error as UnmodeledError).code]).toEqual([true, "UnknownOperationException"]);
+  });
+
+  it("does the same round trips over HTTP/2 (h2c)", async () => {
+    const session = http2.connect(h2.url);
+    try {
+      const call2 = clientFor(service, client, http2Transport(session), h2.url);
+      const calls = await Promise.all([call2(service.operations.putBook, BOOK), call2(service.operations.putBook, { ...BOOK, bookId: "second" })]);
+      expect(calls).toEqual([BOOK, { ...BOOK, bookId: "second" }]);
+      const error = await rejection(call2(service.operations.getBook, { shelf: "none", bookId: "nope" }));
+      expect(errorClass(NoSuchBook).is(error)).toBe(true);
+    } finally {
+      session.close();
+    }
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Minimal client transports for the contract: a client protocol's
+ * `HttpRequest` sent over a real socket, the answer read back as an
+ * `HttpResponse` with the whole body. One over `fetch` (HTTP/1.1), one over
+ * a `node:http2` session (h2c).
+ */
+import * as http2 from "node:http2";
+import { type HttpRequest, type HttpResponse, readBody } from "@anvil/core";
+
+/** Sends one request and reads the whole answer. */
+export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** `/path?name=value&...`, query percent-encoded. */
+function target(request: HttpRequest): string {
+  if (request.query.length === 0) return request.path;
+  return `${request.path}?${request.query.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&")}`;
+}
+
+/** HTTP/1.1 with the platform `fetch`. */
+export function fetchTransport(baseUrl: string): Transport {
+  return async (request) => {
+    const body = request.body === undefined ? undefined : await readBody(request.body);
+    const response = await fetch(`${baseUrl}${target(request)}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(body !== undefined ? { body: body as Uint8Array<ArrayBuffer> } : {}),
+    });
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+  };
+}
+
+/** HTTP/2 over one session (cleartext with prior knowledge, or TLS). */
+export function http2Transport(session: http2.ClientHttp2Session): Transport {
+  return async (request) => {
+    const body = request.body === undefined ? undefined : await readBody(request.body);
+    const outgoing: http2.OutgoingHttpHeaders = { ":method": request.method, ":path": target(request) };
+    request.headers.forEach((value, name) => {
+      if (name !== "host" && name !== "connection") outgoing[name] = value;
+    });
+    const stream = session.request(outgoing);
+    const chunks: Buffer[] = [];
+    const [status, headers] = await new Promise<[number, Headers]>((resolve, reject) => {
+      let answer: [number, Headers] = [0, new Headers()];
+      stream.on("response", (incoming) => {
+        const h = new Headers();
+        for (const [name, value] of Object.entries(incoming)) {
+          if (name.startsWith(":") || value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [String(value)]) h.append(name, v);
+        }
+        answer = [Number(incoming[":status"]), h];
+      });
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => resolve(answer));
+      stream.on("error", reject);
+      stream.end(body);
+    });
+    return { status, headers, body: new Uint8Array(Buffer.concat(chunks)) };
+  };
+}
