@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BigDecimal, type HttpRequest, type OperationSchema, type Route } from "@anvil/core";
+import { BigDecimal, type HttpRequest, type OperationSchema, type Route, type ServerProtocol, type ServiceSchema } from "@anvil/core";
 import { bodyProblems, caseBodyBytes, headerProblems, isCborMediaType, isJsonMediaType, queryProblems } from "./http-compare.js";
 import { caseMediaType } from "./run-case.js";
 import type { HttpRequestCase } from "./cases.js";
@@ -95,20 +95,22 @@ describe("CBOR bodies", () => {
 });
 
 describe("matchRoute", () => {
-  const op = (id: string) => ({ id }) as OperationSchema;
+  const op = (id: string) => ({ id, errors: [] }) as unknown as OperationSchema;
   const routes: Route[] = [
     { operation: op("a"), method: "POST", path: "/", headers: { "x-amz-target": "S.A" } },
     { operation: op("b"), method: "GET", path: "/cities/{id}/files/{key+}" },
   ];
+  const service = { id: "s#S", operations: {} } as unknown as ServiceSchema;
+  const server = { id: "p#x", routes: () => routes } as unknown as ServerProtocol;
   const req = (method: string, path: string, headers: Record<string, string> = {}): HttpRequest => ({ method, path, query: [], headers: new Headers(headers), body: undefined });
 
-  it("matches by method, path pattern and headers, decoding labels", () => {
-    expect(matchRoute(routes, req("POST", "/", { "X-Amz-Target": "S.A" }))?.route.operation.id).toBe("a");
-    expect(matchRoute(routes, req("GET", "/cities/new%20york/files/a/b"))?.labels).toEqual({ id: "new york", key: "a/b" });
+  it("routes through the server's router: method, path pattern and headers, decoding labels", () => {
+    expect(matchRoute(service, server, req("POST", "/", { "X-Amz-Target": "S.A" }))?.route.operation.id).toBe("a");
+    expect(matchRoute(service, server, req("GET", "/cities/new%20york/files/a/b"))?.labels).toEqual({ id: "new york", key: "a/b" });
   });
 
   it("does not match a missing header or a wrong method", () => {
-    expect(matchRoute(routes, req("POST", "/"))).toBeUndefined();
-    expect(matchRoute(routes, req("PUT", "/cities/x/files/y"))).toBeUndefined();
+    expect(matchRoute(service, server, req("POST", "/"))).toBeUndefined();
+    expect(matchRoute(service, server, req("PUT", "/cities/x/files/y"))).toBeUndefined();
   });
 });

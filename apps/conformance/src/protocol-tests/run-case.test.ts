@@ -34,10 +34,11 @@ describe("runClientCase bodies", () => {
   });
 });
 
-/** A server protocol with one catch-all route per operation, reading requests with `read`. */
+/** A server protocol with `POST /put/{label}` for `Put` (a route of its own for every other operation), reading requests with `read`. */
 const serverReading = (read: () => unknown): ServerProtocol => ({
   id: "aws.protocols#restJson1",
-  routes: (service) => Object.values(service.operations).map((operation) => ({ operation, method: "POST", path: "/put/{label}" })),
+  routes: (service) =>
+    Object.values(service.operations).map((operation) => ({ operation, method: "POST", path: operation.id === "test.cases#Put" ? "/put/{label}" : `/${operation.id}` })),
   deserializeRequest: async () => read(),
   serializeResponse: () => Promise.reject(new Error("unused")),
   serializeError: () => Promise.reject(new Error("unused")),

@@ -160,7 +160,7 @@ export async function runServerCase(server: ServerProtocol, model: Model, c: Htt
       body: c.body === undefined ? undefined : caseBodyBytes(c.body, caseMediaType(c)),
       ...(c.host === undefined ? {} : { host: c.host }),
     };
-    const match = matchRoute(server.routes(target.service), request);
+    const match = matchRoute(target.service, server, request);
     if (match === undefined) {
       const seen: string[] = [];
       request.headers.forEach((_value, name) => seen.push(name));

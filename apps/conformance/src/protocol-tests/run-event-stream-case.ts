@@ -97,7 +97,7 @@ export async function runServerEventStreamCase(server: ServerProtocol, model: Mo
     const problems: string[] = [];
     if (writesRequest(c)) {
       const request = requestOf(c, operation);
-      const match = matchRoute(server.routes(service), request);
+      const match = matchRoute(service, server, request);
       if (match === undefined) return [`no route of ${server.id} matches ${request.method} ${request.path}`];
       if (match.route.operation.id !== operation.id) return [`routed to ${match.route.operation.id}, expected ${operation.id}`];
       const input = (await server.deserializeRequest(operation, request, { service, labels: match.labels })) as Obj;
