@@ -5,6 +5,7 @@
  */
 import {
   AnvilError,
+  type AuthScheme,
   type CallOptions,
   type ClientCallContext,
   type HttpRequest,
@@ -13,9 +14,10 @@ import {
   type OperationSchema,
   type OutputOf,
   type ServiceSchema,
+  type SigningContext,
   TransportError,
 } from "@anvil/core";
-import { type AuthScheme, selectAuthScheme, type SigningContext } from "./auth/auth-scheme.js";
+import { selectAuthScheme } from "./auth/auth-scheme.js";
 import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.js";
 import type { AttemptContext, AttemptResult } from "./interceptor.js";
 import { attachMetadata, type CallFacts, metadataOf, type WithMetadata } from "./metadata.js";

@@ -1,7 +1,6 @@
 /** What a client is configured with, and how the defaults fill it in. */
-import { type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
-import type { AuthScheme, Provider } from "./auth/auth-scheme.js";
-import { type AwsCredentials, sigv4 } from "./auth/sigv4.js";
+import { type AuthScheme, type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
+import { assertSigV4Configured } from "./auth/auth-scheme.js";
 import { fetchTransport } from "./fetch-transport.js";
 import type { Interceptor } from "./interceptor.js";
 import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
@@ -37,15 +36,13 @@ export interface ClientConfig {
   /** Opt-in service customizations (core's request customizations), e.g. from `@anvil/aws-customizations`. */
   readonly customizations?: readonly RequestCustomization[];
   /**
-   * Auth schemes the client may sign with (see `selectAuthScheme`). A
-   * service with `@aws.auth#sigv4` gets SigV4 without listing it here once
-   * a region is known (`region`, or `AWS_REGION` / `AWS_DEFAULT_REGION`).
+   * Auth schemes the client may sign with (see `selectAuthScheme`):
+   * `httpBearerAuth()`, `httpApiKeyAuth()`, `sigv4()` from
+   * `@anvil/auth-sigv4`, or your own. A service whose operations must be
+   * signed with `@aws.auth#sigv4` needs `sigv4()` here; without it
+   * `createClient` throws rather than send unsigned requests.
    */
   readonly auth?: readonly AuthScheme[];
-  /** The AWS region for SigV4. */
-  readonly region?: string;
-  /** AWS credentials for SigV4; default the standard AWS credential chain. */
-  readonly credentials?: Provider<AwsCredentials>;
   /** Headers sent with every request (after the protocol's own). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Source of `@idempotencyToken` values the caller leaves out; default random UUIDs. */
@@ -81,7 +78,7 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
     retry,
     timeoutMs: config.timeoutMs,
     interceptors: Object.freeze([...(config.interceptors ?? [])]),
-    auth: Object.freeze(authSchemes(service, config)),
+    auth: authSchemes(service, config),
     headers: Object.freeze(Object.entries(config.headers ?? {})),
     idempotencyToken: config.idempotencyToken,
     sleep: config.sleep ?? sleep,
@@ -117,16 +114,8 @@ export function selectProtocol(service: ServiceSchema, config: Pick<ClientConfig
   throw new TypeError(`createClient: ${service.id} declares ${service.protocols.join(", ") || "no protocol"}; none of the protocols given (${ids}) matches`);
 }
 
-function authSchemes(service: ServiceSchema, config: ClientConfig): AuthScheme[] {
-  const schemes = [...(config.auth ?? [])];
-  if (service.auth.includes("aws.auth#sigv4") && !schemes.some((s) => s.id === "aws.auth#sigv4")) {
-    const region = config.region ?? envRegion();
-    if (region !== undefined) schemes.push(sigv4({ region, ...(config.credentials === undefined ? {} : { credentials: config.credentials }) }));
-  }
+function authSchemes(service: ServiceSchema, config: ClientConfig): readonly AuthScheme[] {
+  const schemes = Object.freeze([...(config.auth ?? [])]);
+  assertSigV4Configured(service, schemes);
   return schemes;
-}
-
-function envRegion(): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.AWS_REGION || env?.AWS_DEFAULT_REGION || undefined;
 }

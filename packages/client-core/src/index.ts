@@ -20,8 +20,7 @@ export { fetchTransport } from "./fetch-transport.js";
 export type { FetchTransportOptions } from "./fetch-transport.js";
 export type { AttemptContext, AttemptResult, Interceptor } from "./interceptor.js";
 export { selectAuthScheme } from "./auth/auth-scheme.js";
-export type { AuthScheme, Provider, SigningContext } from "./auth/auth-scheme.js";
-export { sigv4 } from "./auth/sigv4.js";
-export type { AwsCredentials, SigV4Options } from "./auth/sigv4.js";
+// Auth schemes are core's interface, so that scheme packages need only `@anvil/core`.
+export type { AuthScheme, Provider, SigningContext } from "@anvil/core";
 export { httpApiKeyAuth, httpBearerAuth } from "./auth/http-auth.js";
 export type { ApiKeyAuthOptions, BearerAuthOptions } from "./auth/http-auth.js";

@@ -13,7 +13,6 @@ import {
   fillDefaults,
   fillIdempotencyTokens,
   findErrorSchema,
-  EVENT_STREAM_MEDIA_TYPE,
   gzip,
   type HttpBody,
   type HttpRequest,
@@ -28,6 +27,7 @@ import {
   UnmodeledError,
 } from "@anvil/core";
 import { encodeBase64 } from "@anvil/codec-json";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
 import { readMessage, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";

@@ -1,27 +1,15 @@
 /**
  * Event streams of the HTTP binding protocols: an `@httpPayload` member
  * targeting a `@streaming` union is the body, framed as
- * `application/vnd.amazon.eventstream` by `@anvil/core`'s event-stream
- * machinery, with JSON (the protocol's JSON settings) for structured event
- * payloads. The other bound members travel in the HTTP message as usual (the
+ * `application/vnd.amazon.eventstream` by `@anvil/eventstream`, with JSON
+ * (the protocol's JSON settings) for structured event payloads. The other bound members travel in the HTTP message as usual (the
  * "initial request/response" of these protocols).
  *
  * @internal
  */
-import {
-  compileEventStream,
-  type EventPayloadCodec,
-  type EventStreamSerde,
-  isAsyncIterable,
-  type MemberSchema,
-  readEventStream,
-  SerializationError,
-  type StructSchema,
-  type UnionSchema,
-  type UnionValue,
-  writeEventStream,
-} from "@anvil/core";
+import { isAsyncIterable, type MemberSchema, SerializationError, type StructSchema, type UnionSchema, type UnionValue } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
+import { compileEventStream, type EventPayloadCodec, type EventStreamSerde, readEventStream, writeEventStream } from "@anvil/eventstream";
 import { bindingsOf, type Direction, type HttpBindingSettings, JSON_MEDIA_TYPE } from "./bindings.js";
 
 /** A member carrying an event stream. */

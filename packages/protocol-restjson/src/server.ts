@@ -4,7 +4,6 @@
  * output and errors written with their bindings and status codes.
  */
 import {
-  EVENT_STREAM_MEDIA_TYPE,
   fillDefaults,
   gunzip,
   type HttpRequest,
@@ -25,6 +24,7 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileWriter } from "@anvil/codec-json";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
 import { checkMediaTypes } from "./media-types.js";

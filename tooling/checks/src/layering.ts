@@ -14,10 +14,12 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/protocol-awsjson": ["@anvil/core", "@anvil/codec-json"],
   "@anvil/protocol-rpcv2cbor": ["@anvil/core", "@anvil/codec-cbor"],
   "@anvil/protocol-grpc": ["@anvil/core"],
+  // Event streams (framing, events to messages) for every protocol that uses them.
   "@anvil/eventstream": ["@anvil/core"],
   "@anvil/client-core": ["@anvil/core"],
   "@anvil/server": ["@anvil/core"],
   "@anvil/fakes": ["@anvil/core"],
+  // An auth scheme implements core's AuthScheme; client-core takes it as a value.
   "@anvil/auth-sigv4": ["@anvil/core"],
   // Service customizations are request customizations over core's protocol interfaces.
   "@anvil/aws-customizations": ["@anvil/core"],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { encodeEventMessage, type ClientProtocol, type HttpResponse, type ServerProtocol } from "@anvil/core";
+import type { ClientProtocol, HttpResponse, ServerProtocol } from "@anvil/core";
+import { encodeEventMessage } from "@anvil/eventstream";
 import { loadModel, type Model } from "@anvil/model";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { extractProtocolTests, type EventStreamCase } from "./cases.js";

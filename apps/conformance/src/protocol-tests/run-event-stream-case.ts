@@ -21,11 +21,6 @@ import {
   assertValid,
   type ClientCallContext,
   type ClientProtocol,
-  decodeEventMessage,
-  encodeEventMessage,
-  EVENT_STREAM_MEDIA_TYPE,
-  type EventHeaderValue,
-  type EventMessage,
   type HttpBody,
   type HttpRequest,
   type HttpResponse,
@@ -34,9 +29,16 @@ import {
   type OperationSchema,
   parseQuery,
   type ServerProtocol,
-  splitFrames,
   type StructSchema,
 } from "@anvil/core";
+import {
+  decodeEventMessage,
+  encodeEventMessage,
+  EVENT_STREAM_MEDIA_TYPE,
+  type EventHeaderValue,
+  type EventMessage,
+  splitFrames,
+} from "@anvil/eventstream";
 import type { Model, NodeValue } from "@anvil/model";
 import type { EventStreamCase, StreamEvent } from "./cases.js";
 import { bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";

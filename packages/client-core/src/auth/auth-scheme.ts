@@ -1,29 +1,15 @@
 /**
- * Auth is pluggable: an {@link AuthScheme} signs a request for the auth trait
- * it stands for, and the client picks, per operation, the first scheme the
- * model lists (`@auth` on the operation, else the service's auth traits) that
- * the configuration provides.
+ * Auth is pluggable: an `AuthScheme` (core's interface) signs a request for
+ * the auth trait it stands for, and the client picks, per operation, the
+ * first scheme the model lists (`@auth` on the operation, else the service's
+ * auth traits) that the configuration provides.
  */
-import type { HttpRequest, OperationSchema, ServiceSchema } from "@anvil/core";
-
-/** What a scheme knows of the call it signs. */
-export interface SigningContext {
-  readonly service: ServiceSchema;
-  readonly operation: OperationSchema;
-  readonly endpoint: URL;
-  readonly signal?: AbortSignal;
-}
-
-/** Signs requests for one auth trait. */
-export interface AuthScheme {
-  /** The auth trait's shape id, e.g. `aws.auth#sigv4` or `smithy.api#httpBearerAuth`. */
-  readonly id: string;
-  /** Returns the request to send: the one given with its credentials added. Called once per attempt. */
-  sign(request: HttpRequest, context: SigningContext): Promise<HttpRequest>;
-}
+import type { AuthScheme, HttpRequest, OperationSchema, Provider, ServiceSchema } from "@anvil/core";
 
 /** The scheme trait that turns auth off for an operation. */
 const NO_AUTH = "smithy.api#noAuth";
+/** AWS Signature Version 4, whose scheme is `sigv4()` from `@anvil/auth-sigv4`. */
+const SIGV4 = "aws.auth#sigv4";
 
 /**
  * The scheme an operation is signed with: the first of the operation's
@@ -41,8 +27,27 @@ export function selectAuthScheme(service: ServiceSchema, operation: OperationSch
   return undefined;
 }
 
-/** A secret given as a value or as a (possibly refreshing) provider. */
-export type Provider<T> = T | (() => T | Promise<T>);
+/**
+ * Throws a TypeError when an operation the model says to sign with SigV4
+ * would go unsigned: no configured scheme is picked for it, its auth list
+ * names `aws.auth#sigv4` (before any `smithy.api#noAuth`) and it is not
+ * `@optionalAuth`. AWS rejects unsigned requests, so a client without
+ * `sigv4()` is a configuration mistake, reported when the client is made.
+ */
+export function assertSigV4Configured(service: ServiceSchema, schemes: readonly AuthScheme[]): void {
+  if (schemes.some((s) => s.id === SIGV4)) return;
+  for (const [name, operation] of Object.entries(service.operations)) {
+    if (operation.traits.optionalAuth === true || selectAuthScheme(service, operation, schemes) !== undefined) continue;
+    const ids = operation.traits.auth ?? service.auth;
+    const required = ids.slice(0, ids.includes(NO_AUTH) ? ids.indexOf(NO_AUTH) : ids.length);
+    if (required.includes(SIGV4)) {
+      throw new TypeError(
+        `createClient: ${service.id} signs ${name} with ${SIGV4}, and no scheme for it is configured; ` +
+          `pass auth: [sigv4({ region })] from @anvil/auth-sigv4`,
+      );
+    }
+  }
+}
 
 /** Resolves a {@link Provider}. */
 export async function resolveProvider<T>(provider: Provider<T>): Promise<T> {

@@ -1,6 +1,6 @@
 /** Smithy's built-in HTTP auth schemes: `@httpBearerAuth` and `@httpApiKeyAuth`. */
-import type { HttpRequest } from "@anvil/core";
-import { type AuthScheme, type Provider, resolveProvider, type SigningContext, withHeaders } from "./auth-scheme.js";
+import type { AuthScheme, HttpRequest, Provider, SigningContext } from "@anvil/core";
+import { resolveProvider, withHeaders } from "./auth-scheme.js";
 
 /** Settings of {@link httpBearerAuth}. */
 export interface BearerAuthOptions {

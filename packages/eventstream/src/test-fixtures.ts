@@ -5,9 +5,8 @@
  *
  * @internal
  */
-import { blob, boolean, byte, integer, long, member, short, string, struct, timestamp, union } from "../schema/builders.js";
-import type { Schema } from "../schema/schema.js";
-import { SerializationError } from "../errors/errors.js";
+import { blob, boolean, byte, integer, long, member, short, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { type Schema, SerializationError } from "@anvil/core";
 import type { EventPayloadCodec } from "./events.js";
 
 /** An event of `@eventHeader` members of every header type. */

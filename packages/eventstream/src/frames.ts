@@ -4,8 +4,7 @@
  * (back-pressure follows iteration), and cancelling the frames cancels the
  * source.
  */
-import { SerializationError } from "../errors/errors.js";
-import { byteChunks, type ByteStream } from "../values/streams.js";
+import { byteChunks, type ByteStream, SerializationError } from "@anvil/core";
 
 /** A frame's prelude, message CRC and prelude CRC: the smallest possible frame. */
 const MIN_FRAME_BYTES = 16;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SerializationError } from "../errors/errors.js";
+import { SerializationError } from "@anvil/core";
 import { splitFrames } from "./frames.js";
 import { encodeEventMessage } from "./message.js";
 import { counted } from "./test-fixtures.js";

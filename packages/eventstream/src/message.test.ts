@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SerializationError } from "../errors/errors.js";
+import { SerializationError } from "@anvil/core";
 import { decodeEventMessage, encodeEventMessage, type EventHeaderValue, type EventMessage } from "./message.js";
 
 const utf8 = new TextEncoder();

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AnvilError, errorClass, SerializationError, UnmodeledError } from "../errors/errors.js";
-import type { UnionValue } from "../schema/schema.js";
+import { AnvilError, errorClass, SerializationError, type UnionValue, UnmodeledError } from "@anvil/core";
 import { compileEventStream } from "./events.js";
 import { splitFrames } from "./frames.js";
 import { decodeEventMessage, encodeEventMessage } from "./message.js";

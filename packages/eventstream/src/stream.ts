@@ -4,8 +4,7 @@
  * follows the consumer: a frame is written when the transport asks for
  * bytes, and a frame is read when the application asks for an event.
  */
-import type { UnionValue } from "../schema/schema.js";
-import type { ByteStream } from "../values/streams.js";
+import type { ByteStream, UnionValue } from "@anvil/core";
 import type { EventStreamSerde } from "./events.js";
 import { splitFrames } from "./frames.js";
 import { decodeEventMessage, encodeEventMessage, type EventMessage } from "./message.js";

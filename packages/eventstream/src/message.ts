@@ -6,7 +6,7 @@
  * SerializationErrors.
  */
 import { EventStreamCodec, Int64, type Message, type MessageHeaderValue } from "@smithy/eventstream-codec";
-import { SerializationError } from "../errors/errors.js";
+import { SerializationError } from "@anvil/core";
 
 /** The media type of an event-stream body. */
 export const EVENT_STREAM_MEDIA_TYPE = "application/vnd.amazon.eventstream";

@@ -6,9 +6,8 @@
  * imported when the first request is signed, so clients that do not sign
  * never load them.
  */
-import type { HttpRequest } from "@anvil/core";
+import type { AuthScheme, HttpRequest, Provider, SigningContext } from "@anvil/core";
 import type { SignatureV4, SignatureV4Init } from "@smithy/signature-v4";
-import { type AuthScheme, type Provider, type SigningContext, withHeaders } from "./auth-scheme.js";
 import { WebCryptoSha256 } from "./sha256.js";
 
 /** AWS credentials. */
@@ -107,7 +106,7 @@ export function sigv4(options: SigV4Options): AuthScheme {
       const signed = await (await signerFor(name)).sign(unsigned, { signingDate: options.now?.() ?? new Date() });
       const out = new Headers();
       for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== "host") out.set(key, value);
-      return withHeaders(request, out);
+      return { ...request, headers: out };
     },
   });
 }

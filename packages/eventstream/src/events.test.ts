@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError } from "../errors/errors.js";
-import type { UnionValue } from "../schema/schema.js";
+import { errorClass, ModeledError, SerializationError, type UnionValue, UnmodeledError, ValidationError } from "@anvil/core";
 import { compileEventStream } from "./events.js";
 import type { EventHeaderValue, EventMessage } from "./message.js";
 import { Overheated, plainJson, Telemetry } from "./test-fixtures.js";

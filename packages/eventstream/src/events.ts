@@ -16,8 +16,17 @@
  * - `:message-type: error` carries an unmodeled error in `:error-code` and
  *   `:error-message`.
  */
-import { createModeledError, ModeledError, SerializationError, UnmodeledError } from "../errors/errors.js";
-import type { MemberSchema, Schema, StructSchema, UnionSchema, UnionValue } from "../schema/schema.js";
+import {
+  createModeledError,
+  type MemberSchema,
+  ModeledError,
+  type Schema,
+  SerializationError,
+  type StructSchema,
+  type UnionSchema,
+  type UnionValue,
+  UnmodeledError,
+} from "@anvil/core";
 import type { EventHeaderValue, EventMessage } from "./message.js";
 
 /**

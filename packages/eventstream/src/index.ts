@@ -1,0 +1,16 @@
+/**
+ * `@anvil/eventstream`: `application/vnd.amazon.eventstream` for every
+ * protocol that uses it. Frames are encoded and decoded by
+ * `@smithy/eventstream-codec`; a `@streaming` union compiles once into the
+ * mapping between its variants and messages, with the protocol's payload
+ * codec. Imports only `@anvil/core`.
+ *
+ * @packageDocumentation
+ */
+export { decodeEventMessage, encodeEventMessage, EVENT_STREAM_MEDIA_TYPE } from "./message.js";
+export type { EventHeaderValue, EventMessage } from "./message.js";
+export { DEFAULT_MAX_FRAME_BYTES, splitFrames } from "./frames.js";
+export { compileEventStream } from "./events.js";
+export type { EventPayloadCodec, EventStreamSerde } from "./events.js";
+export { initialMessage, openEventStream, readEventStream, writeEventStream } from "./stream.js";
+export type { InitialEventType, ReadEventStreamOptions } from "./stream.js";
