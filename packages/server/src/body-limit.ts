@@ -5,7 +5,7 @@
  * without one is counted as it streams in and refused as soon as it passes
  * the limit.
  */
-import { byteChunks, type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
+import { byteChunks, concatBytes, type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
 
 /** The default buffered body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -39,12 +39,5 @@ export async function readLimited(body: HttpBody, limit: number, contentLength: 
     if (size > limit) throw payloadTooLarge(limit);
     chunks.push(chunk);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, size);
 }

@@ -28,7 +28,13 @@ export async function collectBytes(stream: ByteStreamInput): Promise<Uint8Array>
     chunks.push(chunk);
     size += chunk.byteLength;
   }
-  const out = new Uint8Array(size);
+  return concatBytes(chunks, size);
+}
+
+/** The chunks as one buffer (the only chunk itself when there is one); `size` is their total length when known. */
+export function concatBytes(chunks: readonly Uint8Array[], size?: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size ?? chunks.reduce((n, c) => n + c.byteLength, 0));
   let offset = 0;
   for (const c of chunks) {
     out.set(c, offset);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
 import { BigDecimal, canonicalDecimalText } from "./big-decimal.js";
 import { fillIdempotencyTokens } from "./idempotency.js";
-import { collectBytes } from "./streams.js";
+import { collectBytes, concatBytes } from "./streams.js";
 import { setDataKey } from "./data-key.js";
 
 describe("BigDecimal", () => {
@@ -85,6 +85,14 @@ describe("byte streams", () => {
     });
     expect(await collectBytes(web)).toEqual(new Uint8Array([4]));
     expect(await collectBytes("hi")).toEqual(new TextEncoder().encode("hi"));
+  });
+
+  it("concatenate chunks, with or without the total size", () => {
+    const a = new Uint8Array([1, 2]);
+    expect(concatBytes([a])).toBe(a);
+    expect(concatBytes([])).toEqual(new Uint8Array(0));
+    expect(concatBytes([a, new Uint8Array([3])])).toEqual(new Uint8Array([1, 2, 3]));
+    expect(concatBytes([a, new Uint8Array([3])], 3)).toEqual(new Uint8Array([1, 2, 3]));
   });
 });
 
