@@ -125,7 +125,8 @@ export function createWeatherHandler(store: WeatherStore, options: WeatherHandle
       };
     },
 
-    reportObservation({ cityId, stationId, observedAt, observation }) {
+    reportObservation(input) {
+      const { cityId, stationId, observedAt, observation } = input;
       cityOf(cityId);
       if (store.stationsDown.has(stationId)) {
         throw new ServiceUnavailable({ message: `station ${stationId} is being serviced`, retryAfterSeconds: 3600 });
@@ -138,8 +139,8 @@ export function createWeatherHandler(store: WeatherStore, options: WeatherHandle
       if (observation.temperatureC >= 35) {
         store.issueAlert(cityId, { level: 4, headline: `Extreme heat: ${observation.temperatureC} °C at ${stationId}`, issuedAt: observedAt ?? receivedAt });
       }
-      store.observations += 1;
-      return { status: first ? 201 : 200, observationId: `${cityId}-${store.observations}`, receivedAt };
+      store.observations.push(input);
+      return { status: first ? 201 : 200, observationId: `${cityId}-${store.observations.length}`, receivedAt };
     },
 
     watchAlerts({ cityId, minLevel = 1 }, context) {

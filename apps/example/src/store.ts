@@ -3,7 +3,7 @@
  * A real service would put a database here; the handlers only see this
  * small interface.
  */
-import type { Alert, CityDetails, ImageType, StringMap } from "./generated/weather.js";
+import type { Alert, CityDetails, ImageType, ReportObservationInput, StringMap } from "./generated/weather.js";
 
 /** A stored photo. */
 export interface StoredPhoto {
@@ -27,8 +27,8 @@ export interface WeatherStore {
   readonly stations: Map<string, Set<string>>;
   /** Stations under maintenance: their reports are refused with `ServiceUnavailable`. */
   readonly stationsDown: Set<string>;
-  /** Observations stored so far (their count names the next one). */
-  observations: number;
+  /** Observations stored so far, oldest first. */
+  readonly observations: ReportObservationInput[];
   /** The clock (tests pin it). */
   readonly now: () => Date;
   /** Issues an alert for a city and tells every open watch. */
@@ -64,7 +64,7 @@ export function createStore(options: StoreOptions = {}): WeatherStore {
     alerts: new Map([["reykjavik", [{ level: 3, headline: "Gale warning for the capital region", issuedAt: EPOCH }]]]),
     stations: new Map(),
     stationsDown: new Set(["PAR-99"]),
-    observations: 0,
+    observations: [],
     now,
     issueAlert(cityId, alert) {
       const current = store.alerts.get(cityId) ?? [];
