@@ -14,7 +14,7 @@ import { Weather } from "./generated/weather.js";
 import { createWeatherHandler } from "./handlers.js";
 import { createWeatherServers, PROTOCOLS } from "./server.js";
 import { createStore } from "./store.js";
-import { type Print, tourCities, tourWeather } from "./tour.js";
+import { type Print, tourShared, tourWeather } from "./tour.js";
 
 /** Runs the tour over every protocol against the two endpoints. */
 export async function demo(endpoints: { weather: string; simpleWeather: string }, print: Print = console.log): Promise<void> {
@@ -26,7 +26,7 @@ export async function demo(endpoints: { weather: string; simpleWeather: string }
   for (const protocol of SimpleWeather.protocols) {
     print(`\n── SimpleWeather over ${protocol} (${endpoints.simpleWeather}): the same handler, another wire`);
     const simple = createClient(SimpleWeather, { endpoint: endpoints.simpleWeather, protocols: PROTOCOLS, protocol });
-    await tourCities(simple, protocol, (line) => print(`  ${line}`));
+    await tourShared(simple, protocol, (line) => print(`  ${line}`));
   }
 }
 

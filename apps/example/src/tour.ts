@@ -24,10 +24,7 @@ const NEW_CITY: Record<string, { name: string; country: string; latitude: number
 
 /** Calls every Weather operation over one protocol and prints what comes back. */
 export async function tourWeather(weather: Client<typeof Weather>, protocol: string, print: Print): Promise<void> {
-  const { time } = await weather.getCurrentTime({});
-  print(`getCurrentTime → ${time.toISOString()}`);
-
-  await tourCities(weather, protocol, print);
+  await tourShared(weather, protocol, print);
 
   const first = await weather.reportObservation({
     cityId: "paris",
@@ -71,8 +68,11 @@ export async function tourWeather(weather: Client<typeof Weather>, protocol: str
   }
 }
 
-/** The operations Weather and SimpleWeather share: cities and forecasts. */
-export async function tourCities(weather: Client<typeof SimpleWeather>, protocol: string, print: Print): Promise<void> {
+/** The operations Weather and SimpleWeather share: the time, cities and forecasts. */
+export async function tourShared(weather: Client<typeof SimpleWeather>, protocol: string, print: Print): Promise<void> {
+  const { time } = await weather.getCurrentTime({});
+  print(`getCurrentTime → ${time.toISOString()}`);
+
   const page = await weather.listCities({ pageSize: 2 });
   print(`listCities(pageSize 2) → ${page.items.map((c) => c.cityId).join(", ")} of ${page.totalCount}, next page ${page.nextToken}`);
   const next = await weather.listCities({ pageSize: 2, ...(page.nextToken === undefined ? {} : { nextToken: page.nextToken }) });
