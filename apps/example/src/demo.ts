@@ -3,7 +3,7 @@
  * declares (restJson1, awsJson1_1, rpcv2Cbor), and SimpleWeather's over
  * simpleRestJson, with the typed client, and prints what comes back.
  *
- *   node dist/demo.js                 # against `npm start` (127.0.0.1:8080 and :8081)
+ *   node dist/demo.js                 # against `npm start` (127.0.0.1:8080 and :8081; HOST, PORT as for main)
  *   node dist/demo.js --self          # starts its own server first
  *   WEATHER_URL=... SIMPLE_WEATHER_URL=... node dist/demo.js
  */
@@ -41,8 +41,11 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const weather = process.env.WEATHER_URL ?? "http://127.0.0.1:8080";
-  const simpleWeather = process.env.SIMPLE_WEATHER_URL ?? "http://127.0.0.1:8081";
+  // The same defaults as main.ts: HOST and PORT, Weather on PORT and SimpleWeather on the next one.
+  const host = process.env.HOST ?? "127.0.0.1";
+  const port = Number(process.env.PORT ?? 8080);
+  const weather = process.env.WEATHER_URL ?? `http://${host}:${port}`;
+  const simpleWeather = process.env.SIMPLE_WEATHER_URL ?? `http://${host}:${port + 1}`;
   try {
     await demo({ weather, simpleWeather });
   } catch (error) {

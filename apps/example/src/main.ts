@@ -24,7 +24,7 @@ Try:
   curl -s ${weather.url}/cities/paris/forecast?days=2
   curl -s -X POST ${weather.url}/ -H 'content-type: application/x-amz-json-1.1' -H 'x-amz-target: Weather.GetCity' -d '{"cityId":"tokyo"}'
   curl -s -i ${simple.url}/cities/atlantis
-  npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
+  ${port === 8080 && host === "127.0.0.1" ? "" : `HOST=${host} PORT=${port} `}npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
 
 Ctrl-C stops.`);
 
