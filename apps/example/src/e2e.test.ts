@@ -236,20 +236,37 @@ describe.each(Weather.protocols.map((p) => [p]))("Weather over %s", (protocol) =
       expect((error as NoSuchPhoto).photoKey).toBe("nope.png");
     });
 
-    it("watchAlerts streams current alerts, alerts issued while watching, and heartbeats", async () => {
-      const { events } = await client().watchAlerts({ cityId: "reykjavik", minLevel: AlertLevel.YELLOW });
-      const seen: string[] = [];
-      for await (const event of events) {
-        if (event.$case === "alert") seen.push(`alert ${event.value.level} ${event.value.headline}`);
-        if (event.$case === "heartbeat") {
-          seen.push("heartbeat");
-          // A heat reading while the stream is open issues an alert the watcher gets.
-          if (seen.filter((s) => s === "heartbeat").length === 1) {
-            await client().reportObservation({ cityId: "reykjavik", stationId: "REY-01", observation: { temperatureC: 36, sky: Sky.CLEAR } });
+    it("watchAlerts streams the current alerts, then alerts issued while watching", async () => {
+      // Heartbeats a minute apart: the events seen are the alerts, whatever the machine's speed.
+      const quiet = await startExample({ heartbeatMs: 60_000 });
+      try {
+        const watcher = quiet.client(protocol);
+        const { events } = await watcher.watchAlerts({ cityId: "reykjavik", minLevel: AlertLevel.YELLOW });
+        const seen: string[] = [];
+        for await (const event of events) {
+          if (event.$case !== "alert") throw new Error(`unexpected ${event.$case}`);
+          seen.push(`${event.value.level} ${event.value.headline}`);
+          // A heat reading while the stream is open issues an alert the watcher gets; a mild one does not.
+          if (seen.length === 1) {
+            await watcher.reportObservation({ cityId: "reykjavik", stationId: "REY-01", observation: { temperatureC: 12, sky: Sky.RAIN } });
+            await watcher.reportObservation({ cityId: "reykjavik", stationId: "REY-01", observation: { temperatureC: 36, sky: Sky.CLEAR } });
           }
+          if (seen.length === 2) break; // leaving the loop ends the call
         }
+        expect(seen).toEqual(["3 Gale warning for the capital region", "4 Extreme heat: 36 °C at REY-01"]);
+      } finally {
+        await quiet.close();
       }
-      expect(seen).toEqual(["alert 3 Gale warning for the capital region", "heartbeat", "alert 4 Extreme heat: 36 °C at REY-01", "heartbeat"]);
+      expect(quiet.internalErrors).toEqual([]);
+    });
+
+    it("watchAlerts sends heartbeats while nothing happens, and leaves out alerts below minLevel", async () => {
+      // The shared example: heartbeats 20 ms apart, two per stream.
+      const { events } = await client().watchAlerts({ cityId: "reykjavik", minLevel: AlertLevel.RED });
+      const seen: string[] = [];
+      for await (const event of events) seen.push(event.$case === "heartbeat" ? `heartbeat ${event.value.at.toISOString()}` : event.$case);
+      const red = (example.store.alerts.get("reykjavik") ?? []).filter((a) => a.level === AlertLevel.RED).map(() => "alert");
+      expect(seen).toEqual([...red, `heartbeat ${NOW.toISOString()}`, `heartbeat ${NOW.toISOString()}`]);
     });
 
     it("watchAlerts throws NoSuchCity before any event", async () => {
