@@ -31,14 +31,6 @@ service Weather {
 /// A city whose weather can be looked up.
 resource City {
     identifiers: { cityId: CityId }
-    properties: {
-        name: CityName
-        coordinates: CityCoordinates
-        country: CountryCode
-        population: Population
-        tags: TagList
-        createdAt: Timestamp
-    }
     create: CreateCity
     read: GetCity
     list: ListCities
@@ -122,26 +114,26 @@ operation GetCurrentTime {
     }
 ])
 operation CreateCity {
-    input := for City {
+    input := {
         @required
         @protoIndex(1)
-        $name
+        name: CityName
 
         @required
         @protoIndex(2)
-        $country
+        country: CountryCode
 
         @required
         @protoIndex(3)
-        $coordinates
+        coordinates: CityCoordinates
 
         @protoIndex(4)
-        $population
+        population: Population
 
         /// Labels for the city, sent as a comma-separated `X-City-Tags` header.
         @httpHeader("X-City-Tags")
         @protoIndex(5)
-        $tags
+        tags: TagList
 
         /// Makes a retried call safe: the same token gives the same answer.
         @idempotencyToken
@@ -581,25 +573,26 @@ structure CityDetails for City {
 
     @required
     @protoIndex(2)
-    $name
+    name: CityName
 
     @required
     @protoIndex(3)
-    $country
+    country: CountryCode
 
     @required
     @protoIndex(4)
-    $coordinates
+    coordinates: CityCoordinates
 
     @protoIndex(5)
-    $population
+    population: Population
 
     @protoIndex(6)
-    $tags
+    tags: TagList
 
+    /// When the city was added.
     @required
     @protoIndex(7)
-    $createdAt
+    createdAt: Timestamp
 }
 
 /// A city in a listing.

@@ -133,6 +133,7 @@ export interface CityDetails {
   coordinates: CityCoordinates;
   population?: Population;
   tags?: TagList;
+  /** When the city was added. */
   createdAt: Date;
 }
 /** Schema of {@link CityDetails}. */
