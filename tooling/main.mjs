@@ -11,9 +11,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PNPM = ["npx", "--yes", "pnpm@12.4.2"];
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" };
 
-function run(cmd, args, { quiet = false } = {}) {
-  if (!quiet) console.error(`\n› ${[cmd, ...args].join(" ")}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
+function run(cmd, args, { quiet = false, cwd = root } = {}) {
+  if (!quiet) console.error(`\n› ${cwd === root ? "" : `(in ${cwd.slice(root.length + 1)}) `}${[cmd, ...args].join(" ")}`);
+  const r = spawnSync(cmd, args, { cwd, stdio: "inherit", env });
   if (r.error) throw r.error;
   return r.status ?? 1;
 }
@@ -33,11 +33,14 @@ const build = (filter) =>
 const [task, ...rest] = process.argv.slice(2);
 switch (task) {
   case "start": {
+    // The example service: build what it needs, regenerate its code from the
+    // model (unchanged files are left alone), build it and serve it.
     install();
-    build();
-    // Until the example service exists, the main job validates and summarizes its model.
-    must(run("node", ["packages/codegen/dist/cli.js", "validate", "--summary", "--model", "apps/example/model"]));
-    break;
+    build("@anvil/example^...");
+    const example = join(root, "apps/example");
+    must(run("node", ["../../packages/codegen/dist/cli.js", "generate"], { cwd: example }));
+    build("@anvil/example");
+    process.exit(run("node", ["dist/main.js", ...rest], { cwd: example }));
   }
   case "test": {
     install();

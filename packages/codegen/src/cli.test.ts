@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parseArgs } from "./args.js";
 import { astCommand, generateCommand, validateCommand } from "./commands.js";
 
-const example = join(import.meta.dirname, "..", "..", "..", "apps", "example", "model");
+const weatherModel = join(import.meta.dirname, "__fixtures__", "weather");
 
 function capture() {
   const out: string[] = [];
@@ -31,9 +31,9 @@ describe("parseArgs", () => {
 });
 
 describe("anvil validate", () => {
-  it("accepts the example model and summarizes it", () => {
+  it("accepts a weather model and summarizes it", () => {
     const { io, out } = capture();
-    expect(validateCommand(parseArgs(["validate", "--model", example, "--summary"]), io)).toBe(0);
+    expect(validateCommand(parseArgs(["validate", "--model", weatherModel, "--summary"]), io)).toBe(0);
     const text = out.join("\n");
     expect(text).toContain("example.weather#Weather (version 2024-06-01)");
     expect(text).toContain("aws.protocols#restJson1");
@@ -70,7 +70,7 @@ describe("anvil ast", () => {
     const dir = mkdtempSync(join(tmpdir(), "anvil-ast-"));
     const outFile = join(dir, "model.json");
     const { io } = capture();
-    expect(astCommand(parseArgs(["ast", "--model", example, "--out", outFile]), io)).toBe(0);
+    expect(astCommand(parseArgs(["ast", "--model", weatherModel, "--out", outFile]), io)).toBe(0);
     const ast = JSON.parse(readFileSync(outFile, "utf8")) as { smithy: string; shapes: Record<string, unknown> };
     expect(ast.smithy).toBe("2.0");
     expect(Object.keys(ast.shapes)).toContain("example.weather#Weather");
@@ -83,7 +83,7 @@ describe("anvil generate", () => {
     const out = join(mkdtempSync(join(tmpdir(), "anvil-gen-")), "gen");
     const run = (...extra: string[]) => {
       const c = capture();
-      const code = generateCommand(parseArgs(["generate", "--model", example, "--out", out, "--client", ...extra]), c.io);
+      const code = generateCommand(parseArgs(["generate", "--model", weatherModel, "--out", out, "--client", ...extra]), c.io);
       return { code, ...c };
     };
     const first = run();
@@ -135,7 +135,7 @@ describe("anvil generate", () => {
     const progress: (string | undefined)[] = [];
     const { io } = capture();
     const out = join(mkdtempSync(join(tmpdir(), "anvil-progress-")), "gen");
-    expect(generateCommand(parseArgs(["generate", "--model", example, "--out", out]), { ...io, progress: (t) => progress.push(t) })).toBe(0);
+    expect(generateCommand(parseArgs(["generate", "--model", weatherModel, "--out", out]), { ...io, progress: (t) => progress.push(t) })).toBe(0);
     expect(progress[0]).toMatch(/^anvil: loading /);
     expect(progress).toContain("anvil: generated example.weather#Weather (1/1)");
     expect(progress.at(-1)).toBeUndefined();
@@ -143,7 +143,7 @@ describe("anvil generate", () => {
 
   it("says what is missing from the settings", () => {
     const { io, err } = capture();
-    expect(generateCommand(parseArgs(["generate", "--model", example]), io)).toBe(2);
+    expect(generateCommand(parseArgs(["generate", "--model", weatherModel]), io)).toBe(2);
     expect(err.join("\n")).toContain("no output folder given");
   });
 });

@@ -29,7 +29,7 @@ import {
 import { encodeBase64 } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
-import { readMessage, writeBody, writeHeaders, writeQuery } from "./message.js";
+import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
 import { Md5 } from "@smithy/md5-js";
@@ -107,6 +107,13 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const stream = eventStreamPayload(operation.output, "response");
       if (stream !== undefined && response.status >= 200 && response.status < 300) return readEventStreamOutput(settings, operation.output, stream, response);
+      const blob = streamingBlobPayload(settings, operation.output, "response");
+      if (blob !== undefined && response.status >= 200 && response.status < 300) {
+        // The bytes are the caller's to read as they arrive.
+        const output = readMessage(settings, operation.output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
+        output[blob.name] = bodyStream(response.body);
+        return correctRequired(operation.output, output);
+      }
       const bytes = await readBody(response.body);
       if (isOutputStatus(operation.output, response.status)) {
         const output = readMessage(settings, operation.output, "response", { headers: response.headers, status: response.status }, bytes);

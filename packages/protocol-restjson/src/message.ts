@@ -7,6 +7,8 @@
  * @internal
  */
 import {
+  byteChunks,
+  type HttpBody,
   isBlank,
   type MemberSchema,
   SerializationError,
@@ -87,6 +89,26 @@ export function writeQuery(schema: StructSchema, value: Obj, query: [string, str
 export interface Body {
   readonly bytes: Uint8Array | undefined;
   readonly contentType: string | undefined;
+}
+
+/**
+ * The `@streaming` blob payload of a message, if it has one and the protocol
+ * writes raw payloads (restJson1): its bytes pass through as a stream
+ * instead of being buffered.
+ */
+export function streamingBlobPayload(settings: HttpBindingSettings, schema: StructSchema, direction: Direction): MemberSchema | undefined {
+  if (!settings.rawPayloads) return undefined;
+  const payload = bindingsOf(schema, direction).payload;
+  return payload !== undefined && payload.target.kind === "blob" && payload.traits.streaming ? payload : undefined;
+}
+
+/** A message body as a stream of bytes (whole bytes, as the transport may have buffered them, are one chunk). */
+export function bodyStream(body: HttpBody): AsyncIterable<Uint8Array> {
+  return body === undefined || body instanceof Uint8Array ? oneChunk(body) : byteChunks(body);
+}
+
+async function* oneChunk(bytes: Uint8Array | undefined): AsyncIterable<Uint8Array> {
+  if (bytes !== undefined && bytes.byteLength > 0) yield bytes;
 }
 
 const EMPTY_OBJECT = utf8Encoder.encode("{}");

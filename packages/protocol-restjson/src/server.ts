@@ -4,9 +4,12 @@
  * output and errors written with their bindings and status codes.
  */
 import {
+  type ByteStream,
+  byteChunks,
   fillDefaults,
   gunzip,
   type HttpRequest,
+  isAsyncIterable,
   type HttpResponse,
   ModeledError,
   type OperationSchema,
@@ -29,7 +32,7 @@ import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE
 import { codingsOf } from "./compression.js";
 import { checkMediaTypes } from "./media-types.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
-import { readMessage, writeBody, writeHeaders } from "./message.js";
+import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders } from "./message.js";
 
 const utf8 = new TextEncoder();
 
@@ -86,6 +89,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       const stream = eventStreamPayload(operation.input, "request");
       if (stream !== undefined) return readEventStreamInput(settings, operation.input, stream, request, context);
+      const blob = streamingBlobPayload(settings, operation.input, "request");
+      if (blob !== undefined) return readStreamingBlobInput(settings, operation.input, blob.name, request, context);
       let bytes = await readBody(request.body);
       if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
@@ -109,6 +114,15 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
       const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
+      const blob = streamingBlobPayload(settings, operation.output, "response");
+      const bytes = blob === undefined ? undefined : value[blob.name];
+      if (blob !== undefined && isByteStream(bytes)) {
+        // The handler's stream is written as the transport reads it, never buffered.
+        const response = boundResponse(operation.output, { ...value, [blob.name]: undefined }, operation.traits.http?.code ?? 200);
+        response.headers.delete("content-length");
+        if (!response.headers.has("content-type")) response.headers.set("content-type", blob.traits.mediaType ?? "application/octet-stream");
+        return { ...response, body: byteChunks(bytes) };
+      }
       const response = boundResponse(operation.output, value, operation.traits.http?.code ?? 200);
       const stream = eventStreamPayload(operation.output, "response");
       if (stream === undefined) return response;
@@ -150,6 +164,22 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       return Promise.resolve(plainError(404, "UnknownOperationException", `no operation at ${request.method} ${request.path}`));
     },
   });
+}
+
+/** Whether a value is a stream of bytes (not whole bytes or text). */
+function isByteStream(value: unknown): value is ByteStream {
+  return isAsyncIterable(value) || (typeof ReadableStream !== "undefined" && value instanceof ReadableStream);
+}
+
+/**
+ * The input of a request with a `@streaming` blob payload: the bound members
+ * from the HTTP message, and the body as a stream the handler reads as it
+ * arrives (whole bytes, when the transport buffered them, as one chunk).
+ */
+function readStreamingBlobInput(settings: HttpBindingSettings, input: StructSchema, name: string, request: HttpRequest, context: ServerCallContext): Obj {
+  const value = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
+  value[name] = bodyStream(request.body);
+  return fillBoundDefaults(input, value);
 }
 
 /**

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "@anvil/model";
 import { generate } from "./generate.js";
-import { EXAMPLE_MODEL, generateInto, loadOrThrow, RICH_MODEL, scratchDir, typeCheck } from "./test-support.js";
+import { generateInto, loadOrThrow, RICH_MODEL, scratchDir, typeCheck, WEATHER_MODEL } from "./test-support.js";
 
 /** Type-level checks written next to the generated files: the interfaces agree with core's mapped types. */
 const EXAMPLE_USAGE = `
@@ -108,7 +108,7 @@ export const handler: Pick<StoreHandler, "download" | "subscribe"> = {
 describe("generate", () => {
   it("writes type-correct code for the example and the rich fixture (strict, exactOptionalPropertyTypes)", () => {
     const dir = scratchDir("typecheck");
-    const example = generateInto(dir, loadOrThrow([EXAMPLE_MODEL]), { client: true });
+    const example = generateInto(dir, loadOrThrow([WEATHER_MODEL]), { client: true });
     const rich = generateInto(dir, loadOrThrow([RICH_MODEL]), { client: true });
     expect([...example.events, ...rich.events].filter((e) => e.severity === "ERROR")).toEqual([]);
     writeFileSync(join(dir, "example-usage.ts"), EXAMPLE_USAGE);
@@ -156,12 +156,12 @@ describe("generate", () => {
   });
 
   it("says that fakes are not generated yet instead of ignoring the setting", () => {
-    const { events } = generate(loadOrThrow([EXAMPLE_MODEL]), { generateFakes: true });
+    const { events } = generate(loadOrThrow([WEATHER_MODEL]), { generateFakes: true });
     expect(events).toContainEqual(expect.objectContaining({ severity: "WARNING", id: "CodegenFakes" }));
   });
 
   it("reports an unknown service, naming the ones there are", () => {
-    const { files, events } = generate(loadOrThrow([EXAMPLE_MODEL]), { services: ["example.weather#Nope"] });
+    const { files, events } = generate(loadOrThrow([WEATHER_MODEL]), { services: ["example.weather#Nope"] });
     expect(files).toEqual([]);
     expect(events[0]!.message).toBe("no service `example.weather#Nope` in the model (services: example.weather#Weather)");
   });

@@ -13,8 +13,10 @@ import { generate, type GenerateOptions, type GenerateResult } from "./generate.
 
 /** The package root. */
 export const PACKAGE_ROOT = join(import.meta.dirname, "..", "..");
-/** The example service's model. */
+/** The example service's model (apps/example: it grows with the product). */
 export const EXAMPLE_MODEL = join(PACKAGE_ROOT, "..", "..", "apps", "example", "model");
+/** A small, stable weather model (the example's first version) for tests and the README's snippets. */
+export const WEATHER_MODEL = join(PACKAGE_ROOT, "src", "__fixtures__", "weather");
 /** The generator's own rich fixture model. */
 export const RICH_MODEL = join(PACKAGE_ROOT, "src", "__fixtures__", "rich");
 

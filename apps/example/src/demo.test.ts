@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demo } from "./demo.js";
+import { SimpleWeather } from "./generated/simple-weather.js";
+import { Weather } from "./generated/weather.js";
+import { type RunningExample, startExample } from "./testing.js";
+import { STREAMING_PROTOCOLS } from "./tour.js";
+
+let example: RunningExample;
+beforeAll(async () => {
+  example = await startExample();
+});
+afterAll(() => example.close());
+
+describe("the demo client", () => {
+  it("calls every operation over every declared protocol, and SimpleWeather's over simpleRestJson", async () => {
+    const lines: string[] = [];
+    await demo({ weather: example.weather.url, simpleWeather: example.simpleWeather.url }, (line) => lines.push(line));
+    const sections = lines.join("\n").split("\n── ").slice(1);
+    expect(sections.map((s) => s.split(" ")[2])).toEqual([...Weather.protocols, ...SimpleWeather.protocols]);
+    for (const section of sections) {
+      const protocol = section.split(" ")[2]!;
+      const service = section.startsWith("SimpleWeather") ? SimpleWeather : Weather;
+      for (const operation of Object.keys(service.operations)) {
+        const streaming = ["putCityPhoto", "getCityPhoto", "watchAlerts"].includes(operation);
+        if (streaming && !STREAMING_PROTOCOLS.includes(protocol)) expect(section).toContain("skipped: streaming members need restJson1");
+        else expect(section, `${operation} over ${protocol}`).toMatch(new RegExp(`\\n  ${operation}[( ].*→ `));
+      }
+    }
+    expect(example.internalErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The demo client: calls every operation of Weather over each protocol it
+ * declares (restJson1, awsJson1_1, rpcv2Cbor), and SimpleWeather's over
+ * simpleRestJson, with the typed client, and prints what comes back.
+ *
+ *   node dist/demo.js                 # against `npm start` (127.0.0.1:8080 and :8081; HOST, PORT as for main)
+ *   node dist/demo.js --self          # starts its own server first
+ *   WEATHER_URL=... SIMPLE_WEATHER_URL=... node dist/demo.js
+ */
+import { createClient } from "@anvil/client-core";
+import { listen } from "@anvil/server/node";
+import { SimpleWeather } from "./generated/simple-weather.js";
+import { Weather } from "./generated/weather.js";
+import { createWeatherHandler } from "./handlers.js";
+import { createWeatherServers, PROTOCOLS } from "./server.js";
+import { createStore } from "./store.js";
+import { type Print, tourShared, tourWeather } from "./tour.js";
+
+/** Runs the tour over every protocol against the two endpoints. */
+export async function demo(endpoints: { weather: string; simpleWeather: string }, print: Print = console.log): Promise<void> {
+  for (const protocol of Weather.protocols) {
+    print(`\n── Weather over ${protocol} (${endpoints.weather})`);
+    const weather = createClient(Weather, { endpoint: endpoints.weather, protocols: PROTOCOLS, protocol });
+    await tourWeather(weather, protocol, (line) => print(`  ${line}`));
+  }
+  for (const protocol of SimpleWeather.protocols) {
+    print(`\n── SimpleWeather over ${protocol} (${endpoints.simpleWeather}): the same handler, another wire`);
+    const simple = createClient(SimpleWeather, { endpoint: endpoints.simpleWeather, protocols: PROTOCOLS, protocol });
+    await tourShared(simple, protocol, (line) => print(`  ${line}`));
+  }
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes("--self")) {
+    const servers = createWeatherServers(createWeatherHandler(createStore(), { heartbeatMs: 200 }));
+    const [weather, simple] = await Promise.all([listen(servers.weather), listen(servers.simpleWeather)]);
+    try {
+      await demo({ weather: weather.url, simpleWeather: simple.url });
+    } finally {
+      await Promise.all([weather.close(), simple.close()]);
+    }
+    return;
+  }
+  // The same defaults as main.ts: HOST and PORT, Weather on PORT and SimpleWeather on the next one.
+  const host = process.env.HOST ?? "127.0.0.1";
+  const port = Number(process.env.PORT ?? 8080);
+  const weather = process.env.WEATHER_URL ?? `http://${host}:${port}`;
+  const simpleWeather = process.env.SIMPLE_WEATHER_URL ?? `http://${host}:${port + 1}`;
+  try {
+    await demo({ weather, simpleWeather });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ConnectionRefused" || String(error).includes("ECONNREFUSED")) {
+      console.error(`\nNo server at ${weather}: start one with \`npm start\`, or run the demo with --self.`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

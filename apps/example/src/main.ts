@@ -1,0 +1,39 @@
+/**
+ * Starts the example: Weather (restJson1, awsJson1_1, rpcv2Cbor) on
+ * 127.0.0.1:8080 and SimpleWeather (simpleRestJson) on the next port.
+ * `PORT` and `HOST` override the address. Ctrl-C stops it gracefully.
+ */
+import { listen } from "@anvil/server/node";
+import { createWeatherHandler } from "./handlers.js";
+import { createWeatherServers } from "./server.js";
+import { createStore } from "./store.js";
+
+const host = process.env.HOST ?? "127.0.0.1";
+const port = Number(process.env.PORT ?? 8080);
+
+const servers = createWeatherServers(createWeatherHandler(createStore()));
+const weather = await listen(servers.weather, { host, port });
+const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 1 });
+
+console.log(`Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
+SimpleWeather service (alloy#simpleRestJson)          ${simple.url}
+
+Try:
+  curl -s ${weather.url}/cities/seattle
+  curl -s '${weather.url}/cities?pageSize=2&tag=capital'
+  curl -s ${weather.url}/cities/paris/forecast?days=2
+  curl -s -X POST ${weather.url}/ -H 'content-type: application/x-amz-json-1.1' -H 'x-amz-target: Weather.GetCity' -d '{"cityId":"tokyo"}'
+  curl -s -i ${simple.url}/cities/atlantis
+  ${port === 8080 && host === "127.0.0.1" ? "" : `HOST=${host} PORT=${port} `}npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
+
+Ctrl-C stops.`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log("\nstopping (calls in flight get 5 s)…");
+    void Promise.all([weather.close({ graceMs: 5_000 }), simple.close({ graceMs: 5_000 })]).then(() => process.exit(0));
+  });
+}
