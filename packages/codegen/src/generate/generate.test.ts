@@ -214,7 +214,11 @@ structure OpSchemaHolder {}
     expect(typeCheck(["svc.ts", "svc.server.ts", "svc.client.ts"].map((f) => join(dir, f)))).toEqual([]);
   });
 
-  it("reports a bad @default with the shape and its file:line:col", () => {
+  it.each([
+    ["Timestamp", `"yesterday"`, "a timestamp value must be epoch seconds or RFC 3339 text"],
+    ["Blob", `"!!"`, "invalid base64 blob value"],
+    ["BigDecimal", `"lots"`, "a bigDecimal value must be a finite decimal number"],
+  ])("reports a bad @default (%s %s) with the shape and its file:line:col", (type, value, reason) => {
     const { model } = loadModel({
       sources: [
         {
@@ -223,7 +227,7 @@ structure OpSchemaHolder {}
 namespace ex
 service Svc { operations: [Op] }
 operation Op { input := {
-    when: Timestamp = "yesterday"
+    when: ${type} = ${value}
 } }
 `,
         },
@@ -231,13 +235,12 @@ operation Op { input := {
       validate: false,
     });
     const { events } = generate(model, {});
-    expect(events).toContainEqual(
-      expect.objectContaining({
-        severity: "ERROR",
-        id: "CodegenTrait",
-        shapeId: "ex#OpInput$when",
-        location: expect.objectContaining({ file: "bad.smithy", line: 5, column: 5 }),
-      }),
-    );
+    expect(events).toContainEqual({
+      severity: "ERROR",
+      id: "CodegenTrait",
+      message: `@default of \`ex#OpInput$when\`: ${reason}`,
+      shapeId: "ex#OpInput$when",
+      location: expect.objectContaining({ file: "bad.smithy", line: 5, column: 5 }),
+    });
   });
 });
