@@ -16,6 +16,7 @@ const CONTEXT = "schemasFromModel";
  * line) can report {@link NodeValueError.reason} there.
  */
 export class NodeValueError extends Error {
+  /** Always `"NodeValueError"`. */
   override readonly name = "NodeValueError";
 
   /**
