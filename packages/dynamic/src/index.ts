@@ -6,4 +6,6 @@
  */
 export { schemasFromModel } from "./schemas-from-model.js";
 export type { DynamicSchemas } from "./schemas-from-model.js";
-export { runtimeValue } from "./runtime-value.js";
+export { NodeValueError, runtimeValue } from "./runtime-value.js";
+export { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";
+export type { ServiceTraits } from "./schema-traits.js";

@@ -50,7 +50,10 @@ describe("runtimeValue", () => {
     ["smithy.api#Timestamp", "yesterday"],
     ["smithy.api#Blob", "!!"],
     ["smithy.api#Blob", 3],
+    ["smithy.api#BigDecimal", "lots"],
+    ["smithy.api#BigDecimal", true],
   ])("rejects %s %s with context", (id, node) => {
     expect(() => runtimeValue(model, id, node, "here")).toThrow(/^schemasFromModel: here: /);
+    expect(() => runtimeValue(model, id, node, "here")).toThrow(expect.objectContaining({ name: "NodeValueError", reason: expect.stringMatching(/^here: /) }));
   });
 });

@@ -10,12 +10,32 @@ import { isNodeObject } from "@anvil/model";
 const CONTEXT = "schemasFromModel";
 
 /**
+ * A node value that does not fit the shape it is for (a `@default` timestamp
+ * that is neither epoch seconds nor RFC 3339 text, a blob that is not
+ * base64, ...). Callers that know where the value comes from (a file and a
+ * line) can report {@link NodeValueError.reason} there.
+ */
+export class NodeValueError extends Error {
+  /** Always `"NodeValueError"`. */
+  override readonly name = "NodeValueError";
+
+  /**
+   * @param reason - What is wrong, starting with where the value comes from
+   *   (`` @default of `ex#Foo$when`: a timestamp value must be ... ``).
+   */
+  constructor(readonly reason: string) {
+    super(`${CONTEXT}: ${reason}`);
+  }
+}
+
+/**
  * The runtime value of a node value for a shape: a `Date` for a timestamp
  * (from epoch seconds or RFC 3339 text), bytes for a blob (from base64), a
  * `BigDecimal` for a bigDecimal, `number | bigint` for long and bigInteger,
  * `NaN`/`±Infinity` for float and double given as text, the node value as is
  * for a document, and lists, maps and structures converted member by member.
  * Arrays and objects are frozen: defaults are shared by every reader.
+ * Throws a {@link NodeValueError} for a value that does not fit the shape.
  *
  * @param model - The model the shape belongs to.
  * @param targetId - The shape the value is for (a member's target).
@@ -24,7 +44,7 @@ const CONTEXT = "schemasFromModel";
  */
 export function runtimeValue(model: Model, targetId: string, value: NodeValue, where: string): unknown {
   const shape = model.getShape(targetId);
-  if (!shape) throw new Error(`${CONTEXT}: ${where}: unknown shape \`${targetId}\``);
+  if (!shape) throw new NodeValueError(`${where}: unknown shape \`${targetId}\``);
   return convert(model, shape, value, where);
 }
 
@@ -34,13 +54,17 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
     case "timestamp":
       return toDate(value, where);
     case "blob":
-      if (typeof value !== "string") throw new Error(`${CONTEXT}: ${where}: a blob value must be base64 text`);
+      if (typeof value !== "string") throw new NodeValueError(`${where}: a blob value must be base64 text`);
       return fromBase64(value, where);
     case "bigDecimal":
       if (typeof value !== "number" && typeof value !== "bigint" && typeof value !== "string") {
-        throw new Error(`${CONTEXT}: ${where}: a bigDecimal value must be a number`);
+        throw new NodeValueError(`${where}: a bigDecimal value must be a number`);
       }
-      return BigDecimal.from(value);
+      try {
+        return BigDecimal.from(value);
+      } catch {
+        throw new NodeValueError(`${where}: a bigDecimal value must be a finite decimal number`);
+      }
     case "float":
     case "double":
       if (value === "NaN") return Number.NaN;
@@ -86,7 +110,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
 
 function targetOf(model: Model, id: string, where: string): Shape {
   const s = model.getShape(id);
-  if (!s) throw new Error(`${CONTEXT}: ${where}: unknown shape \`${id}\``);
+  if (!s) throw new NodeValueError(`${where}: unknown shape \`${id}\``);
   return s;
 }
 
@@ -101,13 +125,13 @@ function toDate(value: NodeValue, where: string): Date {
     const d = new Date(value);
     if (!Number.isNaN(d.getTime())) return d;
   }
-  throw new Error(`${CONTEXT}: ${where}: a timestamp value must be epoch seconds or RFC 3339 text`);
+  throw new NodeValueError(`${where}: a timestamp value must be epoch seconds or RFC 3339 text`);
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function fromBase64(text: string, where: string): Uint8Array {
-  if (text.length % 4 === 1 || !BASE64.test(text)) throw new Error(`${CONTEXT}: ${where}: invalid base64 blob value`);
+  if (text.length % 4 === 1 || !BASE64.test(text)) throw new NodeValueError(`${where}: invalid base64 blob value`);
   // atob is a web standard (Node 16+); it accepts missing padding.
   const binary = atob(text);
   const out = new Uint8Array(binary.length);

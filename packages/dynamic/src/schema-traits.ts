@@ -1,15 +1,28 @@
 /**
  * Maps a shape's or member's Smithy traits to the core's typed `Traits`, and
- * an operation's to `OperationTraits`.
+ * an operation's to `OperationTraits`. This is the one mapping of model
+ * traits to schema traits: `anvil generate` prints what these functions
+ * return, so generated and dynamic schemas are the same.
  */
 import type { Bounds, OperationTraits, ProtoNumType, TimestampFormat, Traits } from "@anvil/core";
 import { NO_TRAITS } from "@anvil/core";
 import type { MemberShape, Model, NodeValue, Shape } from "@anvil/model";
 import { getPaginated, isNodeObject } from "@anvil/model";
-import { runtimeValue } from "./runtime-value.js";
+import { runtimeValue, type NodeValueError } from "./runtime-value.js";
 
-/** Traits that only document a shape; they are left out of `custom`. */
-const DOCUMENTATION_TRAITS: ReadonlySet<string> = new Set(["smithy.api#documentation", "smithy.api#externalDocumentation"]);
+/**
+ * Traits that only document a shape or an operation, or hold test cases for
+ * it: they are read from the model (docs, fakes, the conformance runner),
+ * never from a schema, so `custom` leaves them out.
+ */
+const MODEL_ONLY_TRAITS: ReadonlySet<string> = new Set([
+  "smithy.api#documentation",
+  "smithy.api#externalDocumentation",
+  "smithy.api#examples",
+]);
+
+/** Whether schemas carry a trait: every trait but {@link MODEL_ONLY_TRAITS} and `smithy.test#` test cases. */
+const carried = (id: string): boolean => !MODEL_ONLY_TRAITS.has(id) && !id.startsWith("smithy.test#");
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -68,14 +81,21 @@ const STRINGS: ReadonlyMap<string, keyof Traits> = new Map<string, keyof Traits>
  * The typed traits of a shape or member: its own traits only (the core's
  * `member` builder merges the target's). `defaultTarget` is the shape a
  * `@default` value belongs to: the member's target, or the shape itself.
- * Returns the shared `NO_TRAITS` when nothing is left.
+ * Traits without a typed field go to `custom`, except documentation,
+ * examples and test cases. Returns the shared `NO_TRAITS` when nothing is
+ * left. Throws a {@link NodeValueError} for a `@default` that does not fit
+ * its shape.
+ *
+ * @param model - The model the shape belongs to.
+ * @param shape - The shape or member.
+ * @param defaultTarget - The shape a `@default` value is for.
  */
 export function schemaTraits(model: Model, shape: Shape | MemberShape, defaultTarget: string): Traits {
   const out: Mutable<Traits> = {};
   const custom: Record<string, unknown> = {};
   let hasCustom = false;
   for (const [id, value] of shape.traits) {
-    if (DOCUMENTATION_TRAITS.has(id)) continue;
+    if (!carried(id)) continue;
     const flag = FLAGS.get(id);
     if (flag !== undefined) {
       (out as Record<string, unknown>)[flag] = true;
@@ -156,7 +176,11 @@ const OPERATION_TRAITS: ReadonlySet<string> = new Set([
 
 /**
  * The typed traits of an operation. `@paginated` is merged with the
- * service's (operation fields win) when a service is given.
+ * service's (operation fields win) when a service is given. Other traits go
+ * to `custom`, except documentation, examples and test cases.
+ *
+ * @param operation - The operation shape.
+ * @param service - The service it is bound to, if any.
  */
 export function operationTraits(operation: Shape, service: Shape | undefined): OperationTraits {
   const out: Mutable<OperationTraits> = {};
@@ -182,10 +206,35 @@ export function operationTraits(operation: Shape, service: Shape | undefined): O
   const custom: Record<string, unknown> = {};
   let hasCustom = false;
   for (const [id, value] of t) {
-    if (OPERATION_TRAITS.has(id) || DOCUMENTATION_TRAITS.has(id)) continue;
+    if (OPERATION_TRAITS.has(id) || !carried(id)) continue;
     custom[id] = value;
     hasCustom = true;
   }
   if (hasCustom) out.custom = Object.freeze(custom);
   return Object.freeze(out);
+}
+
+/** A service schema's trait fields: see {@link serviceTraits}. */
+export interface ServiceTraits {
+  /** Every trait of the service by absolute id, with its node value (protocol and auth traits among them). */
+  readonly traits: Readonly<Record<string, unknown>>;
+  /** The ids of the service's auth scheme traits (those marked `@authDefinition`), in model order. */
+  readonly auth: readonly string[];
+}
+
+/**
+ * The traits a service schema carries: all of them, as they are in the
+ * model (documentation included), and which are auth schemes.
+ *
+ * @param model - The model the service belongs to (auth traits are looked up in it).
+ * @param service - The service shape.
+ */
+export function serviceTraits(model: Model, service: Shape): ServiceTraits {
+  const traits: Record<string, unknown> = {};
+  const auth: string[] = [];
+  for (const [id, value] of service.traits) {
+    traits[id] = value;
+    if (model.getShape(id)?.traits.has("smithy.api#authDefinition")) auth.push(id);
+  }
+  return { traits, auth };
 }

@@ -357,6 +357,10 @@ operation GetForecast {
 @idempotent
 @http(method: "PUT", uri: "/ping", code: 204)
 @tags(["internal"])
+@examples([{ title: "A ping" }])
+@smithy.test#httpRequestTests([
+    { id: "PingRequest", protocol: restJson1, method: "PUT", uri: "/ping" }
+])
 operation Ping {}
 
 @readonly
@@ -463,6 +467,12 @@ describe("schemasFromModel: operations and services", () => {
       optionalAuth: true,
       custom: { "smithy.api#tags": ["internal"] },
     });
+  });
+
+  it("leaves examples and test cases out: they are read from the model", () => {
+    const ping = weather.operations.ping!;
+    expect(model.getShape("w#Ping")!.traits.has("smithy.test#httpRequestTests")).toBe(true);
+    expect(Object.keys(ping.traits.custom ?? {})).toEqual(["smithy.api#tags"]);
   });
 
   it("merges @paginated with the service's", () => {

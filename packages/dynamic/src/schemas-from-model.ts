@@ -8,7 +8,7 @@ import { NO_TRAITS } from "@anvil/core";
 import * as b from "@anvil/core/codegen";
 import type { MemberShape, Model, Shape } from "@anvil/model";
 import { isNodeObject, nameOf, serviceClosure, serviceProtocols } from "@anvil/model";
-import { schemaTraits, operationTraits } from "./schema-traits.js";
+import { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";
 
 /** The runtime schemas of one model. Every lookup is cached: the same id gives the same object. */
 export interface DynamicSchemas {
@@ -76,8 +76,9 @@ const cache = new WeakMap<Model, DynamicSchemas>();
  *
  * Traits: each schema carries its shape's traits, each member its own (the
  * core merges the target's on access), mapped to the typed `Traits` fields;
- * every other trait except documentation is kept in `custom` by absolute id
- * with its node value. `@default` values are converted to runtime values (a
+ * every other trait except documentation, examples and test cases is kept
+ * in `custom` by absolute id with its node value (a service keeps all its
+ * traits in `traits`). `@default` values are converted to runtime values (a
  * `Date`, bytes, a `BigDecimal`, ...); `@default(null)` on a member is an
  * own `default: undefined`, so the target's default does not apply.
  *
@@ -230,19 +231,12 @@ function build(model: Model): DynamicSchemas {
       // defineProperty: an operation may be named `__proto__`, and must stay a plain key.
       Object.defineProperty(ops, key, { value: operation(op.id, id), enumerable: true, writable: true, configurable: true });
     }
-    const traits: Record<string, unknown> = {};
-    const auth: string[] = [];
-    for (const [traitId, value] of svc.traits) {
-      traits[traitId] = value;
-      if (model.getShape(traitId)?.traits.has("smithy.api#authDefinition")) auth.push(traitId);
-    }
     const schema = b.service(id, {
       version: svc.version ?? "",
       operations: ops,
       protocols: serviceProtocols(model, svc),
       errors: (svc.errors ?? []).map((e) => () => struct(e, `an error of \`${id}\``)),
-      auth,
-      traits,
+      ...serviceTraits(model, svc),
     });
     services.set(id, schema);
     return schema;

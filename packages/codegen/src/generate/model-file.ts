@@ -4,14 +4,16 @@
  * and the service descriptor. It imports only `@anvil/core` and
  * `@anvil/core/codegen`, and holds no logic.
  */
+import { NO_TRAITS, type Traits } from "@anvil/core";
+import { NodeValueError, operationTraits, schemaTraits, serviceTraits } from "@anvil/dynamic";
 import type { MemberShape, Shape, ValidationEvent } from "@anvil/model";
-import { nameOf } from "@anvil/model";
+import { nameOf, serviceProtocols } from "@anvil/model";
 import { call, code, literal } from "./code.js";
 import { docsOf } from "./docs.js";
 import { Imports } from "./imports.js";
 import { propertyKey } from "./names.js";
 import { enumEntries, isError, PRELUDE_BUILDERS, UNIT, type ServicePlan } from "./plan.js";
-import { operationTraits, schemaTraits, TraitValueError, type TraitContext } from "./traits.js";
+import { traitsLiteral } from "./traits.js";
 
 /** The header every generated file starts with. */
 export function header(serviceId: string, what: string): string {
@@ -39,17 +41,17 @@ const CORE_SCALAR_TYPES: Readonly<Record<string, string>> = { bigDecimal: "BigDe
 export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string {
   const { model, names } = plan;
   const imports = new Imports();
-  const ctx: TraitContext = { model, imports };
   const declared = new Set<string>();
   const out: string[] = [];
 
-  const traitsOf = (shape: Shape | MemberShape, defaultTarget: string) => {
+  /** A shape's or member's schema traits (`@anvil/dynamic`'s mapping); a bad `@default` is reported at the shape. */
+  const traitsOf = (shape: Shape | MemberShape, defaultTarget: string): Traits => {
     try {
-      return schemaTraits(ctx, shape, defaultTarget);
+      return schemaTraits(model, shape, defaultTarget);
     } catch (e) {
-      if (!(e instanceof TraitValueError)) throw e;
-      events.push({ severity: "ERROR", id: "CodegenTrait", message: e.message, shapeId: e.shape.id, location: e.shape.location });
-      return undefined;
+      if (!(e instanceof NodeValueError)) throw e;
+      events.push({ severity: "ERROR", id: "CodegenTrait", message: e.reason, shapeId: shape.id, location: shape.location });
+      return NO_TRAITS;
     }
   };
 
@@ -87,14 +89,14 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
   };
   const memberCall = (m: MemberShape, indent: string): string => {
     const traits = traitsOf(m, m.target);
-    return `${imports.builder("member")}(${JSON.stringify(m.name)}, ${schemaRef(m.target)}${traits ? `, ${literal(traits, indent)}` : ""})`;
+    return `${imports.builder("member")}(${JSON.stringify(m.name)}, ${schemaRef(m.target)}${traits === NO_TRAITS ? "" : `, ${traitsLiteral(traits, imports, indent)}`})`;
   };
   /** A shape's traits argument, as the last argument of its builder (none when it has no traits). */
   const shapeTraitsArgs = (shape: Shape, indent = "  "): string[] => {
     let traits = traitsOf(shape, shape.id);
     // An IDL 1.0 `set` is a list with unique items.
-    if (shape.type === "set" && !traits?.uniqueItems) traits = { ...traits, uniqueItems: true };
-    return traits ? [literal(traits, indent)] : [];
+    if (shape.type === "set" && !traits.uniqueItems) traits = { ...traits, uniqueItems: true };
+    return traits === NO_TRAITS ? [] : [traitsLiteral(traits, imports, indent)];
   };
   /** `export const Name: Type = /*@__PURE__*\/ builder(args)`, wrapped when long. */
   const constant = (name: string, type: string | undefined, builder: string, args: readonly string[]) => {
@@ -205,18 +207,13 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
     const opType = `${imports.type("OperationSchema")}<${input}, ${output}>`;
     out.push(`export const ${op.name}: ${opType} = ${pure}${imports.builder("operation")}(${JSON.stringify(s.id)}, ${literal(init)});\n\n`);
   }
-  const traits: Record<string, unknown> = {};
-  const auth: string[] = [];
-  for (const [traitId, value] of service.traits) {
-    traits[traitId] = value;
-    if (model.getShape(traitId)?.traits.has("smithy.api#authDefinition")) auth.push(traitId);
-  }
+  const { traits, auth } = serviceTraits(model, service);
   const operations: Record<string, unknown> = {};
   for (const op of plan.operations) operations[op.method] = code(op.name);
   const init: Record<string, unknown> = {
     version: service.version ?? "",
     operations,
-    protocols: [...service.traits.keys()].filter((t) => model.getShape(t)?.traits.has("smithy.api#protocolDefinition")),
+    protocols: serviceProtocols(model, service),
     errors: serviceErrors.map((e) => code(structRef(e))),
     auth,
     traits,
