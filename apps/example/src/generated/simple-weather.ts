@@ -462,13 +462,7 @@ export const GetCurrentTime: OperationSchema<Record<string, never>, GetCurrentTi
   input: unit,
   output: GetCurrentTimeOutputSchema,
   errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: {
-    http: { method: "GET", uri: "/time", code: 200 },
-    readonly: true,
-    custom: {
-      "smithy.api#examples": [{ title: "Ask the time", output: { time: "2024-06-01T12:00:00Z", date: "2024-06-01T12:00:00Z" } }],
-    },
-  },
+  traits: { http: { method: "GET", uri: "/time", code: 200 }, readonly: true },
 });
 
 /** Adds a city. The new city's identifier is derived from its name. */
@@ -476,44 +470,7 @@ export const CreateCity: OperationSchema<CreateCityInput, CreateCityOutput> = /*
   input: CreateCityInputSchema,
   output: CreateCityOutputSchema,
   errors: [CityAlreadyExistsSchema, ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: {
-    http: { method: "PUT", uri: "/cities", code: 201 },
-    idempotent: true,
-    custom: {
-      "smithy.api#examples": [
-        {
-          title: "Add Lisbon",
-          input: {
-            name: "Lisbon",
-            country: "PT",
-            coordinates: { latitude: 38.7223, longitude: -9.1393 },
-            population: 545000,
-            tags: ["coastal", "capital"],
-          },
-          output: {
-            city: {
-              cityId: "lisbon",
-              name: "Lisbon",
-              country: "PT",
-              coordinates: { latitude: 38.7223, longitude: -9.1393 },
-              population: 545000,
-              tags: ["coastal", "capital"],
-              createdAt: "2024-06-01T12:00:00Z",
-            },
-            location: "/cities/lisbon",
-          },
-        },
-        {
-          title: "A city that exists already",
-          input: { name: "Seattle", country: "US", coordinates: { latitude: 47.6062, longitude: -122.3321 } },
-          error: {
-            shapeId: "example.weather#CityAlreadyExists",
-            content: { message: "city seattle exists already", cityId: "seattle" },
-          },
-        },
-      ],
-    },
-  },
+  traits: { http: { method: "PUT", uri: "/cities", code: 201 }, idempotent: true },
 });
 
 /** Looks up one city. */
@@ -521,38 +478,7 @@ export const GetCity: OperationSchema<GetCityInput, GetCityOutput> = /*@__PURE__
   input: GetCityInputSchema,
   output: GetCityOutputSchema,
   errors: [NoSuchCitySchema, ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: {
-    http: { method: "GET", uri: "/cities/{cityId}", code: 200 },
-    readonly: true,
-    custom: {
-      "smithy.api#examples": [
-        {
-          title: "Look up Seattle",
-          input: { cityId: "seattle" },
-          output: {
-            city: {
-              cityId: "seattle",
-              name: "Seattle",
-              country: "US",
-              coordinates: { latitude: 47.6062, longitude: -122.3321 },
-              population: 737015,
-              tags: ["coastal", "rainy"],
-              createdAt: "2024-01-01T00:00:00Z",
-            },
-            lastModified: "2024-01-01T00:00:00Z",
-          },
-        },
-        {
-          title: "An unknown city",
-          input: { cityId: "atlantis" },
-          error: {
-            shapeId: "example.weather#NoSuchCity",
-            content: { message: "no city atlantis", cityId: "atlantis" },
-          },
-        },
-      ],
-    },
-  },
+  traits: { http: { method: "GET", uri: "/cities/{cityId}", code: 200 }, readonly: true },
 });
 
 /**
@@ -565,29 +491,7 @@ export const ListCities: OperationSchema<ListCitiesInput, ListCitiesOutput> = /*
   input: ListCitiesInputSchema,
   output: ListCitiesOutputSchema,
   errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: {
-    http: { method: "GET", uri: "/cities", code: 200 },
-    readonly: true,
-    paginated: { items: "items" },
-    custom: {
-      "smithy.api#examples": [
-        {
-          title: "The first two cities",
-          input: { pageSize: 2 },
-          output: {
-            items: [{ cityId: "paris", name: "Paris" }, { cityId: "reykjavik", name: "Reykjavík" }],
-            nextToken: "2",
-            totalCount: 4,
-          },
-        },
-        {
-          title: "Cities tagged coastal in the US",
-          input: { tags: ["coastal"], filters: { country: "US" } },
-          output: { items: [{ cityId: "seattle", name: "Seattle" }], totalCount: 1 },
-        },
-      ],
-    },
-  },
+  traits: { http: { method: "GET", uri: "/cities", code: 200 }, readonly: true, paginated: { items: "items" } },
 });
 
 /** Returns the forecast of a city for the coming days. */
@@ -595,31 +499,7 @@ export const GetForecast: OperationSchema<GetForecastInput, GetForecastOutput> =
   input: GetForecastInputSchema,
   output: GetForecastOutputSchema,
   errors: [NoSuchCitySchema, ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: {
-    http: { method: "GET", uri: "/cities/{cityId}/forecast", code: 200 },
-    readonly: true,
-    custom: {
-      "smithy.api#examples": [
-        {
-          title: "Tomorrow in Paris",
-          input: { cityId: "paris", days: 1 },
-          output: {
-            cityId: "paris",
-            days: [
-              {
-                date: "2024-06-02T00:00:00Z",
-                highC: 24.5,
-                lowC: 14,
-                sky: "CLEAR",
-                precipitation: { none: {} },
-                alertLevel: 1,
-              },
-            ],
-          },
-        },
-      ],
-    },
-  },
+  traits: { http: { method: "GET", uri: "/cities/{cityId}/forecast", code: 200 }, readonly: true },
 });
 
 /** The operations of {@link SimpleWeather}, by client and handler method name. */
