@@ -9,6 +9,7 @@ import {
   gunzip,
   type HttpRequest,
   type HttpResponse,
+  type MemberSchema,
   ModeledError,
   type OperationSchema,
   ProtocolError,
@@ -166,10 +167,21 @@ function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema
 /** Top-level `@default`s of members the request left out (the JSON reader already filled the body's). */
 function fillBoundDefaults(schema: StructSchema, value: Obj): Obj {
   let out: Obj | undefined;
-  for (const m of schema.members) {
-    if (value[m.name] !== undefined || m.traits.default === undefined || m.traits.httpPayload) continue;
-    (out ??= { ...value })[m.name] = m.traits.default;
+  for (const m of boundDefaultsOf(schema)) {
+    if (value[m.name] === undefined) (out ??= { ...value })[m.name] = m.traits.default;
   }
   return out ?? value;
+}
+
+const boundDefaults = new WeakMap<StructSchema, readonly MemberSchema[]>();
+
+/** The members {@link fillBoundDefaults} may fill, once per schema. */
+function boundDefaultsOf(schema: StructSchema): readonly MemberSchema[] {
+  let members = boundDefaults.get(schema);
+  if (members === undefined) {
+    members = schema.members.filter((m) => m.traits.default !== undefined && !m.traits.httpPayload);
+    boundDefaults.set(schema, members);
+  }
+  return members;
 }
 
