@@ -3,6 +3,7 @@
 // validation, the handler, JSON.stringify, a JSON error on bad input).
 import http from "node:http";
 import { createOrder } from "./order-model.mjs";
+import { ready } from "./ready.mjs";
 
 const CURRENCIES = new Set(["EUR", "USD", "GBP"]);
 const LIMIT = 1 << 20;
@@ -51,4 +52,4 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 5_000;
-server.listen(0, "127.0.0.1", () => process.send(server.address().port));
+server.listen(0, "127.0.0.1", () => ready(server.address().port));

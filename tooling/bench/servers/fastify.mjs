@@ -3,8 +3,9 @@
 // schema-compiled serializer.
 import Fastify from "fastify";
 import { createOrder, createOrderJsonSchema, createOrderOutputJsonSchema } from "./order-model.mjs";
+import { ready } from "./ready.mjs";
 
 const app = Fastify({ logger: false });
 app.post("/orders", { schema: { body: createOrderJsonSchema, response: { 200: createOrderOutputJsonSchema } } }, async (request) => createOrder(request.body));
 await app.listen({ port: 0, host: "127.0.0.1" });
-process.send(app.server.address().port);
+ready(app.server.address().port);
