@@ -87,7 +87,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       const stream = eventStreamPayload(operation.input, "request");
       if (stream !== undefined) return readEventStreamInput(settings, operation.input, stream, request, context);
-      let bytes = await readBody(request.body);
+      // A buffered body (what `@anvil/server` hands over) needs no read.
+      let bytes = request.body instanceof Uint8Array ? request.body : await readBody(request.body);
       if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
       const codings = codingsOf(headers.get("content-encoding"));

@@ -170,13 +170,22 @@ export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest
 }
 
 function bodyOf(req: NodeRequest, expecting: NodeResponse | undefined): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]: () => {
-      if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
-      expecting = undefined;
-      return new BodyReader(req);
-    },
-  };
+  return new NodeBody(req, expecting);
+}
+
+/** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
+class NodeBody implements AsyncIterable<Uint8Array> {
+  constructor(
+    private readonly req: NodeRequest,
+    private expecting: NodeResponse | undefined,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
+    const expecting = this.expecting;
+    if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
+    this.expecting = undefined;
+    return new BodyReader(this.req);
+  }
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
