@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { median } from "./timing.mjs";
 
+// BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
 const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
   ["bare node:http", "bare.mjs"],
   ["anvil (restJson1)", "anvil.mjs"],
@@ -115,7 +116,7 @@ export async function runServerBench({ quick }) {
         `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× | ${med(k, "p50")} | ${med(k, "p99")} |`,
       );
     }
-    if (servers.length === 3) console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
+    if (!process.env.BENCH_SERVERS) console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
   } finally {
     for (const s of servers) s.child.kill();
   }

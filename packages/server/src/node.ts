@@ -276,11 +276,13 @@ function hostName(authority: string): string {
 async function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpResponse, closing: boolean): Promise<void> {
   const h1 = isHttp1(req);
   const headers: Record<string, string | string[]> = {};
+  let cookies = false;
   response.headers.forEach((value, name) => {
-    if (name !== "set-cookie" && !(!h1 && HOP_BY_HOP.has(name))) headers[name] = value;
+    if (name === "set-cookie") cookies = true;
+    else if (h1 || !HOP_BY_HOP.has(name)) headers[name] = value;
   });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  // Each cookie stays a field of its own (forEach joins them).
+  if (cookies) headers["set-cookie"] = response.headers.getSetCookie();
   // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
   if (h1 && (closing || !req.complete)) headers["connection"] = "close";
   const body = response.body;
