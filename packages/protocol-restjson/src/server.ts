@@ -11,6 +11,7 @@ import {
   type HttpRequest,
   isAsyncIterable,
   type HttpResponse,
+  type MemberSchema,
   ModeledError,
   type OperationSchema,
   ProtocolError,
@@ -91,7 +92,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       if (stream !== undefined) return readEventStreamInput(settings, operation.input, stream, request, context);
       const blob = streamingBlobPayload(settings, operation.input, "request");
       if (blob !== undefined) return readStreamingBlobInput(settings, operation.input, blob.name, request, context);
-      let bytes = await readBody(request.body);
+      // A buffered body (what `@anvil/server` hands over) needs no read.
+      let bytes = request.body instanceof Uint8Array ? request.body : await readBody(request.body);
       if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
       let headers = request.headers;
       const codings = codingsOf(headers.get("content-encoding"));
@@ -196,10 +198,21 @@ function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema
 /** Top-level `@default`s of members the request left out (the JSON reader already filled the body's). */
 function fillBoundDefaults(schema: StructSchema, value: Obj): Obj {
   let out: Obj | undefined;
-  for (const m of schema.members) {
-    if (value[m.name] !== undefined || m.traits.default === undefined || m.traits.httpPayload) continue;
-    (out ??= { ...value })[m.name] = m.traits.default;
+  for (const m of boundDefaultsOf(schema)) {
+    if (value[m.name] === undefined) (out ??= { ...value })[m.name] = m.traits.default;
   }
   return out ?? value;
+}
+
+const boundDefaults = new WeakMap<StructSchema, readonly MemberSchema[]>();
+
+/** The members {@link fillBoundDefaults} may fill, once per schema. */
+function boundDefaultsOf(schema: StructSchema): readonly MemberSchema[] {
+  let members = boundDefaults.get(schema);
+  if (members === undefined) {
+    members = schema.members.filter((m) => m.traits.default !== undefined && !m.traits.httpPayload);
+    boundDefaults.set(schema, members);
+  }
+  return members;
 }
 

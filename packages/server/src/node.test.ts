@@ -8,7 +8,9 @@ import type { TLSSocket } from "node:tls";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listen, type NodeListener } from "./node-entry.js";
-import { CHUNK, testServer } from "./test-service.js";
+import { createServer } from "./server.js";
+import { testProtocol } from "./test-protocol.js";
+import { CHUNK, TestService, testServer } from "./test-service.js";
 
 const listeners: NodeListener[] = [];
 afterEach(async () => {
@@ -74,6 +76,26 @@ describe("listen (HTTP/1.1)", () => {
     const context = observed.contexts[0]!;
     expect([context.remoteAddress, context.headers.get("x-trace"), context.protocol, context.request.host]).toEqual(["127.0.0.1", "t1", "test#json", "127.0.0.1"]);
     expect(context.signal.aborted).toBe(false);
+  });
+
+  it("sends each Set-Cookie of a response as a field of its own", async () => {
+    const base = testProtocol("test#json");
+    const protocol = {
+      ...base,
+      async serializeResponse(...args: Parameters<typeof base.serializeResponse>) {
+        const response = await base.serializeResponse(...args);
+        response.headers.append("set-cookie", "a=1; Path=/");
+        response.headers.append("set-cookie", "b=2, c; Path=/");
+        return response;
+      },
+    };
+    const server = createServer(TestService, { protocols: [protocol] })
+      .register({ echo: () => ({ message: "hi" }), fail: () => ({}), download: () => ({}), upload: () => ({}), wait: () => ({}) })
+      .mapService();
+    const listener = await listen(server);
+    listeners.push(listener);
+    const response = await rawRequest(`${listener.url}/echo/ann`, { headers: { "content-type": "application/json" } }, ["{}"]);
+    expect([response.status, response.headers["set-cookie"], response.headers["content-type"]]).toEqual([200, ["a=1; Path=/", "b=2, c; Path=/"], "application/json"]);
   });
 
   it("answers an unmodeled exception with a 500 that leaks nothing", async () => {

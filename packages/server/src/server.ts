@@ -133,7 +133,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
   };
 
   const settle = (exchange: LazyExchange): void => {
-    if (!exchanges.delete(exchange) || exchanges.size > 0) return;
+    if (!exchanges.delete(exchange) || exchanges.size > 0 || idle.length === 0) return;
     for (const resolve of idle.splice(0)) resolve();
   };
 

@@ -24,9 +24,16 @@ export const SERVER_OUTPUT_DEFAULTS: DefaultsMode = Object.freeze({ topLevel: tr
 /** Whether anything at or below a schema has a member with a default, by schema. */
 const hasDefaults = new WeakMap<Schema, boolean>();
 
-function anyDefaults(schema: Schema, seen: Set<Schema> = new Set()): boolean {
+/**
+ * Computed once per schema: a walk's answer is final for the schema it
+ * started from (a `true` is final anywhere; a `false` below the start may
+ * only be so because a cycle led back to a schema still being walked).
+ */
+function anyDefaults(schema: Schema, seen?: Set<Schema>): boolean {
   const known = hasDefaults.get(schema);
   if (known !== undefined) return known;
+  const start = seen === undefined;
+  seen ??= new Set();
   if (seen.has(schema)) return false;
   seen.add(schema);
   let members: readonly MemberSchema[] = [];
@@ -40,7 +47,7 @@ function anyDefaults(schema: Schema, seen: Set<Schema> = new Set()): boolean {
       break;
     }
   }
-  if (result || seen.size === 1) hasDefaults.set(schema, result);
+  if (result || start || members.length === 0) hasDefaults.set(schema, result);
   return result;
 }
 
