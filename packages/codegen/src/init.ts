@@ -151,6 +151,7 @@ export function planInit(options: InitOptions, templates = INIT_TEMPLATES): Init
     });
     files.push({ path: outputPath(template), text });
   }
+  files.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { ok: true, service, files };
 }
 
