@@ -44,6 +44,7 @@ describe("planInit", () => {
       "src/service.test.ts",
       "tsconfig.build.json",
       "tsconfig.json",
+      "vitest.config.ts",
     ]);
   });
 
@@ -69,6 +70,12 @@ describe("planInit", () => {
   it("writes a strict NodeNext tsconfig", () => {
     const { compilerOptions } = JSON.parse(fileOf(files, "tsconfig.json")) as { compilerOptions: Record<string, unknown> };
     expect(compilerOptions).toMatchObject({ strict: true, exactOptionalPropertyTypes: true, module: "NodeNext", moduleResolution: "NodeNext" });
+    // The build compiles the same sources, emitting, without the tests.
+    expect(JSON.parse(fileOf(files, "tsconfig.build.json"))).toEqual({
+      extends: "./tsconfig.json",
+      compilerOptions: { noEmit: false },
+      exclude: ["src/**/*.test.ts"],
+    });
   });
 
   it("points the @anvil packages at a local checkout with --anvil-from", () => {
