@@ -266,16 +266,21 @@ export function initCommand(args: ParsedArgs, io: Io): number {
   }
   const where = displayPath(resolve(dir));
   const install = anvilFrom === undefined ? "npm install" : "pnpm install     # the @anvil packages are link: specs to the checkout";
+  const cd = where === "." ? "" : `\n  cd ${shellQuote(where)}`;
   io.out(`✓ created the ${result.service} service in ${where}: ${result.written.length} files (${result.written.join(", ")})
 
-Next steps:
-  cd ${where}
+Next steps:${cd}
   ${install}
   npm start        # generates, builds and serves ${result.service} on 127.0.0.1:8080
   npm test         # the generated client against the server, over every protocol
 
 Then edit model/service.smithy, run \`npm run generate\`, and let the compiler guide src/handlers.ts.`);
   return 0;
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it has to be. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A path as a person wants to read it: relative to the working folder when inside it, else absolute. */

@@ -127,6 +127,26 @@ describe("anvil init", () => {
     expect(text).toContain(`cd ${dir}\n  npm install\n  npm start`);
   });
 
+  it("quotes a folder with spaces in the next steps, and skips `cd .`", () => {
+    const dir = join(scratch(), "my tasks");
+    const quoted = capture();
+    expect(initCommand(parseArgs(["init", dir]), quoted.io)).toBe(0);
+    expect(quoted.out.join("\n")).toContain(`cd '${dir}'\n`);
+
+    const here = join(scratch(), "here");
+    mkdirSync(here);
+    const cwd = process.cwd();
+    process.chdir(here);
+    try {
+      const local = capture();
+      expect(initCommand(parseArgs(["init", "."]), local.io)).toBe(0);
+      expect(local.out.join("\n")).toContain("✓ created the Here service in .:");
+      expect(local.out.join("\n")).toContain("Next steps:\n  npm install\n");
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("suggests pnpm with --anvil-from", () => {
     const { io, out } = capture();
     expect(initCommand(parseArgs(["init", join(scratch(), "linked"), "--anvil-from", REPO]), io)).toBe(0);

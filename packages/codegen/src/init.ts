@@ -135,7 +135,7 @@ export function planInit(options: InitOptions, templates = INIT_TEMPLATES): Init
     [
       "anvilSpecs",
       options.anvilFrom === undefined
-        ? `at version \`^${version}\`, the version of the \`anvil\` that wrote this project`
+        ? `at version \`^${version}\`, the version of the \`anvil\` that wrote this project. Until the \`@anvil\` packages are on the npm registry, write the project with \`anvil init --anvil-from <path of an Anvil checkout>\` (built with \`pnpm build\`) instead: the dependencies then link to that checkout`
         : `\`link:\` specs to the Anvil checkout at \`${resolve(options.anvilFrom)}\` (\`anvil init --anvil-from\`); install them with pnpm, which links such folders as they are`,
     ],
   ]);
