@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import {
   formatLocation,
   loadModel,
@@ -14,6 +14,7 @@ import {
 } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
 import { generate } from "./generate/generate.js";
+import { writeInit } from "./init.js";
 import { resolveSettings } from "./settings.js";
 
 /** Where a command writes: injectable so tests can capture output. */
@@ -240,6 +241,48 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
   return 0;
 }
 
+/**
+ * `anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]`:
+ * writes a new service project and prints the next steps. Exit code 2 on
+ * bad arguments or a non-empty folder without `--force`.
+ */
+export function initCommand(args: ParsedArgs, io: Io): number {
+  const [dir, ...extra] = args.models;
+  if (dir === undefined || extra.length) {
+    io.err(`error: ${dir === undefined ? "no folder given" : `one folder only, not ${args.models.join(", ")}`}; usage: anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]`);
+    return 2;
+  }
+  const name = args.flags.get("--name");
+  const anvilFrom = args.flags.get("--anvil-from");
+  const result = writeInit({
+    dir,
+    force: args.flags.has("--force"),
+    ...(typeof name === "string" ? { name } : {}),
+    ...(typeof anvilFrom === "string" ? { anvilFrom } : {}),
+  });
+  if (!result.ok) {
+    io.err(`error: ${result.error}`);
+    return 2;
+  }
+  const where = displayPath(resolve(dir));
+  const install = anvilFrom === undefined ? "npm install" : "pnpm install     # the @anvil packages are link: specs to the checkout";
+  const cd = where === "." ? "" : `\n  cd ${shellQuote(where)}`;
+  io.out(`✓ created the ${result.service} service in ${where}: ${result.written.length} files (${result.written.join(", ")})
+
+Next steps:${cd}
+  ${install}
+  npm start        # generates, builds and serves ${result.service} on 127.0.0.1:8080
+  npm test         # the generated client against the server, over every protocol
+
+Then edit model/service.smithy, run \`npm run generate\`, and let the compiler guide src/handlers.ts.`);
+  return 0;
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it has to be. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 /** A path as a person wants to read it: relative to the working folder when inside it, else absolute. */
 function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
@@ -258,6 +301,7 @@ Usage:
   anvil ast --model <files|dirs>... [--out FILE] [--include-prelude]
   anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
+  anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -275,6 +319,11 @@ Generate options (flags override the config file):
   --config <file>           Read settings from this anvil.config.json or smithy-build.json
                             (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
   --check                   Write nothing; exit 1 when generated files are missing or out of date
+
+Init options (a new service project: model, config, handlers, server, test, scripts):
+  --name <Service>          The service's shape name (default: the folder name in PascalCase)
+  --force                   Write into a folder that is not empty (same-named files are overwritten)
+  --anvil-from <checkout>   Depend on a local Anvil checkout (link: specs) instead of registry versions
 
   --help, -h                Show this help
 `;

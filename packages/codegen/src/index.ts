@@ -13,6 +13,7 @@ export {
   formatDiagnostic,
   formatSnippet,
   generateCommand,
+  initCommand,
   SourceLines,
   summarize,
   USAGE,
@@ -21,5 +22,7 @@ export {
 export type { Io } from "./commands.js";
 export { generate, GENERATE_DEFAULTS } from "./generate/generate.js";
 export type { GeneratedFile, GenerateOptions, GenerateResult } from "./generate/generate.js";
+export { INIT_ANVIL_PACKAGES, INIT_TEMPLATES, pascalCase, planInit, writeInit } from "./init.js";
+export type { InitFile, InitOptions, InitPlan, InitResult } from "./init.js";
 export { ANVIL_CONFIG, BUNDLED_ARTIFACTS, resolveSettings, SMITHY_BUILD } from "./settings.js";
 export type { GenerateSettings, SettingsResult } from "./settings.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "@anvil/model";
 import { generate } from "./generate.js";
-import { generateInto, loadOrThrow, RICH_MODEL, scratchDir, typeCheck, WEATHER_MODEL } from "./test-support.js";
+import { EXAMPLE_MODEL, generateInto, loadOrThrow, RICH_MODEL, scratchDir, typeCheck, WEATHER_MODEL } from "./test-support.js";
 
 /** Type-level checks written next to the generated files: the interfaces agree with core's mapped types. */
 const EXAMPLE_USAGE = `
