@@ -333,13 +333,19 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
   }
 }
 
-/** The key at `p` spells the member's name; compares four bytes at a time. */
+/**
+ * The key at `p` spells the member's name; compares four bytes at a time,
+ * the last four overlapping the ones before when the length is not a multiple of four.
+ */
 function sameName(pm: Int32Array, names: DataView, mat: number, b: DataView, p: number, len: number): boolean {
   if (pm[mat + 4] !== len) return false;
   const start = pm[mat + 3]!;
-  let i = 0;
-  for (; i + 4 <= len; i += 4) if (names.getUint32(start + i) !== b.getUint32(p + i)) return false;
-  for (; i < len; i++) if (names.getUint8(start + i) !== b.getUint8(p + i)) return false;
+  if (len >= 4) {
+    const last = len - 4;
+    for (let i = 0; i < last; i += 4) if (names.getUint32(start + i) !== b.getUint32(p + i)) return false;
+    return names.getUint32(start + last) === b.getUint32(p + last);
+  }
+  for (let i = 0; i < len; i++) if (names.getUint8(start + i) !== b.getUint8(p + i)) return false;
   return true;
 }
 
