@@ -54,13 +54,15 @@ export function makePage(n) {
 }
 
 /** Baseline vs ours: median ms per call of each and the speed ratio (baseline time / our time). */
-function compare(base, ours, totalMs) {
-  const [b, o] = interleaved([base, ours], totalMs);
+function compare(base, ours, totalMs, rounds) {
+  const [b, o] = interleaved([base, ours], totalMs, rounds);
   return { baseMs: b.ms, oursMs: o.ms, ratio: 1 / o.timeRatio };
 }
 
 export async function runCborBench({ quick }) {
-  const minMs = quick ? 400 : 2000;
+  const minMs = quick ? 400 : 3000;
+  // many short interleaved slices: on a shared machine, load changes hit a slice and its baseline alike
+  const rounds = quick ? 15 : 75;
   const read = compileReader(Page);
   const write = compileWriter(Page);
   const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false });
@@ -73,11 +75,11 @@ export async function runCborBench({ quick }) {
     const raw = encoder.encode(plain);
     // sanity: we read what we wrote, and cbor-x reads it too
     if (read(ours).items.length !== n || decoder.decode(ours).items.length !== n) throw new Error("bench payload does not round-trip");
-    rows.push([`${label} read`, ours.length, compare(() => decoder.decode(raw), () => read(ours), minMs)]);
-    rows.push([`${label} write`, ours.length, compare(() => encoder.encode(plain), () => write(value), minMs)]);
+    rows.push([`${label} read`, ours.length, compare(() => decoder.decode(raw), () => read(ours), minMs, rounds)]);
+    rows.push([`${label} write`, ours.length, compare(() => encoder.encode(plain), () => write(value), minMs, rounds)]);
   }
   console.log("\nCBOR codec — schema-compiled reader/writer vs raw cbor-x on the equivalent plain value");
-  console.log("(same run, interleaved slices; medians of 15 rounds; ratio = median of per-round ratios)");
+  console.log(`(same run, interleaved slices; medians of ${rounds} rounds; ratio = median of per-round ratios)`);
   console.log(`${"case".padEnd(18)} ${"bytes".padStart(8)} ${"cbor-x ops/s".padStart(13)} ${"anvil ops/s".padStart(12)} ${"anvil/cbor-x".padStart(13)}`);
   for (const [name, size, { baseMs, oursMs, ratio }] of rows) {
     console.log(

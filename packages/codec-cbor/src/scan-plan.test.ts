@@ -1,4 +1,5 @@
 import type { Schema } from "@anvil/core";
+import { member, string, struct } from "@anvil/core/codegen";
 import { encode } from "cbor-x";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -112,6 +113,18 @@ describe("scan plan", () => {
     expect(scan(encode({ name: "n", size: 1, tags: [], extra: 1 }), 128, false, plan) & MATCHES_PLAN).toBe(0);
     // a member with a default is missing: the converter fills it in
     expect(scan(encode({ name: "n", tags: [] }), 128, false, plan) & MATCHES_PLAN).toBe(0);
+  });
+
+  it("matches a member name only when every byte of it matches, at any length", () => {
+    for (let len = 1; len <= 14; len++) {
+      const name = "abcdefghijklmn".slice(0, len);
+      const plan = planFor(struct(`test#Len${len}`, [member(name, string)]));
+      expect(scan(encode({ [name]: "v" }), 128, false, plan) & MATCHES_PLAN).toBe(MATCHES_PLAN);
+      for (let at = 0; at < len; at++) {
+        const other = `${name.slice(0, at)}Z${name.slice(at + 1)}`;
+        expect(scan(encode({ [other]: "v" }), 128, false, plan) & MATCHES_PLAN).toBe(0);
+      }
+    }
   });
 
   it("never changes what the scan rejects", () => {

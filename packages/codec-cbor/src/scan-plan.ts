@@ -40,8 +40,13 @@ export const P_STRUCT = 10;
  * scan reads both from one place.
  */
 export const NODE = 4;
-/** Per structure member, `MEMBER` numbers: node, its kind, bit in the default bits (or 0), start and length of the wire name in `names`. */
-export const MEMBER = 5;
+/**
+ * Per structure member, `MEMBER` numbers: node, its kind, bit in the default
+ * bits (or 0), start and length of the wire name in `names`, then the name's
+ * first and last four bytes as big-endian int32s (names under four bytes:
+ * all of them, in the first), so the scan compares most names without reading `names`.
+ */
+export const MEMBER = 7;
 
 /** @internal */
 export interface ScanPlan {
@@ -54,6 +59,13 @@ export interface ScanPlan {
 }
 
 const plans = new WeakMap<Schema, ScanPlan>();
+
+/** Up to four bytes from `at` as a big-endian int32, as `DataView.getInt32` (or getUint16, getUint8) reads them. */
+function wordAt(bytes: Uint8Array, at: number): number {
+  let word = 0;
+  for (let i = at; i < Math.min(at + 4, bytes.length); i++) word = (word << 8) | bytes[i]!;
+  return word | 0;
+}
 const utf8 = new TextEncoder();
 
 /** @internal The scan plan of a schema, compiled once. */
@@ -142,7 +154,7 @@ export function planFor(schema: Schema): ScanPlan {
             next <<= 1;
             mask |= b;
           }
-          members.push(-1, P_CONVERT, b, names.length, name.length);
+          members.push(-1, P_CONVERT, b, names.length, name.length, wordAt(name, 0), name.length >= 4 ? wordAt(name, name.length - 4) : 0);
           for (const byte of name) names.push(byte);
         }
         for (let i = 0; i < ms.length; i++) members[(first + i) * MEMBER] = add(ms[i]!.target);

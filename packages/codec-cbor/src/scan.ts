@@ -333,14 +333,32 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
   }
 }
 
-/** The key at `p` spells the member's name; compares four bytes at a time. */
+/**
+ * The key at `p` spells the member's name. The plan holds the name's first
+ * and last four bytes, which settle names of up to eight bytes; longer ones
+ * compare the words between too.
+ */
 function sameName(pm: Int32Array, names: DataView, mat: number, b: DataView, p: number, len: number): boolean {
   if (pm[mat + 4] !== len) return false;
-  const start = pm[mat + 3]!;
-  let i = 0;
-  for (; i + 4 <= len; i += 4) if (names.getUint32(start + i) !== b.getUint32(p + i)) return false;
-  for (; i < len; i++) if (names.getUint8(start + i) !== b.getUint8(p + i)) return false;
-  return true;
+  if (len >= 4) {
+    if (b.getInt32(p) !== pm[mat + 5]) return false;
+    const last = len - 4;
+    if (last > 4) {
+      const start = pm[mat + 3]!;
+      for (let i = 4; i < last; i += 4) if (names.getInt32(start + i) !== b.getInt32(p + i)) return false;
+    }
+    return b.getInt32(p + last) === pm[mat + 6];
+  }
+  switch (len) {
+    case 0:
+      return true;
+    case 1:
+      return b.getUint8(p) === pm[mat + 5];
+    case 2:
+      return b.getUint16(p) === pm[mat + 5];
+    default:
+      return ((b.getUint16(p) << 8) | b.getUint8(p + 2)) === pm[mat + 5];
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError } from "@anvil/core";
-import { blob, document, list, long, map, member, string, struct, timestamp } from "@anvil/core/codegen";
+import { bigInteger, blob, document, integer, list, long, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
 import { compileReader } from "./index.js";
 import { Everything, Named, Node, Shape, WithDefaults } from "./test-schemas.js";
@@ -99,6 +99,38 @@ describe("big numbers stay exact", () => {
     ["integer exponent out of range", `{"i":1e10}`, "/i"],
   ])("rejects %s", (_name, text, path) => {
     expect(failure(() => read(text)).path).toBe(path);
+  });
+});
+
+describe("integer-only schemas: native parse, then a check of each long", () => {
+  // No bigDecimal or document: only runs of 16 digits are scanned for up
+  // front; exponents are found by the long and bigInteger converters.
+  const Ints = struct("test#Ints", [
+    member("l", long),
+    member("bi", bigInteger),
+    member("i", integer),
+    member("longs", list("test#Longs2", member("member", long))),
+    member("u", union("test#IntsUnion", [member("n", long)])),
+  ]);
+  const readInts = compileReader(Ints);
+  it.each([
+    ["long exponent within range", `{"l":1e2}`, { l: 100 }],
+    ["long zero", `{"l":0,"longs":[0,-0]}`, { l: 0, longs: [0, -0] }],
+    ["bigInteger exponent past 2^53", `{"bi":1e30}`, { bi: 10n ** 30n }],
+    ["bigInteger exponent past a double", `{"bi":1e400}`, { bi: 10n ** 400n }],
+    ["long exponent past 2^53 in a list", `{"longs":[1,2e17]}`, { longs: [1, 2n * 10n ** 17n] }],
+    ["zero with an exponent elsewhere", `{"l":0,"i":5E0}`, { l: 0, i: 5 }],
+    ["unknown union variant keeps big numbers", `{"u":{"x":{"a":[1e30,0]}}}`, { u: { $case: "$unknown", name: "x", value: { a: [10n ** 30n, 0] } } }],
+  ])("%s", (_name, text, expected) => {
+    expect(readInts(text)).toEqual(expected);
+  });
+  it.each([
+    ["long that underflowed to zero", `{"l":1e-400}`, "/l"],
+    ["long in a list that underflowed", `{"longs":[1,-1e-999]}`, "/longs/1"],
+    ["long exponent beyond 64 bits", `{"l":1e19}`, "/l"],
+    ["long exponent with a fraction", `{"l":1.5e0}`, "/l"],
+  ])("rejects %s", (_name, text, path) => {
+    expect(failure(() => readInts(text)).path).toBe(path);
   });
 });
 

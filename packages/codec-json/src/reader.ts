@@ -6,7 +6,7 @@
  */
 import { BigDecimal, type MemberSchema, type Schema, type StructSchema, type TimestampFormat, type UnionSchema } from "@anvil/core";
 import { decodeBase64 } from "./base64.js";
-import { mayHoldLossyInteger, mayHoldLossyNumber, parseExact } from "./exact-parse.js";
+import { mayHoldExponent, mayHoldLongDigits, mayHoldLossyNumber, parseExact } from "./exact-parse.js";
 import { Failure, mismatch, toSerializationError, withSegment } from "./failure.js";
 import { exactInteger, RawNumber } from "./numbers.js";
 import { defaultMaker, defineData, isPrototypeName, exactNumbersOf, timestampFormatOf, wireName } from "./schema-info.js";
@@ -50,6 +50,32 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  */
 let owned = false;
 
+/**
+ * True while converting what the native JSON.parse made of text that was
+ * pre-scanned only for runs of 16 digits (schemas whose exact numbers are
+ * integers: long, bigInteger). The exponent scan is left for later, as it
+ * costs a sizeable part of a parse: a number there may still stand for an
+ * integer no double holds (`1e30`, `1e400`) or a fraction that underflowed
+ * to zero (`1e-400`). The long, bigInteger and document converters check
+ * with {@link checkNative}; the reader parses again exactly when they throw
+ * {@link RETRY_EXACT}, or when {@link underflowSeen} and the text has an
+ * exponent.
+ */
+let unsure = false;
+/** Whether an unsure conversion met a number that may have underflowed (zero, or subnormal in a document). */
+let underflowSeen = false;
+
+/** Thrown (never escaping the reader) when a number the native parser made may not be exact. */
+const RETRY_EXACT: object = Object.freeze({ retry: "exact" });
+
+/** Checks a number of an unsure conversion: throws RETRY_EXACT when it may be rounded, notes a possible underflow. */
+function checkNative(v: number): void {
+  if (Number.isSafeInteger(v)) {
+    if (v === 0) underflowSeen = true;
+  } else if (Number.isInteger(v) || !Number.isFinite(v)) throw RETRY_EXACT;
+  else if (v < 2.3e-308 && v > -2.3e-308) underflowSeen = true;
+}
+
 /** Whether Object.prototype has enumerable properties, which for-in over parsed objects would visit. */
 function prototypePolluted(): boolean {
   for (const _ in Object.prototype) return true;
@@ -69,43 +95,57 @@ export function compileReader<T>(schema: Schema<T>, settings?: JsonSettings): Js
 
   const conv = compileSchema(schema, s, timestampFormatOf(schema.traits, s));
   const exact = exactNumbersOf(schema);
-  const scan = exact === 0 ? undefined : exact === 1 ? mayHoldLossyInteger : mayHoldLossyNumber;
   const maxDepth = s.maxDepth;
+  /** Converts a tree parsed from `text`; `sure` when its numbers are known to be exact. */
+  const convertParsed = (parsed: unknown, sure: boolean, text: string): T => {
+    const outer = owned;
+    const outerUnsure = unsure;
+    const outerUnderflow = underflowSeen;
+    owned = !prototypePolluted();
+    unsure = !sure;
+    underflowSeen = false;
+    try {
+      const value = conv(parsed, 0) as T;
+      if (sure || !underflowSeen || !mayHoldExponent(text)) return value;
+    } catch (error) {
+      if (error !== RETRY_EXACT) throw error;
+    } finally {
+      owned = outer;
+      unsure = outerUnsure;
+      underflowSeen = outerUnderflow;
+    }
+    return convertParsed(parseExact(text, maxDepth), true, text);
+  };
   const read = ((input: string | Uint8Array): T => {
     try {
       let text: string;
       if (typeof input === "string") text = input;
       else if (input instanceof Uint8Array) text = decodeUtf8(input);
       else throw mismatch("JSON text or bytes", input);
+      if (exact === 2 ? mayHoldLossyNumber(text) : exact === 1 && mayHoldLongDigits(text)) return convertParsed(parseExact(text, maxDepth), true, text);
       let parsed: unknown;
-      if (scan !== undefined && scan(text)) parsed = parseExact(text, maxDepth);
-      else {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw new Failure("invalid JSON text");
-        }
-      }
-      const outer = owned;
-      owned = !prototypePolluted();
       try {
-        return conv(parsed, 0) as T;
-      } finally {
-        owned = outer;
+        parsed = JSON.parse(text);
+      } catch {
+        throw new Failure("invalid JSON text");
       }
+      return convertParsed(parsed, exact !== 1, text);
     } catch (error) {
       throw toSerializationError(error, "decode json");
     }
   }) as JsonReader<T>;
   read.fromValue = (parsed: unknown, path = ""): T => {
     const outer = owned;
+    const outerUnsure = unsure;
     owned = false;
+    unsure = false;
     try {
       return conv(parsed, 0) as T;
     } catch (error) {
       throw toSerializationError(error, "decode json", path);
     } finally {
       owned = outer;
+      unsure = outerUnsure;
     }
   };
   bySettings.set(s.key, read as JsonReader<unknown>);
@@ -228,14 +268,20 @@ function exactIntegerOf(v: unknown, what: string): number | bigint {
 }
 
 const readLong: Conv = (v) => {
-  if (typeof v === "number" && Number.isSafeInteger(v)) return v;
+  if (typeof v === "number") {
+    if (unsure) checkNative(v);
+    if (Number.isSafeInteger(v)) return v;
+  }
   const x = exactIntegerOf(v, "a long");
   if (typeof x === "bigint" && (x < LONG_MIN || x > LONG_MAX)) throw new Failure("a long out of range");
   return x;
 };
 
 const readBigInteger: Conv = (v) => {
-  if (typeof v === "number" && Number.isSafeInteger(v)) return v;
+  if (typeof v === "number") {
+    if (unsure) checkNative(v);
+    if (Number.isSafeInteger(v)) return v;
+  }
   return exactIntegerOf(v, "an integer");
 };
 
@@ -308,6 +354,8 @@ const P_BOOLEAN = 2;
 const P_NUMBER = 3;
 const P_INT32 = 4;
 const P_SAFE_INTEGER = 5;
+/** Like P_SAFE_INTEGER without zero, which the converter sees: it may be an underflowed exponent (see `unsure`). */
+const P_NONZERO_SAFE_INTEGER = 6;
 
 function passThrough(schema: Schema): number {
   switch (schema.kind) {
@@ -322,9 +370,10 @@ function passThrough(schema: Schema): number {
     case "integer":
       return P_INT32;
     case "intEnum":
+      return P_SAFE_INTEGER;
     case "long":
     case "bigInteger":
-      return P_SAFE_INTEGER;
+      return P_NONZERO_SAFE_INTEGER;
     default:
       return P_CALL;
   }
@@ -343,6 +392,8 @@ function passes(check: number, v: unknown): boolean {
       return typeof v === "number" && (v | 0) === v;
     case P_SAFE_INTEGER:
       return typeof v === "number" && Number.isSafeInteger(v);
+    case P_NONZERO_SAFE_INTEGER:
+      return typeof v === "number" && v !== 0 && Number.isSafeInteger(v);
     default:
       return false;
   }
@@ -361,6 +412,7 @@ export function documentReader(maxDepth: number): Conv {
       case "bigint":
         return v;
       case "number":
+        if (unsure) checkNative(v);
         if (Number.isFinite(v)) return v;
         throw new Failure("non-finite number in a document");
       default:
@@ -383,7 +435,7 @@ export function documentReader(maxDepth: number): Conv {
           if (typeof e === "object" && e !== null) {
             const r = read(e, d + 1);
             if (r !== e) v[i] = r;
-          } else if (e === undefined || (typeof e === "number" && !Number.isFinite(e))) read(e, d + 1);
+          } else if (e === undefined || (typeof e === "number" && (unsure || !Number.isFinite(e)))) read(e, d + 1);
         }
       } catch (error) {
         throw withSegment(error, String(i));
@@ -400,7 +452,7 @@ export function documentReader(maxDepth: number): Conv {
         if (typeof e === "object" && e !== null) {
           const r = read(e, d + 1);
           if (r !== e) defineData(o, key, r);
-        } else if (e === undefined || typeof e === "function" || typeof e === "symbol" || (typeof e === "number" && !Number.isFinite(e))) read(e, d + 1);
+        } else if (e === undefined || typeof e === "function" || typeof e === "symbol" || (typeof e === "number" && (unsure || !Number.isFinite(e)))) read(e, d + 1);
       }
     } catch (error) {
       throw withSegment(error, key);
