@@ -13,9 +13,9 @@ use smithy.protocols#rpcv2Cbor
 ///
 /// This is Anvil's example service. One model is served over restJson1,
 /// awsJson1_1 and rpcv2Cbor at once: a client picks the protocol, the handler
-/// code is the same for all three. The operations that stream (photos as
-/// streaming blobs, alerts as an event stream) need restJson1: awsJson1_1 and
-/// rpcv2Cbor carry their other members but not the stream.
+/// code is the same for all three. Alerts stream as an event stream over all
+/// three; photos are streaming blobs, which need restJson1: awsJson1_1 and
+/// rpcv2Cbor have no binding for them (clients refuse those calls).
 @restJson1
 @awsJson1_1
 @rpcv2Cbor

@@ -11,8 +11,13 @@ import { CityAlreadyExists, NoSuchCity, ServiceUnavailable, Sky, ValidationExcep
 /** Where the tour writes: one line per call. */
 export type Print = (line: string) => void;
 
-/** The protocols that carry `@streaming` members (photos, alerts) today. */
-export const STREAMING_PROTOCOLS: readonly string[] = ["aws.protocols#restJson1"];
+/**
+ * The protocols that carry `@streaming` blobs (the photos). awsJson1_1 and
+ * rpcv2Cbor have no binding for one (their body is the input or output
+ * document): their clients refuse such a call before sending it. All three
+ * carry event streams (the alerts).
+ */
+export const BLOB_STREAMING_PROTOCOLS: readonly string[] = ["aws.protocols#restJson1"];
 
 /** A city each protocol creates, so that tours over several protocols do not collide. */
 const NEW_CITY: Record<string, { name: string; country: string; latitude: number; longitude: number }> = {
@@ -37,10 +42,21 @@ export async function tourWeather(weather: Client<typeof Weather>, protocol: str
     weather.reportObservation({ cityId: "paris", stationId: "PAR-99", observation: { temperatureC: 20, sky: Sky.CLOUDY } }),
   );
 
-  if (!STREAMING_PROTOCOLS.includes(protocol)) {
-    print("putCityPhoto, getCityPhoto, watchAlerts → skipped: streaming members need restJson1");
-    return;
+  if (BLOB_STREAMING_PROTOCOLS.includes(protocol)) await tourPhotos(weather, print);
+  else print("putCityPhoto, getCityPhoto → skipped: @streaming blobs need restJson1 (awsJson1_1 and rpcv2Cbor cannot carry them)");
+
+  const { events } = await weather.watchAlerts({ cityId: "reykjavik", minLevel: 2 });
+  for await (const event of events) {
+    if (event.$case === "alert") print(`watchAlerts(reykjavik) → alert level ${event.value.level}: ${event.value.headline}`);
+    else if (event.$case === "heartbeat") {
+      print(`watchAlerts(reykjavik) → heartbeat ${event.value.at.toISOString()}`);
+      break; // one is enough for a demo; leaving the loop ends the call
+    }
   }
+}
+
+/** Uploads a photo as a stream and reads it back (restJson1: the protocols with a binding for `@streaming` blobs). */
+async function tourPhotos(weather: Client<typeof Weather>, print: Print): Promise<void> {
   const photo = new TextEncoder().encode("not really a PNG");
   const put = await weather.putCityPhoto({
     cityId: "paris",
@@ -57,15 +73,6 @@ export async function tourWeather(weather: Client<typeof Weather>, protocol: str
   const bytes = await collectBytes(got.body);
   print(`getCityPhoto(paris, eiffel/tower.png) → ${got.contentType}, ${bytes.byteLength} bytes, metadata ${JSON.stringify(got.metadata)}`);
   await expectError(print, "getCityPhoto(paris, nope.png)", undefined, () => weather.getCityPhoto({ cityId: "paris", photoKey: "nope.png" }));
-
-  const { events } = await weather.watchAlerts({ cityId: "reykjavik", minLevel: 2 });
-  for await (const event of events) {
-    if (event.$case === "alert") print(`watchAlerts(reykjavik) → alert level ${event.value.level}: ${event.value.headline}`);
-    else if (event.$case === "heartbeat") {
-      print(`watchAlerts(reykjavik) → heartbeat ${event.value.at.toISOString()}`);
-      break; // one is enough for a demo; leaving the loop ends the call
-    }
-  }
 }
 
 /** The operations Weather and SimpleWeather share: the time, cities and forecasts. */

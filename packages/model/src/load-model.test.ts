@@ -189,6 +189,28 @@ operation Op { output := { @protoIndex(1) body: Body } }
 blob Body`);
     expect(errors(events).some((e) => e.id === "AnvilGrpc.StreamingBlob")).toBe(true);
   });
+
+  it("warns, at the member, about a @streaming blob in a service that declares awsJson or rpcv2Cbor", () => {
+    const { events } = idl(`namespace ex
+use aws.protocols#awsJson1_1
+use aws.protocols#restJson1
+use smithy.protocols#rpcv2Cbor
+@restJson1 @awsJson1_1 @rpcv2Cbor
+service S { operations: [Upload] }
+@http(method: "PUT", uri: "/upload")
+operation Upload { input := { @httpPayload body: Body } }
+@streaming
+blob Body`, "upload.smithy");
+    const warnings = events.filter((e) => e.id === "AnvilProtocol.StreamingBlob");
+    expect(warnings.map((e) => [e.severity, e.shapeId, e.location?.file])).toEqual([
+      ["WARNING", "ex#UploadInput$body", "upload.smithy"],
+      ["WARNING", "ex#UploadInput$body", "upload.smithy"],
+    ]);
+    expect(warnings.map((e) => e.message)).toEqual([
+      expect.stringMatching(/`ex#Upload` has a @streaming blob \(input member `body`\), which the aws\.protocols#awsJson1_1 protocol/),
+      expect.stringMatching(/`ex#Upload` .* the smithy\.protocols#rpcv2Cbor protocol/),
+    ]);
+  });
 });
 
 describe("loadModel: bad input never crashes", () => {

@@ -24,6 +24,8 @@ import {
   UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
+import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
 import { JSON_SETTINGS, QUERY_COMPATIBLE, targetOf, type AwsJsonVariant } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
@@ -37,24 +39,36 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
     id: variant.id,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
+      refuseStreamingBlob(variant, operation, "encode");
       const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>, context.idempotencyToken);
       const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
-      let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(value);
+      const stream = eventStreamMember(operation.input);
+      let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(stream === undefined ? value : { ...value, [stream.name]: undefined });
       const headers = new Headers({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });
       if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
+      if (eventStreamMember(operation.output) !== undefined) headers.set("accept", EVENT_STREAM_MEDIA_TYPE);
+      const endpoint = context.endpoint;
+      const path = endpoint.pathname.endsWith("/") ? endpoint.pathname : `${endpoint.pathname}/`;
+      const prefix = operation.traits.endpointHostPrefix;
+      const host = prefix === undefined ? endpoint.host : `${hostPrefix(prefix, operation.input, value)}${endpoint.host}`;
+      if (stream !== undefined) {
+        // The other members open the stream in its initial-request message.
+        headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+        return { method: "POST", path, query: [], headers, body: eventStreamBody(variant, stream, value[stream.name], "initial-request", body), host };
+      }
       if (operation.traits.requestCompression?.includes("gzip")) {
         body = await gzip(body);
         headers.set("content-encoding", "gzip");
       }
       headers.set("content-length", String(body.byteLength));
-      const endpoint = context.endpoint;
-      const path = endpoint.pathname.endsWith("/") ? endpoint.pathname : `${endpoint.pathname}/`;
-      const prefix = operation.traits.endpointHostPrefix;
-      const host = prefix === undefined ? endpoint.host : `${hostPrefix(prefix, operation.input, value)}${endpoint.host}`;
       return { method: "POST", path, query: [], headers, body, host };
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
+      const stream = eventStreamMember(operation.output);
+      if (stream !== undefined && response.status >= 200 && response.status < 300) {
+        return readEventStreamMessage(variant, operation.output, stream, response.body, "initial-response");
+      }
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
         const read = compileReader(operation.output, JSON_SETTINGS);

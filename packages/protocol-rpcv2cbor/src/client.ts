@@ -23,6 +23,8 @@ import {
 } from "@anvil/core";
 import { member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
+import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
 import { CBOR, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
@@ -50,7 +52,10 @@ export function createRpcV2CborClient(): ClientProtocol {
     id: PROTOCOL_ID,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
-      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept: CBOR });
+      refuseStreamingBlob(operation, "encode");
+      // A response event stream is asked for by its media type (the protocol's errors stay CBOR).
+      const accept = eventStreamMember(operation.output) === undefined ? CBOR : EVENT_STREAM_MEDIA_TYPE;
+      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept });
       if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
       const path = `${base}${operationPath(context.service, operation)}`;
@@ -59,6 +64,13 @@ export function createRpcV2CborClient(): ClientProtocol {
       if (operation.input.id === UNIT) return { ...request, body: undefined };
       const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>, context.idempotencyToken);
       const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
+      const stream = eventStreamMember(operation.input);
+      if (stream !== undefined) {
+        // The other members open the stream in its initial-request message.
+        const initial = compileWriter(operation.input)({ ...value, [stream.name]: undefined });
+        headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+        return { ...request, body: eventStreamBody(stream, value[stream.name], "initial-request", initial) };
+      }
       const body = compileWriter(operation.input)(value);
       headers.set("content-type", CBOR);
       headers.set("content-length", String(body.byteLength));
@@ -66,6 +78,10 @@ export function createRpcV2CborClient(): ClientProtocol {
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
+      const stream = eventStreamMember(operation.output);
+      if (stream !== undefined && response.status >= 200 && response.status < 300) {
+        return readEventStreamMessage(operation.output, stream, response.body, "initial-response");
+      }
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
         const read = compileReader(operation.output);

@@ -24,6 +24,8 @@ import {
 } from "@anvil/core";
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
+import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
 import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
 
 /** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
@@ -72,6 +74,18 @@ export function createRpcV2CborServer(): ServerProtocol {
     },
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+      // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
+      refuseStreamingBlob(operation, "decode");
+      const stream = eventStreamMember(operation.input);
+      if (stream !== undefined) {
+        if (!isMediaType(request.headers.get("content-type"), EVENT_STREAM_MEDIA_TYPE)) {
+          throw new SerializationError(
+            `decode rpcv2Cbor: an event-stream request body must be ${EVENT_STREAM_MEDIA_TYPE}, got ${request.headers.get("content-type") ?? "no Content-Type"}`,
+          );
+        }
+        // The handler reads the events as they arrive; the other members come in the initial-request message.
+        return readEventStreamMessage(operation.input, stream, request.body, "initial-request");
+      }
       const bytes = await readBody(request.body);
       if (bytes.length > 0 && !isCborContentType(request.headers.get("content-type"))) {
         throw new SerializationError(`decode rpcv2Cbor: a request body must be ${CBOR}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
@@ -88,6 +102,13 @@ export function createRpcV2CborServer(): ServerProtocol {
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
       headers.set("content-type", CBOR);
       const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
+      const stream = eventStreamMember(operation.output);
+      if (stream !== undefined) {
+        // The other members open the stream in its initial-response message; the events follow as the transport reads them.
+        const initial = compileWriter(operation.output)({ ...value, [stream.name]: undefined });
+        headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+        return { status: 200, headers, body: eventStreamBody(stream, value[stream.name], "initial-response", initial) };
+      }
       return { status: 200, headers, body: compileWriter(operation.output)(value) };
     },
 
@@ -121,6 +142,11 @@ export function createRpcV2CborServer(): ServerProtocol {
       return Promise.resolve(plainError(404, "UnknownOperationException", message));
     },
   });
+}
+
+/** Whether a `Content-Type` value names a media type (parameters ignored). */
+function isMediaType(value: string | null, mediaType: string): boolean {
+  return value !== null && value.split(";")[0]!.trim().toLowerCase() === mediaType;
 }
 
 /** A CBOR error response: `__type` first, then the error's members. */

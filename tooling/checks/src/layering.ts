@@ -11,8 +11,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/codec-json": ["@anvil/core"],
   "@anvil/codec-cbor": ["@anvil/core"],
   "@anvil/protocol-restjson": ["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"],
-  "@anvil/protocol-awsjson": ["@anvil/core", "@anvil/codec-json"],
-  "@anvil/protocol-rpcv2cbor": ["@anvil/core", "@anvil/codec-cbor"],
+  "@anvil/protocol-awsjson": ["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"],
+  "@anvil/protocol-rpcv2cbor": ["@anvil/core", "@anvil/codec-cbor", "@anvil/eventstream"],
   "@anvil/protocol-grpc": ["@anvil/core"],
   // Event streams (framing, events to messages) for every protocol that uses them.
   "@anvil/eventstream": ["@anvil/core"],

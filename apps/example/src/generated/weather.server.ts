@@ -116,9 +116,9 @@ export interface GetCityPhotoHandler<Ctx = unknown> {
  *
  * This is Anvil's example service. One model is served over restJson1,
  * awsJson1_1 and rpcv2Cbor at once: a client picks the protocol, the handler
- * code is the same for all three. The operations that stream (photos as
- * streaming blobs, alerts as an event stream) need restJson1: awsJson1_1 and
- * rpcv2Cbor carry their other members but not the stream.
+ * code is the same for all three. Alerts stream as an event stream over all
+ * three; photos are streaming blobs, which need restJson1: awsJson1_1 and
+ * rpcv2Cbor have no binding for them (clients refuse those calls).
  *
  * The handler of the `Weather` service: one method per operation. `Ctx` is the context the server passes to every call.
  */

@@ -794,9 +794,9 @@ export type WeatherOperations = {
  *
  * This is Anvil's example service. One model is served over restJson1,
  * awsJson1_1 and rpcv2Cbor at once: a client picks the protocol, the handler
- * code is the same for all three. The operations that stream (photos as
- * streaming blobs, alerts as an event stream) need restJson1: awsJson1_1 and
- * rpcv2Cbor carry their other members but not the stream.
+ * code is the same for all three. Alerts stream as an event stream over all
+ * three; photos are streaming blobs, which need restJson1: awsJson1_1 and
+ * rpcv2Cbor have no binding for them (clients refuse those calls).
  *
  * Service descriptor of `example.weather#Weather` (version 2024-06-01).
  */
@@ -817,7 +817,7 @@ export const Weather: ServiceSchema<WeatherOperations> = /*@__PURE__*/ service("
   errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
   auth: [],
   traits: {
-    "smithy.api#documentation": "Cities, their forecasts, weather observations from ground stations, photos\nand live weather alerts.\n\nThis is Anvil's example service. One model is served over restJson1,\nawsJson1_1 and rpcv2Cbor at once: a client picks the protocol, the handler\ncode is the same for all three. The operations that stream (photos as\nstreaming blobs, alerts as an event stream) need restJson1: awsJson1_1 and\nrpcv2Cbor carry their other members but not the stream.",
+    "smithy.api#documentation": "Cities, their forecasts, weather observations from ground stations, photos\nand live weather alerts.\n\nThis is Anvil's example service. One model is served over restJson1,\nawsJson1_1 and rpcv2Cbor at once: a client picks the protocol, the handler\ncode is the same for all three. Alerts stream as an event stream over all\nthree; photos are streaming blobs, which need restJson1: awsJson1_1 and\nrpcv2Cbor have no binding for them (clients refuse those calls).",
     "aws.protocols#restJson1": {},
     "aws.protocols#awsJson1_1": {},
     "smithy.protocols#rpcv2Cbor": {},

@@ -7,9 +7,48 @@ import type { ValidationEvent } from "../validation-event.js";
 const GRPC = "alloy.proto#grpc";
 const PROTO_INDEX = "alloy.proto#protoIndex";
 
-/** Rules Anvil relies on beyond Smithy's own: HTTP binding consistency and gRPC field numbers. */
+/** Rules Anvil relies on beyond Smithy's own: HTTP binding consistency, gRPC field numbers, streaming blobs of RPC protocols. */
 export function validateAnvilRules(model: Model): ValidationEvent[] {
-  return [...validateHttpBindings(model), ...validateGrpcServices(model)];
+  return [...validateHttpBindings(model), ...validateGrpcServices(model), ...validateRpcStreamingBlobs(model)];
+}
+
+/**
+ * Protocols whose body is the whole input or output document: they carry
+ * event streams but have no binding for a `@streaming` blob, so their
+ * clients and servers refuse an operation with one.
+ */
+const DOCUMENT_PROTOCOLS = ["aws.protocols#awsJson1_0", "aws.protocols#awsJson1_1", "smithy.protocols#rpcv2Cbor"];
+
+/**
+ * Warns about an operation with a `@streaming` blob member in a service that
+ * declares a protocol unable to carry it: callers on that protocol get an
+ * error for the operation (the others, e.g. restJson1, still serve it).
+ */
+function validateRpcStreamingBlobs(model: Model): ValidationEvent[] {
+  const events: ValidationEvent[] = [];
+  for (const service of model.shapesOfType("service")) {
+    const protocols = DOCUMENT_PROTOCOLS.filter((p) => service.traits.has(p));
+    if (protocols.length === 0) continue;
+    for (const op of serviceClosure(model, service.id).operations) {
+      for (const [where, id] of [["input", op.input], ["output", op.output]] as const) {
+        const struct = id === undefined ? undefined : model.getShape(id);
+        for (const member of struct?.members.values() ?? []) {
+          const target = model.getShape(member.target);
+          if (target?.type !== "blob" || !target.traits.has("smithy.api#streaming")) continue;
+          for (const protocol of protocols) {
+            events.push({
+              severity: "WARNING",
+              id: "AnvilProtocol.StreamingBlob",
+              message: `Operation \`${op.id}\` has a @streaming blob (${where} member \`${member.name}\`), which the ${protocol} protocol of service \`${service.id}\` cannot carry: calls to it over ${protocol} fail with a SerializationError (use a protocol with HTTP bindings such as restJson1 for it)`,
+              shapeId: member.id,
+              location: member.location,
+            });
+          }
+        }
+      }
+    }
+  }
+  return events;
 }
 
 /** Labels of an `@http` URI pattern: `{name}` and greedy `{name+}`. */
