@@ -24,8 +24,8 @@ import {
   UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
-import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
+import { EVENT_STREAM_MEDIA_TYPE, refuseStreamingBlob } from "@anvil/eventstream";
+import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
 import { JSON_SETTINGS, QUERY_COMPATIBLE, targetOf, type AwsJsonVariant } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
@@ -39,7 +39,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
     id: variant.id,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
-      refuseStreamingBlob(variant, operation, "encode");
+      refuseStreamingBlob(protocolName(variant), operation, "encode");
       const filled = fillIdempotencyTokens(operation.input, (input ?? {}) as Record<string, unknown>, context.idempotencyToken);
       const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
       const stream = eventStreamMember(operation.input);
@@ -54,7 +54,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
       if (stream !== undefined) {
         // The other members open the stream in its initial-request message.
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-        return { method: "POST", path, query: [], headers, body: eventStreamBody(variant, stream, value[stream.name], "initial-request", body), host };
+        return { method: "POST", path, query: [], headers, body: eventStreamsOf(variant).body(stream, value[stream.name], "initial-request", body), host };
       }
       if (operation.traits.requestCompression?.includes("gzip")) {
         body = await gzip(body);
@@ -67,7 +67,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const stream = eventStreamMember(operation.output);
       if (stream !== undefined && response.status >= 200 && response.status < 300) {
-        return readEventStreamMessage(variant, operation.output, stream, response.body, "initial-response");
+        return eventStreamsOf(variant).read(operation.output, stream, response.body, "initial-response");
       }
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {

@@ -24,8 +24,8 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
-import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
+import { EVENT_STREAM_MEDIA_TYPE, refuseStreamingBlob } from "@anvil/eventstream";
+import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
 import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, REQUEST_JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
@@ -65,7 +65,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
-      refuseStreamingBlob(variant, operation, "decode");
+      refuseStreamingBlob(protocolName(variant), operation, "decode");
       const stream = eventStreamMember(operation.input);
       if (stream !== undefined) {
         const type = request.headers.get("content-type");
@@ -73,7 +73,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
           throw new SerializationError(`decode awsJson: an event-stream request body must be ${EVENT_STREAM_MEDIA_TYPE}, got ${type ?? "no Content-Type"}`);
         }
         // The handler reads the events as they arrive; the other members come in the initial-request message.
-        return readEventStreamMessage(variant, operation.input, stream, request.body, "initial-request");
+        return eventStreamsOf(variant).read(operation.input, stream, request.body, "initial-request");
       }
       let bytes = await readBody(request.body);
       if (isGzipped(request.headers)) {
@@ -98,7 +98,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         // The other members open the stream in its initial-response message; the events follow as the transport reads them.
         const initial = compileWriter(operation.output, JSON_SETTINGS).toBytes({ ...value, [stream.name]: undefined });
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-        return { status: 200, headers, body: eventStreamBody(variant, stream, value[stream.name], "initial-response", initial) };
+        return { status: 200, headers, body: eventStreamsOf(variant).body(stream, value[stream.name], "initial-response", initial) };
       }
       return { status: 200, headers, body: compileWriter(operation.output, JSON_SETTINGS).toBytes(value) };
     },

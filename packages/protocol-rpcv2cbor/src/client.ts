@@ -23,8 +23,8 @@ import {
 } from "@anvil/core";
 import { member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
-import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
+import { EVENT_STREAM_MEDIA_TYPE, refuseStreamingBlob } from "@anvil/eventstream";
+import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
 import { CBOR, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
@@ -52,7 +52,7 @@ export function createRpcV2CborClient(): ClientProtocol {
     id: PROTOCOL_ID,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
-      refuseStreamingBlob(operation, "encode");
+      refuseStreamingBlob(PROTOCOL_NAME, operation, "encode");
       // A response event stream is asked for by its media type (the protocol's errors stay CBOR).
       const accept = eventStreamMember(operation.output) === undefined ? CBOR : EVENT_STREAM_MEDIA_TYPE;
       const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept });
@@ -69,7 +69,7 @@ export function createRpcV2CborClient(): ClientProtocol {
         // The other members open the stream in its initial-request message.
         const initial = compileWriter(operation.input)({ ...value, [stream.name]: undefined });
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-        return { ...request, body: eventStreamBody(stream, value[stream.name], "initial-request", initial) };
+        return { ...request, body: eventStreams.body(stream, value[stream.name], "initial-request", initial) };
       }
       const body = compileWriter(operation.input)(value);
       headers.set("content-type", CBOR);
@@ -80,7 +80,7 @@ export function createRpcV2CborClient(): ClientProtocol {
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const stream = eventStreamMember(operation.output);
       if (stream !== undefined && response.status >= 200 && response.status < 300) {
-        return readEventStreamMessage(operation.output, stream, response.body, "initial-response");
+        return eventStreams.read(operation.output, stream, response.body, "initial-response");
       }
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {

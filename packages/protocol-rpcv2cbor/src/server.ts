@@ -24,8 +24,8 @@ import {
 } from "@anvil/core";
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
-import { eventStreamBody, eventStreamMember, readEventStreamMessage, refuseStreamingBlob } from "./streaming.js";
+import { EVENT_STREAM_MEDIA_TYPE, refuseStreamingBlob } from "@anvil/eventstream";
+import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
 import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
 
 /** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
@@ -75,7 +75,7 @@ export function createRpcV2CborServer(): ServerProtocol {
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
-      refuseStreamingBlob(operation, "decode");
+      refuseStreamingBlob(PROTOCOL_NAME, operation, "decode");
       const stream = eventStreamMember(operation.input);
       if (stream !== undefined) {
         if (!isMediaType(request.headers.get("content-type"), EVENT_STREAM_MEDIA_TYPE)) {
@@ -84,7 +84,7 @@ export function createRpcV2CborServer(): ServerProtocol {
           );
         }
         // The handler reads the events as they arrive; the other members come in the initial-request message.
-        return readEventStreamMessage(operation.input, stream, request.body, "initial-request");
+        return eventStreams.read(operation.input, stream, request.body, "initial-request");
       }
       const bytes = await readBody(request.body);
       if (bytes.length > 0 && !isCborContentType(request.headers.get("content-type"))) {
@@ -107,7 +107,7 @@ export function createRpcV2CborServer(): ServerProtocol {
         // The other members open the stream in its initial-response message; the events follow as the transport reads them.
         const initial = compileWriter(operation.output)({ ...value, [stream.name]: undefined });
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-        return { status: 200, headers, body: eventStreamBody(stream, value[stream.name], "initial-response", initial) };
+        return { status: 200, headers, body: eventStreams.body(stream, value[stream.name], "initial-response", initial) };
       }
       return { status: 200, headers, body: compileWriter(operation.output)(value) };
     },

@@ -1,0 +1,95 @@
+/**
+ * `@streaming` members under the protocols whose body is one document (RPC v2
+ * CBOR, AWS JSON): an event stream is the whole body, framed as
+ * `application/vnd.amazon.eventstream`, and the operation's other members
+ * travel in the `initial-request` / `initial-response` message that opens
+ * it. Such protocols have no binding for a `@streaming` blob.
+ */
+import {
+  isAsyncIterable,
+  type MemberSchema,
+  type OperationSchema,
+  SerializationError,
+  type StructSchema,
+  type UnionSchema,
+  type UnionValue,
+} from "@anvil/core";
+import { compileEventStream, type EventPayloadCodec, type EventStreamSerde } from "./events.js";
+import type { EventMessage } from "./message.js";
+import { initialMessage, type InitialEventType, openEventStream, writeEventStream } from "./stream.js";
+
+/** A member carrying an event stream (it targets a `@streaming` union). */
+export interface EventStreamMember extends MemberSchema {
+  readonly target: UnionSchema;
+}
+
+/** The member of a structure that is an event stream, if any. */
+export function eventStreamMember(schema: StructSchema): EventStreamMember | undefined {
+  return schema.members.find((m): m is EventStreamMember => m.target.kind === "union" && m.traits.streaming === true);
+}
+
+/**
+ * Throws a SerializationError naming the operation, the member and the
+ * protocol when the operation has a `@streaming` blob, which a document
+ * protocol cannot carry (neither side can exchange it; nothing is sent with
+ * the blob left out).
+ */
+export function refuseStreamingBlob(protocol: string, operation: OperationSchema, side: "encode" | "decode"): void {
+  for (const where of ["input", "output"] as const) {
+    const blob = operation[where].members.find((m) => m.target.kind === "blob" && m.traits.streaming === true);
+    if (blob === undefined) continue;
+    throw new SerializationError(
+      `${side} ${protocol}: operation ${operation.name} has a @streaming blob (${where} member ${blob.name}), which the ${protocol} protocol cannot carry; use a protocol with HTTP bindings such as restJson1`,
+      { path: `/${blob.name}` },
+    );
+  }
+}
+
+/** How a document protocol plugs its payload codec into event streams. */
+export interface DocumentEventStreamOptions {
+  /** The protocol's name in error messages, e.g. `rpcv2Cbor`. */
+  readonly protocol: string;
+  /** The codec of event payloads and of the initial message. */
+  readonly payload: EventPayloadCodec;
+  /** The structure's other members from the initial message (`undefined` when the stream has none). */
+  readonly readInitial: (schema: StructSchema, initial: EventMessage | undefined) => Record<string, unknown>;
+}
+
+/** Event-stream bodies of one document protocol. */
+export interface DocumentEventStreams {
+  /**
+   * The body of an outgoing event stream: the initial message (the other
+   * members, already encoded), then the member's events, written as the
+   * transport reads them.
+   */
+  body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array): AsyncIterable<Uint8Array>;
+  /**
+   * Reads an incoming event stream: the structure's other members from its
+   * initial message, and the events, read as the application iterates them.
+   */
+  read(schema: StructSchema, member: EventStreamMember, body: Parameters<typeof openEventStream>[0], initialType: InitialEventType): Promise<Record<string, unknown>>;
+}
+
+/** Event streams for a document protocol; each union's serde is compiled once. */
+export function documentEventStreams(options: DocumentEventStreamOptions): DocumentEventStreams {
+  const { protocol, payload, readInitial } = options;
+  const serdes = new WeakMap<UnionSchema, EventStreamSerde>();
+  const serdeOf = (member: EventStreamMember): EventStreamSerde => {
+    let serde = serdes.get(member.target);
+    if (serde === undefined) serdes.set(member.target, (serde = compileEventStream(member.target, payload)));
+    return serde;
+  };
+  return Object.freeze({
+    body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array): AsyncIterable<Uint8Array> {
+      const first = initialMessage(initialType, initial, payload.mediaType);
+      if (events === undefined || events === null) return writeEventStream([], serdeOf(member), first);
+      const iterable = isAsyncIterable(events) || (typeof events === "object" && Symbol.iterator in events);
+      if (!iterable) throw new SerializationError(`encode ${protocol}: /${member.name} is not an iterable of events`, { path: `/${member.name}` });
+      return writeEventStream(events as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(member), first);
+    },
+    async read(schema: StructSchema, member: EventStreamMember, body: Parameters<typeof openEventStream>[0], initialType: InitialEventType): Promise<Record<string, unknown>> {
+      const { initial, events } = await openEventStream(body, serdeOf(member), initialType);
+      return { ...readInitial(schema, initial), [member.name]: events };
+    },
+  });
+}
