@@ -184,12 +184,12 @@ export function compileSchema(schema: Schema, s: ResolvedSettings, format: Times
     case "long":
       return readLong;
     case "bigInteger":
-      return readBigInteger;
+      return s.bigNumbersAsStrings ? readBigIntegerText : readBigInteger;
     case "float":
     case "double":
       return readDouble;
     case "bigDecimal":
-      return readBigDecimal;
+      return s.bigNumbersAsStrings ? readBigDecimalText : readBigDecimal;
     case "blob":
       return s.strict ? readPaddedBlob : readBlob;
     case "timestamp":
@@ -301,6 +301,27 @@ const readBigDecimal: Conv = (v) => {
   if (typeof v === "bigint") return BigDecimal.from(v);
   throw mismatch("a number", v);
 };
+
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** A bigInteger from a JSON string (or number), as `bigNumbersAsStrings` writes it. */
+const readBigIntegerText: Conv = (v, d) => {
+  if (typeof v !== "string") return readBigInteger(v, d);
+  if (!INTEGER_TEXT.test(v)) throw new Failure("invalid integer text");
+  const n = BigInt(v);
+  return n >= MIN_SAFE && n <= MAX_SAFE ? Number(n) : n;
+};
+
+/** A bigDecimal from a JSON string (or number), as `bigNumbersAsStrings` writes it. */
+const readBigDecimalText: Conv = (v, d) => {
+  if (typeof v !== "string") return readBigDecimal(v, d);
+  if (!JSON_DECIMAL_TEXT.test(v)) throw new Failure("invalid decimal text");
+  return BigDecimal.from(v);
+};
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const JSON_DECIMAL_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 const readBlob: Conv = (v) => {
   if (typeof v !== "string") throw mismatch("a base64 string", v);

@@ -43,8 +43,12 @@ export function wireName(member: MemberSchema, settings: ResolvedSettings): stri
   return settings.useJsonName && jsonName !== undefined ? jsonName : member.name;
 }
 
-/** @internal The timestamp format of a member (its own trait, its target's, then the settings'). */
+/**
+ * @internal The timestamp format of a member (its own trait, its target's,
+ * then the settings'; only the settings' when they ignore the trait).
+ */
 export function timestampFormatOf(traits: { readonly timestampFormat?: TimestampFormat }, settings: ResolvedSettings): TimestampFormat {
+  if (settings.ignoreTimestampFormat) return settings.timestampFormat;
   return traits.timestampFormat ?? settings.timestampFormat;
 }
 

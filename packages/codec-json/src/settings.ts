@@ -13,6 +13,17 @@ export interface JsonSettings {
   /** Format of timestamps whose member and shape have no `@timestampFormat`. Default `"epoch-seconds"`. */
   readonly timestampFormat?: TimestampFormat;
   /**
+   * Ignore `@timestampFormat` traits: every timestamp uses
+   * {@link JsonSettings.timestampFormat} (rpcv2Json). Default `false`.
+   */
+  readonly ignoreTimestampFormat?: boolean;
+  /**
+   * Write `bigInteger` and `bigDecimal` values as JSON strings, so no reader
+   * rounds them (rpcv2Json), and read them from strings (numbers are still
+   * accepted). Default `false`: JSON numbers.
+   */
+  readonly bigNumbersAsStrings?: boolean;
+  /**
    * Honour `@alloy#discriminated`, `@alloy#untagged`, `@alloy#jsonUnknown` and
    * `@alloy#nullable` (simpleRestJson). Default `false`.
    */
@@ -32,6 +43,8 @@ export interface JsonSettings {
 export interface ResolvedSettings {
   readonly useJsonName: boolean;
   readonly timestampFormat: TimestampFormat;
+  readonly ignoreTimestampFormat: boolean;
+  readonly bigNumbersAsStrings: boolean;
   readonly alloyTraits: boolean;
   readonly maxDepth: number;
   readonly strict: boolean;
@@ -42,10 +55,12 @@ export interface ResolvedSettings {
 const DEFAULTS: ResolvedSettings = Object.freeze({
   useJsonName: false,
   timestampFormat: "epoch-seconds",
+  ignoreTimestampFormat: false,
+  bigNumbersAsStrings: false,
   alloyTraits: false,
   maxDepth: 128,
   strict: false,
-  key: "0e00128",
+  key: "0e0000128",
 });
 
 const resolved = new Map<string, ResolvedSettings>([[DEFAULTS.key, DEFAULTS]]);
@@ -55,14 +70,16 @@ export function resolveSettings(settings: JsonSettings | undefined): ResolvedSet
   if (settings === undefined) return DEFAULTS;
   const useJsonName = settings.useJsonName ?? DEFAULTS.useJsonName;
   const timestampFormat = settings.timestampFormat ?? DEFAULTS.timestampFormat;
+  const ignoreTimestampFormat = settings.ignoreTimestampFormat ?? DEFAULTS.ignoreTimestampFormat;
+  const bigNumbersAsStrings = settings.bigNumbersAsStrings ?? DEFAULTS.bigNumbersAsStrings;
   const alloyTraits = settings.alloyTraits ?? DEFAULTS.alloyTraits;
   const depth = settings.maxDepth ?? DEFAULTS.maxDepth;
   const maxDepth = Number.isFinite(depth) && depth >= 1 ? Math.floor(depth) : DEFAULTS.maxDepth;
   const strict = settings.strict ?? DEFAULTS.strict;
-  const key = `${useJsonName ? 1 : 0}${timestampFormat[0]}${alloyTraits ? 1 : 0}${strict ? 1 : 0}${maxDepth}`;
+  const key = `${useJsonName ? 1 : 0}${timestampFormat[0]}${ignoreTimestampFormat ? 1 : 0}${bigNumbersAsStrings ? 1 : 0}${alloyTraits ? 1 : 0}${strict ? 1 : 0}${maxDepth}`;
   let found = resolved.get(key);
   if (found === undefined) {
-    found = Object.freeze({ useJsonName, timestampFormat, alloyTraits, maxDepth, strict, key });
+    found = Object.freeze({ useJsonName, timestampFormat, ignoreTimestampFormat, bigNumbersAsStrings, alloyTraits, maxDepth, strict, key });
     resolved.set(key, found);
   }
   return found;

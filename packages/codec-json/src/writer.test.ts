@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError } from "@anvil/core";
-import { document, list, member, string, struct, timestamp } from "@anvil/core/codegen";
+import { bigDecimal, bigInteger, document, list, member, string, struct, timestamp } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
 import { compileReader, compileWriter, jsonCodec } from "./index.js";
 import { Everything, Named, Node, Shape } from "./test-schemas.js";
@@ -62,8 +62,37 @@ describe("timestamps", () => {
     if (format !== "http-date") expect((compileReader(schema(format))(text) as { t: Date }).t.getTime()).toBe(ms);
   });
 
+  it("ignores @timestampFormat when the settings say so", () => {
+    const settings = { ignoreTimestampFormat: true };
+    const S = struct("test#Ignored", [member("a", timestamp, { timestampFormat: "date-time" }), member("b", timestamp, { timestampFormat: "http-date" })]);
+    const text = compileWriter(S, settings)({ a: new Date(1500), b: new Date(2000) });
+    expect(text).toBe(`{"a":1.5,"b":2}`);
+    expect(compileReader(S, settings)(text)).toEqual({ a: new Date(1500), b: new Date(2000) });
+    expect(compileWriter(S)({ a: new Date(1500) })).toBe(`{"a":"1970-01-01T00:00:01.5Z"}`);
+  });
+
   it("rejects invalid dates", () => {
     expect(failure(() => compileWriter(schema("date-time"))({ t: new Date(NaN) })).path).toBe("/t");
+  });
+});
+
+describe("bigNumbersAsStrings", () => {
+  const settings = { bigNumbersAsStrings: true };
+  const S = struct("test#Big", [member("i", bigInteger), member("d", bigDecimal)]);
+
+  it("writes big numbers as JSON strings, keeping a BigDecimal's text", () => {
+    expect(compileWriter(S, settings)({ i: 2n ** 64n, d: BigDecimal.from("100000000000000000000001.0") })).toBe(`{"i":"18446744073709551616","d":"100000000000000000000001.0"}`);
+    expect(compileWriter(S, settings)({ i: 42, d: 1.5 })).toBe(`{"i":"42","d":"1.5"}`);
+    expect(compileWriter(S)({ i: 42, d: BigDecimal.from("1.5") })).toBe(`{"i":42,"d":1.5}`);
+  });
+
+  it("reads them from strings or numbers, and rejects text that is not a number", () => {
+    const read = compileReader(S, settings);
+    expect(read(`{"i":"-9223372036854775809","d":"-0.100000000000000000000001"}`)).toEqual({ i: -9223372036854775809n, d: BigDecimal.from("-0.100000000000000000000001") });
+    expect(read(`{"i":"42","d":2}`)).toEqual({ i: 42, d: BigDecimal.from(2) });
+    expect(() => read(`{"i":"4.2"}`)).toThrow(SerializationError);
+    expect(() => read(`{"d":"NaN"}`)).toThrow(SerializationError);
+    expect(() => compileReader(S)(`{"i":"42"}`)).toThrow(SerializationError);
   });
 });
 

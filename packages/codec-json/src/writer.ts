@@ -117,12 +117,12 @@ function compileSchema(schema: Schema, s: ResolvedSettings, format: TimestampFor
     case "long":
       return writeLong;
     case "bigInteger":
-      return writeBigInteger;
+      return s.bigNumbersAsStrings ? writeBigIntegerText : writeBigInteger;
     case "float":
     case "double":
       return writeDouble;
     case "bigDecimal":
-      return writeBigDecimal;
+      return s.bigNumbersAsStrings ? writeBigDecimalText : writeBigDecimal;
     case "blob":
       return writeBlob;
     case "timestamp":
@@ -292,6 +292,12 @@ const writeBigDecimal: Enc = (v) => {
   if (typeof v === "bigint") return v.toString();
   throw mismatch("a BigDecimal", v);
 };
+
+/** A bigInteger as a JSON string (`bigNumbersAsStrings`). */
+const writeBigIntegerText: Enc = (v, d) => `"${writeBigInteger(v, d)}"`;
+
+/** A bigDecimal as a JSON string, its text kept as given (`bigNumbersAsStrings`). */
+const writeBigDecimalText: Enc = (v, d) => (BigDecimal.is(v) ? JSON.stringify(v.toString()) : `"${writeBigDecimal(v, d)}"`);
 
 const writeBlob: Enc = (v) => {
   if (v instanceof Uint8Array) return `"${encodeBase64(v)}"`;

@@ -13,6 +13,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/protocol-restjson": ["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"],
   "@anvil/protocol-awsjson": ["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"],
   "@anvil/protocol-rpcv2cbor": ["@anvil/core", "@anvil/codec-cbor", "@anvil/eventstream"],
+  "@anvil/protocol-rpcv2json": ["@anvil/core", "@anvil/codec-json"],
   "@anvil/protocol-grpc": ["@anvil/core"],
   // Event streams (framing, events to messages) for every protocol that uses them.
   "@anvil/eventstream": ["@anvil/core"],

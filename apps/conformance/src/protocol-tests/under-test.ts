@@ -10,6 +10,7 @@ import { AWS_CUSTOMIZATIONS } from "@anvil/aws-customizations";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
+import { rpcv2Json } from "@anvil/protocol-rpcv2json";
 import type { Side } from "./cases.js";
 
 /** One protocol's implementations, as the suites run them. */
@@ -33,6 +34,7 @@ export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = withClientCustomizations
   ["aws.protocols#restJson1", restJson1()],
   ["alloy#simpleRestJson", simpleRestJson()],
   ["smithy.protocols#rpcv2Cbor", rpcv2Cbor()],
+  ["smithy.protocols#rpcv2Json", rpcv2Json()],
 ]), AWS_CUSTOMIZATIONS);
 
 /**

@@ -1,0 +1,149 @@
+/**
+ * The server side of RPC v2 JSON: one `POST /service/<Service>/operation/<Op>`
+ * route per operation (also requiring `smithy-protocol: rpc-v2-json`, which
+ * tells it apart from RPC v2 CBOR on the same paths); input read and
+ * validated, output and errors written as JSON objects, errors with `__type`.
+ */
+import {
+  fillDefaults,
+  gunzip,
+  type HttpRequest,
+  type HttpResponse,
+  isBlank,
+  ModeledError,
+  type OperationSchema,
+  readBody,
+  type Route,
+  SerializationError,
+  SERVER_OUTPUT_DEFAULTS,
+  type ServerCallContext,
+  type ServerProtocol,
+  type ServiceSchema,
+  type StructSchema,
+  VALIDATION_EXCEPTION_ID,
+  ValidationError,
+  validationExceptionSchema,
+} from "@anvil/core";
+import { compileReader, compileWriter } from "@anvil/codec-json";
+import {
+  isJsonContentType,
+  JSON_MEDIA_TYPE,
+  JSON_SETTINGS,
+  operationPath,
+  PROTOCOL_ID,
+  QUERY_COMPATIBLE,
+  queryErrorCode,
+  REQUEST_JSON_SETTINGS,
+  RPC_V2_JSON,
+  SMITHY_PROTOCOL,
+  UNIT,
+} from "./wire.js";
+
+const ROUTE_HEADERS = Object.freeze({ [SMITHY_PROTOCOL]: RPC_V2_JSON });
+
+const utf8 = new TextEncoder();
+
+/** The server protocol. */
+export function createRpcV2JsonServer(): ServerProtocol {
+  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
+
+  return Object.freeze({
+    id: PROTOCOL_ID,
+
+    routes(service: ServiceSchema): readonly Route[] {
+      let routes = routeCache.get(service);
+      if (routes === undefined) {
+        routes = Object.freeze(
+          Object.values(service.operations).map(
+            (operation): Route => Object.freeze({ operation, method: "POST", path: operationPath(service, operation), headers: ROUTE_HEADERS }),
+          ),
+        );
+        routeCache.set(service, routes);
+      }
+      return routes;
+    },
+
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+      let bytes = await readBody(request.body);
+      if (isGzipped(request.headers)) {
+        try {
+          bytes = await gunzip(bytes);
+        } catch (cause) {
+          throw new SerializationError("decode rpcv2Json: request body is not valid gzip", { cause });
+        }
+      }
+      if (bytes.length > 0 && !isJsonContentType(request.headers.get("content-type"))) {
+        throw new SerializationError(`decode rpcv2Json: a request body must be ${JSON_MEDIA_TYPE}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
+      }
+      const read = compileReader(operation.input, REQUEST_JSON_SETTINGS);
+      // An empty body is an empty input structure (defaults filled by the reader).
+      // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
+      return isBlank(bytes) ? read("{}") : read(bytes);
+    },
+
+    async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
+      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON });
+      // An operation without output answers with no body and no Content-Type.
+      if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
+      headers.set("content-type", JSON_MEDIA_TYPE);
+      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
+      return { status: 200, headers, body: compileWriter(operation.output, JSON_SETTINGS).toBytes(value) };
+    },
+
+    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+      if (ModeledError.isModeledError(error)) {
+        const schema = error.$schema as StructSchema;
+        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
+        try {
+          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
+          return errorResponse(status, schema.id, compileWriter(schema, JSON_SETTINGS)(members), queryErrorHeader(schema, error.$fault, context.service));
+        } catch {
+          return plainError(500, "InternalFailure", "Internal failure");
+        }
+      }
+      if (ValidationError.is(error)) {
+        const members = { message: error.message, fieldList: error.fieldList };
+        const schema = validationExceptionSchema(operation, context.service);
+        // Unmodeled, it still answers with Smithy's ValidationException (SPEC §2.3).
+        const json = schema === undefined ? JSON.stringify(members) : compileWriter(schema, JSON_SETTINGS)(members);
+        return errorResponse(schema?.traits.httpError ?? 400, schema?.id ?? VALIDATION_EXCEPTION_ID, json);
+      }
+      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      // Anything else is a bug or an outage: say nothing about it.
+      return plainError(500, "InternalFailure", "Internal failure");
+    },
+
+    notFound(request: HttpRequest): Promise<HttpResponse> {
+      const protocol = request.headers.get(SMITHY_PROTOCOL);
+      const message =
+        protocol !== RPC_V2_JSON
+          ? `missing or unsupported ${SMITHY_PROTOCOL} header (expected ${RPC_V2_JSON})`
+          : `unknown operation ${request.method} ${request.path}`;
+      return Promise.resolve(plainError(404, "UnknownOperationException", message));
+    },
+  });
+}
+
+/** A JSON error response: `__type` first, then the error's members (a JSON object's text). */
+function errorResponse(status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse {
+  const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON, "content-type": JSON_MEDIA_TYPE, ...extra });
+  const members = membersJson.length > 2 ? `,${membersJson.slice(1)}` : "}";
+  return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
+}
+
+function plainError(status: number, type: string, message: string): HttpResponse {
+  return errorResponse(status, type, JSON.stringify({ message }));
+}
+
+/** `x-amzn-query-error: <code>;<Sender|Receiver>` for errors of `@awsQueryCompatible` services that carry `@awsQueryError`. */
+function queryErrorHeader(schema: StructSchema, fault: "client" | "server", service: ServiceSchema): Record<string, string> | undefined {
+  if (service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
+  const code = queryErrorCode(schema);
+  if (code === undefined) return undefined;
+  return { "x-amzn-query-error": `${code};${fault === "server" ? "Receiver" : "Sender"}` };
+}
+
+function isGzipped(headers: Headers): boolean {
+  const encoding = headers.get("content-encoding");
+  return encoding !== null && encoding.split(",").some((e) => e.trim().toLowerCase() === "gzip");
+}

@@ -1,0 +1,59 @@
+/**
+ * What the client and server sides of RPC v2 JSON share: the protocol
+ * constants, the request path, codec settings and error type names.
+ *
+ * @internal
+ */
+import type { OperationSchema, ServiceSchema, StructSchema } from "@anvil/core";
+import type { JsonSettings } from "@anvil/codec-json";
+
+/** The protocol trait id. */
+export const PROTOCOL_ID = "smithy.protocols#rpcv2Json";
+
+/** The `smithy-protocol` header every request and response carries. */
+export const SMITHY_PROTOCOL = "smithy-protocol";
+/** Its value for this protocol. */
+export const RPC_V2_JSON = "rpc-v2-json";
+
+/** The media type of every body. */
+export const JSON_MEDIA_TYPE = "application/json";
+
+/**
+ * Member names as in the model (`@jsonName` ignored), every timestamp as
+ * epoch seconds whatever its `@timestampFormat` says, and `bigInteger` /
+ * `bigDecimal` values as JSON strings (no precision lost to doubles).
+ */
+export const JSON_SETTINGS: JsonSettings = Object.freeze({
+  useJsonName: false,
+  timestampFormat: "epoch-seconds",
+  ignoreTimestampFormat: true,
+  bigNumbersAsStrings: true,
+});
+
+/** How the server reads requests: strictly (padded base64, known union members), so malformed input is a 400. */
+export const REQUEST_JSON_SETTINGS: JsonSettings = Object.freeze({ ...JSON_SETTINGS, strict: true });
+
+/** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
+export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
+
+/** `@awsQueryError`: the error's awsQuery code, sent in `x-amzn-query-error`. */
+export const QUERY_ERROR = "aws.protocols#awsQueryError";
+
+/** `smithy.api#Unit`: an operation without input or output. */
+export const UNIT = "smithy.api#Unit";
+
+/** The request path of an operation, below the endpoint's path: `/service/<Service>/operation/<Operation>`. */
+export function operationPath(service: ServiceSchema, operation: OperationSchema): string {
+  return `/service/${service.name}/operation/${operation.name}`;
+}
+
+/** Whether a `Content-Type` value is `application/json` (parameters ignored). */
+export function isJsonContentType(value: string | null): boolean {
+  return value !== null && value.split(";")[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE;
+}
+
+/** The `@awsQueryError` code of an error shape, if it has one. */
+export function queryErrorCode(schema: StructSchema): string | undefined {
+  const trait = schema.traits.custom?.[QUERY_ERROR] as { code?: unknown } | undefined;
+  return typeof trait?.code === "string" ? trait.code : undefined;
+}
