@@ -61,3 +61,4 @@ export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
 export type { Validator } from "./validation/validator.js";
 export { byteChunks } from "./values/streams.js";
+export { refuseStreamingBlob } from "./protocol/streaming-blob.js";

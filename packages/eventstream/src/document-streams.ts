@@ -3,12 +3,12 @@
  * CBOR, AWS JSON): an event stream is the whole body, framed as
  * `application/vnd.amazon.eventstream`, and the operation's other members
  * travel in the `initial-request` / `initial-response` message that opens
- * it. Such protocols have no binding for a `@streaming` blob.
+ * it. (Such protocols have no binding for a `@streaming` blob: see
+ * `refuseStreamingBlob` in `@anvil/core`.)
  */
 import {
   isAsyncIterable,
   type MemberSchema,
-  type OperationSchema,
   SerializationError,
   type StructSchema,
   type UnionSchema,
@@ -26,23 +26,6 @@ export interface EventStreamMember extends MemberSchema {
 /** The member of a structure that is an event stream, if any. */
 export function eventStreamMember(schema: StructSchema): EventStreamMember | undefined {
   return schema.members.find((m): m is EventStreamMember => m.target.kind === "union" && m.traits.streaming === true);
-}
-
-/**
- * Throws a SerializationError naming the operation, the member and the
- * protocol when the operation has a `@streaming` blob, which a document
- * protocol cannot carry (neither side can exchange it; nothing is sent with
- * the blob left out).
- */
-export function refuseStreamingBlob(protocol: string, operation: OperationSchema, side: "encode" | "decode"): void {
-  for (const where of ["input", "output"] as const) {
-    const blob = operation[where].members.find((m) => m.target.kind === "blob" && m.traits.streaming === true);
-    if (blob === undefined) continue;
-    throw new SerializationError(
-      `${side} ${protocol}: operation ${operation.name} has a @streaming blob (${where} member ${blob.name}), which the ${protocol} protocol cannot carry; use a protocol with HTTP bindings such as restJson1`,
-      { path: `/${blob.name}` },
-    );
-  }
 }
 
 /** How a document protocol plugs its payload codec into event streams. */

@@ -14,5 +14,5 @@ export { compileEventStream } from "./events.js";
 export type { EventPayloadCodec, EventStreamSerde } from "./events.js";
 export { initialMessage, openEventStream, readEventStream, writeEventStream } from "./stream.js";
 export type { InitialEventType, ReadEventStreamOptions } from "./stream.js";
-export { documentEventStreams, eventStreamMember, refuseStreamingBlob } from "./document-streams.js";
+export { documentEventStreams, eventStreamMember } from "./document-streams.js";
 export type { DocumentEventStreamOptions, DocumentEventStreams, EventStreamMember } from "./document-streams.js";

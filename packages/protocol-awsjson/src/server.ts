@@ -22,9 +22,10 @@ import {
   VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
+  refuseStreamingBlob,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { EVENT_STREAM_MEDIA_TYPE, refuseStreamingBlob } from "@anvil/eventstream";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
 import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, REQUEST_JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 

@@ -21,10 +21,11 @@ import {
   VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
+  refuseStreamingBlob,
 } from "@anvil/core";
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { EVENT_STREAM_MEDIA_TYPE, refuseStreamingBlob } from "@anvil/eventstream";
+import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
 import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
 

@@ -19,6 +19,7 @@ import {
   isBlank,
   type OperationSchema,
   readBody,
+  refuseStreamingBlob,
   sanitizeErrorType,
   type StructSchema,
   UnmodeledError,
@@ -37,6 +38,7 @@ export function createRpcV2JsonClient(): ClientProtocol {
     id: PROTOCOL_ID,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
+      refuseStreamingBlob("rpcv2Json", operation, "encode");
       const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON, accept: JSON_MEDIA_TYPE });
       if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BigDecimal, errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { bigDecimal, bigInteger, integer, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
+import { bigDecimal, bigInteger, blob, integer, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { rpcv2Json } from "./index.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client", httpError: 404 });
@@ -169,3 +169,17 @@ describe("round trip", () => {
   });
 });
 
+
+describe("@streaming blobs", () => {
+  const Upload = operation("example.weather#Upload", {
+    input: struct("example.weather#UploadInput", [member("photo", blob, { streaming: true })]),
+    output: unit,
+  });
+
+  it("are refused on both sides with an error naming the operation, the member and the protocol", async () => {
+    const sent = await client.serializeRequest(Upload, { photo: bytes("png") }, clientContext).catch((e: unknown) => e);
+    expect(SerializationError.is(sent) && sent.message).toMatch(/encode rpcv2Json: operation Upload has a @streaming blob \(input member photo\)/);
+    const received = await server.deserializeRequest(Upload, request("Upload", "{}"), serverContext).catch((e: unknown) => e);
+    expect(SerializationError.is(received) && received.message).toMatch(/decode rpcv2Json: operation Upload/);
+  });
+});

@@ -13,6 +13,7 @@ import {
   ModeledError,
   type OperationSchema,
   readBody,
+  refuseStreamingBlob,
   type Route,
   SerializationError,
   SERVER_OUTPUT_DEFAULTS,
@@ -64,6 +65,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
     },
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+      refuseStreamingBlob("rpcv2Json", operation, "decode");
       let bytes = await readBody(request.body);
       if (isGzipped(request.headers)) {
         try {

@@ -17,7 +17,7 @@ export function validateAnvilRules(model: Model): ValidationEvent[] {
  * event streams but have no binding for a `@streaming` blob, so their
  * clients and servers refuse an operation with one.
  */
-const DOCUMENT_PROTOCOLS = ["aws.protocols#awsJson1_0", "aws.protocols#awsJson1_1", "smithy.protocols#rpcv2Cbor"];
+const DOCUMENT_PROTOCOLS = ["aws.protocols#awsJson1_0", "aws.protocols#awsJson1_1", "smithy.protocols#rpcv2Cbor", "smithy.protocols#rpcv2Json"];
 
 /**
  * Warns about an operation with a `@streaming` blob member in a service that
