@@ -7,6 +7,8 @@
  * server's ValidationException are asserted as an SDK user sees them.
  */
 import { DescribeTableCommand, DynamoDBClient, DynamoDBServiceException, GetItemCommand, ListTablesCommand, PutItemCommand, ResourceNotFoundException as DynamoNotFound } from "@aws-sdk/client-dynamodb";
+import { CloudWatchClient, CloudWatchServiceException, DashboardNotFoundError, GetDashboardCommand, InvalidParameterValueException, ListMetricsCommand, PutMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
 import { GetFunctionCommand, LambdaClient, LambdaServiceException, ListFunctionsCommand, ResourceNotFoundException as LambdaNotFound } from "@aws-sdk/client-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorClass, type ServiceSchema, type StructSchema } from "@anvil/core";
@@ -14,9 +16,10 @@ import { schemasFromModel } from "@anvil/dynamic";
 import { hasErrors, loadModel } from "@anvil/model";
 import { awsJson1_0 } from "@anvil/protocol-awsjson";
 import { restJson1 } from "@anvil/protocol-restjson";
+import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { createServer, type HandlerContext } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
-import { DYNAMODB_MODEL, LAMBDA_MODEL } from "./aws-models.js";
+import { CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL } from "./aws-models.js";
 
 // The SDK warns once per process that its later versions will need Node 22; not this test's concern.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -263,5 +266,108 @@ describe("@aws-sdk/client-lambda (restJson1) against an Anvil server", () => {
     expect(e.name).toBe("ValidationException");
     expect(e.message).toMatch(/MaxItems/);
     expect(e.$metadata.httpStatusCode).toBe(400);
+  });
+});
+
+describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor) against one Anvil server", () => {
+  const schemas = schemasOf("cloudwatch.smithy", CLOUDWATCH_MODEL);
+  const service = schemas.service("com.amazonaws.cloudwatch#GraniteServiceVersion20100801");
+  const NotFound = errorClass(schemas.shape("com.amazonaws.cloudwatch#DashboardNotFoundError") as StructSchema<{ message?: string }>);
+  const InvalidValue = errorClass(schemas.shape("com.amazonaws.cloudwatch#InvalidParameterValueException") as StructSchema<{ message?: string }>);
+  type Datum = { MetricName: string; Dimensions?: { Name: string; Value: string }[]; Timestamp?: Date; Value?: number; Values?: number[]; Unit?: string };
+  const stored: { namespace: string; datum: Datum }[] = [];
+  const protocolsSeen: string[] = [];
+  const handlers: Record<string, Handler> = {
+    async putMetricData(input, context) {
+      protocolsSeen.push(context.protocol);
+      for (const datum of (input.MetricData as Datum[] | undefined) ?? []) {
+        if (datum.Unit === "Count" && (datum.Value ?? 0) < 0) throw new InvalidValue({ message: `The value ${datum.Value} for ${datum.MetricName} is negative` });
+        stored.push({ namespace: input.Namespace as string, datum });
+      }
+      return {};
+    },
+    async listMetrics(input, context) {
+      protocolsSeen.push(context.protocol);
+      const metrics = stored
+        .filter(({ namespace, datum }) => (input.Namespace === undefined || namespace === input.Namespace) && (input.MetricName === undefined || datum.MetricName === input.MetricName))
+        .map(({ namespace, datum }) => ({ Namespace: namespace, MetricName: datum.MetricName, ...(datum.Dimensions ? { Dimensions: datum.Dimensions } : {}) }));
+      return { Metrics: metrics };
+    },
+    async getDashboard(input) {
+      if (input.DashboardName !== "main") throw new NotFound({ message: `Dashboard ${String(input.DashboardName)} does not exist` });
+      return { DashboardName: "main", DashboardArn: "arn:aws:cloudwatch::123456789012:dashboard/main", DashboardBody: '{"widgets":[]}' };
+    },
+  };
+  let listener: NodeListener;
+
+  beforeAll(async () => {
+    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_0(), rpcv2Cbor()], onInternalError: () => {} })
+      .register(handlers as never)
+      .mapService();
+    listener = await listen(server);
+  });
+  afterAll(async () => {
+    await listener.close({ graceMs: 100 });
+  });
+
+  describe.each([
+    { name: "awsJson1_0 (the SDK's default)", protocol: "aws.protocols#awsJson1_0", config: {} },
+    {
+      name: "rpcv2Cbor",
+      protocol: "smithy.protocols#rpcv2Cbor",
+      config: { protocol: new AwsSmithyRpcV2CborProtocol({ defaultNamespace: "com.amazonaws.cloudwatch", awsQueryCompatible: true }) },
+    },
+  ])("over $name", ({ protocol, config }) => {
+    let client: CloudWatchClient;
+    const namespace = `Anvil/${protocol.split("#")[1]}`;
+    beforeAll(() => {
+      client = new CloudWatchClient({ ...sdkConfig(listener), ...config });
+    });
+    afterAll(() => client.destroy());
+
+    it("puts metric data (doubles, a timestamp, an enum) and lists the metrics back", async () => {
+      protocolsSeen.length = 0;
+      const out = await client.send(
+        new PutMetricDataCommand({
+          Namespace: namespace,
+          MetricData: [
+            { MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }], Timestamp: new Date("2024-05-01T10:20:30.250Z"), Value: 12.5, Unit: "Seconds" },
+            { MetricName: "Requests", Values: [1, 2.5, 1e300], Unit: "Count" },
+          ],
+        }),
+      );
+      expect(out.$metadata.httpStatusCode).toBe(200);
+      const latency = stored.find((s) => s.namespace === namespace && s.datum.MetricName === "Latency")?.datum;
+      expect(latency).toEqual({ MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }], Timestamp: new Date("2024-05-01T10:20:30.250Z"), Value: 12.5, Unit: "Seconds" });
+      const listed = await client.send(new ListMetricsCommand({ Namespace: namespace }));
+      expect(listed.Metrics).toEqual([
+        { Namespace: namespace, MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }] },
+        { Namespace: namespace, MetricName: "Requests" },
+      ]);
+      expect(protocolsSeen).toEqual([protocol, protocol]);
+    });
+
+    it("surfaces modeled errors as the SDK's typed exceptions, @awsQueryError code included", async () => {
+      const missing = await rejection(client.send(new GetDashboardCommand({ DashboardName: "other" })));
+      expect(missing).toBeInstanceOf(DashboardNotFoundError);
+      expect((missing as DashboardNotFoundError).message).toBe("Dashboard other does not exist");
+      const negative = await rejection(client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: [{ MetricName: "Requests", Value: -1, Unit: "Count" }] })));
+      expect(negative).toBeInstanceOf(InvalidParameterValueException);
+      const e = negative as InvalidParameterValueException;
+      expect(e.message).toBe("The value -1 for Requests is negative");
+      // The awsQuery code and fault the server sent in `x-amzn-query-error`, as the SDK exposes them.
+      expect(e).toMatchObject({ Code: "InvalidParameterValue", Type: "Sender" });
+      expect(e.$metadata.httpStatusCode).toBe(400);
+      expect((await client.send(new GetDashboardCommand({ DashboardName: "main" }))).DashboardBody).toBe('{"widgets":[]}');
+    });
+
+    it("surfaces a constraint violation as a ValidationException naming the field", async () => {
+      const error = await rejection(client.send(new ListMetricsCommand({ Namespace: ":reserved" })));
+      expect(error).toBeInstanceOf(CloudWatchServiceException);
+      const e = error as CloudWatchServiceException;
+      expect(e.name).toBe("ValidationException");
+      expect(e.message).toMatch(/Namespace/);
+      expect(e.$metadata.httpStatusCode).toBe(400);
+    });
   });
 });
