@@ -9,6 +9,7 @@
 import { DescribeTableCommand, DynamoDBClient, DynamoDBServiceException, GetItemCommand, ListTablesCommand, PutItemCommand, ResourceNotFoundException as DynamoNotFound } from "@aws-sdk/client-dynamodb";
 import { CloudWatchClient, CloudWatchServiceException, DashboardNotFoundError, GetDashboardCommand, InvalidParameterValueException, ListMetricsCommand, PutMetricDataCommand } from "@aws-sdk/client-cloudwatch";
 import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
+import { NodeHttp2Handler } from "@smithy/node-http-handler";
 import { GetFunctionCommand, LambdaClient, LambdaServiceException, ListFunctionsCommand, ResourceNotFoundException as LambdaNotFound } from "@aws-sdk/client-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorClass, type ServiceSchema, type StructSchema } from "@anvil/core";
@@ -179,7 +180,11 @@ describe("@aws-sdk/client-dynamodb (awsJson1_0) against an Anvil server", () => 
   });
 });
 
-describe("@aws-sdk/client-lambda (restJson1) against an Anvil server", () => {
+// The cleartext HTTP/2 listener speaks nothing else, so a call that succeeds there went over h2.
+describe.each([
+  { transport: "HTTP/1.1", http2: false },
+  { transport: "cleartext HTTP/2 (the SDK's NodeHttp2Handler)", http2: true },
+])("@aws-sdk/client-lambda (restJson1) against an Anvil server over $transport", ({ http2 }) => {
   const schemas = schemasOf("lambda.smithy", LAMBDA_MODEL);
   const service = schemas.service("com.amazonaws.lambda#AWSGirApiService");
   const NotFound = errorClass(schemas.shape("com.amazonaws.lambda#ResourceNotFoundException") as StructSchema<{ Type?: string; Message?: string }>);
@@ -219,8 +224,8 @@ describe("@aws-sdk/client-lambda (restJson1) against an Anvil server", () => {
     const server = createServer(service as ServiceSchema, { protocols: [restJson1()], onInternalError: () => {} })
       .register(handlers as never)
       .mapService();
-    listener = await listen(server);
-    client = new LambdaClient(sdkConfig(listener));
+    listener = await listen(server, { http2 });
+    client = new LambdaClient({ ...sdkConfig(listener), ...(http2 ? { requestHandler: new NodeHttp2Handler({ disableConcurrentStreams: false }) } : {}) });
   });
   afterAll(async () => {
     client.destroy();
