@@ -1,0 +1,399 @@
+/**
+ * Our own minimal Smithy models of a few operations of two AWS services,
+ * written for the AWS SDK interop test (`aws-sdk.test.ts`). Only what the
+ * SDK clients rely on has to match the real services: the shape ids (the
+ * SDK resolves errors by name in the service namespace), the protocol, the
+ * operation names, the member names and the HTTP bindings. Everything else
+ * (constraints, the handful of members kept) is ours.
+ */
+
+/** DynamoDB over `aws.protocols#awsJson1_0`: target `DynamoDB_20120810.<Operation>`. */
+export const DYNAMODB_MODEL = `
+$version: "2"
+namespace com.amazonaws.dynamodb
+
+use aws.api#service
+use aws.auth#sigv4
+use aws.protocols#awsJson1_0
+
+@service(sdkId: "DynamoDB", endpointPrefix: "dynamodb")
+@sigv4(name: "dynamodb")
+@awsJson1_0
+service DynamoDB_20120810 {
+    version: "2012-08-10"
+    operations: [DescribeTable, GetItem, PutItem, ListTables]
+    errors: [InternalServerError]
+}
+
+operation DescribeTable {
+    input := {
+        @required
+        TableName: TableName
+    }
+    output := {
+        Table: TableDescription
+    }
+    errors: [ResourceNotFoundException]
+}
+
+operation GetItem {
+    input := {
+        @required
+        TableName: TableName
+        @required
+        Key: AttributeMap
+        ConsistentRead: Boolean
+    }
+    output := {
+        Item: AttributeMap
+    }
+    errors: [ResourceNotFoundException]
+}
+
+operation PutItem {
+    input := {
+        @required
+        TableName: TableName
+        @required
+        Item: AttributeMap
+    }
+    output := {
+        Attributes: AttributeMap
+    }
+    errors: [ResourceNotFoundException]
+}
+
+operation ListTables {
+    input := {
+        ExclusiveStartTableName: TableName
+        @range(min: 1, max: 100)
+        Limit: Integer
+    }
+    output := {
+        TableNames: TableNameList
+        LastEvaluatedTableName: TableName
+    }
+}
+
+@length(min: 3, max: 255)
+@pattern("^[a-zA-Z0-9_.-]+$")
+string TableName
+
+list TableNameList {
+    member: TableName
+}
+
+structure TableDescription {
+    TableName: TableName
+    TableStatus: TableStatus
+    CreationDateTime: Timestamp
+    ItemCount: Long
+    KeySchema: KeySchema
+}
+
+enum TableStatus {
+    CREATING
+    UPDATING
+    DELETING
+    ACTIVE
+}
+
+list KeySchema {
+    member: KeySchemaElement
+}
+
+structure KeySchemaElement {
+    @required
+    AttributeName: String
+    @required
+    KeyType: KeyType
+}
+
+enum KeyType {
+    HASH
+    RANGE
+}
+
+map AttributeMap {
+    key: String
+    value: AttributeValue
+}
+
+union AttributeValue {
+    S: String
+    N: String
+    B: Blob
+    SS: StringList
+    NS: StringList
+    BS: BlobList
+    M: AttributeMap
+    L: AttributeValueList
+    NULL: Boolean
+    BOOL: Boolean
+}
+
+list StringList {
+    member: String
+}
+
+list BlobList {
+    member: Blob
+}
+
+list AttributeValueList {
+    member: AttributeValue
+}
+
+@error("client")
+structure ResourceNotFoundException {
+    message: String
+}
+
+@error("server")
+structure InternalServerError {
+    message: String
+}
+`;
+
+/** Lambda over `aws.protocols#restJson1`: two read operations under `/2015-03-31/functions`. */
+export const LAMBDA_MODEL = `
+$version: "2"
+namespace com.amazonaws.lambda
+
+use aws.api#service
+use aws.auth#sigv4
+use aws.protocols#restJson1
+
+@service(sdkId: "Lambda", endpointPrefix: "lambda")
+@sigv4(name: "lambda")
+@restJson1
+service AWSGirApiService {
+    version: "2015-03-31"
+    operations: [ListFunctions, GetFunction]
+}
+
+@readonly
+@http(method: "GET", uri: "/2015-03-31/functions", code: 200)
+operation ListFunctions {
+    input := {
+        @httpQuery("MasterRegion")
+        MasterRegion: String
+        @httpQuery("FunctionVersion")
+        FunctionVersion: String
+        @httpQuery("Marker")
+        Marker: String
+        @httpQuery("MaxItems")
+        @range(min: 1, max: 10000)
+        MaxItems: Integer
+    }
+    output := {
+        NextMarker: String
+        Functions: FunctionList
+    }
+}
+
+@readonly
+@http(method: "GET", uri: "/2015-03-31/functions/{FunctionName}", code: 200)
+operation GetFunction {
+    input := {
+        @required
+        @httpLabel
+        @length(min: 1, max: 170)
+        FunctionName: String
+        @httpQuery("Qualifier")
+        Qualifier: String
+    }
+    output := {
+        Configuration: FunctionConfiguration
+        Code: FunctionCodeLocation
+        Tags: Tags
+    }
+    errors: [ResourceNotFoundException]
+}
+
+list FunctionList {
+    member: FunctionConfiguration
+}
+
+structure FunctionConfiguration {
+    FunctionName: String
+    FunctionArn: String
+    Runtime: Runtime
+    Handler: String
+    CodeSize: Long
+    Timeout: Integer
+    MemorySize: Integer
+    Version: String
+    Architectures: ArchitecturesList
+}
+
+enum Runtime {
+    NODEJS20 = "nodejs20.x"
+    PYTHON312 = "python3.12"
+}
+
+list ArchitecturesList {
+    member: Architecture
+}
+
+enum Architecture {
+    X86_64 = "x86_64"
+    ARM64 = "arm64"
+}
+
+structure FunctionCodeLocation {
+    RepositoryType: String
+    Location: String
+}
+
+map Tags {
+    key: String
+    value: String
+}
+
+@error("client")
+@httpError(404)
+structure ResourceNotFoundException {
+    Type: String
+    Message: String
+}
+`;
+
+/**
+ * CloudWatch, which the SDK speaks over `aws.protocols#awsJson1_0` (in
+ * `@awsQueryCompatible` mode) by default, and over
+ * `smithy.protocols#rpcv2Cbor` when given that protocol: one Anvil server
+ * serves both.
+ */
+export const CLOUDWATCH_MODEL = `
+$version: "2"
+namespace com.amazonaws.cloudwatch
+
+use aws.api#service
+use aws.auth#sigv4
+use aws.protocols#awsJson1_0
+use aws.protocols#awsQueryCompatible
+use aws.protocols#awsQueryError
+use smithy.protocols#rpcv2Cbor
+
+@service(sdkId: "CloudWatch", endpointPrefix: "monitoring")
+@sigv4(name: "monitoring")
+@awsJson1_0
+@rpcv2Cbor
+@awsQueryCompatible
+service GraniteServiceVersion20100801 {
+    version: "2010-08-01"
+    operations: [PutMetricData, ListMetrics, GetDashboard]
+}
+
+operation PutMetricData {
+    input := {
+        @required
+        Namespace: Namespace
+        MetricData: MetricData
+    }
+    output: Unit
+    errors: [InvalidParameterValueException]
+}
+
+operation ListMetrics {
+    input := {
+        Namespace: Namespace
+        @length(min: 1, max: 255)
+        MetricName: String
+        Dimensions: DimensionFilters
+        NextToken: String
+    }
+    output := {
+        Metrics: Metrics
+        NextToken: String
+    }
+}
+
+operation GetDashboard {
+    input := {
+        @required
+        DashboardName: String
+    }
+    output := {
+        DashboardArn: String
+        DashboardBody: String
+        DashboardName: String
+    }
+    errors: [DashboardNotFoundError]
+}
+
+@length(min: 1, max: 255)
+@pattern("^[^:].*$")
+string Namespace
+
+list MetricData {
+    member: MetricDatum
+}
+
+structure MetricDatum {
+    @required
+    MetricName: String
+    Dimensions: Dimensions
+    Timestamp: Timestamp
+    Value: Double
+    Values: Values
+    Unit: StandardUnit
+}
+
+list Values {
+    member: Double
+}
+
+enum StandardUnit {
+    Seconds
+    Bytes
+    Percent
+    Count
+    None
+}
+
+list Dimensions {
+    member: Dimension
+}
+
+structure Dimension {
+    @required
+    Name: String
+    @required
+    Value: String
+}
+
+list DimensionFilters {
+    member: DimensionFilter
+}
+
+structure DimensionFilter {
+    @required
+    Name: String
+    Value: String
+}
+
+list Metrics {
+    member: Metric
+}
+
+structure Metric {
+    Namespace: Namespace
+    MetricName: String
+    Dimensions: Dimensions
+}
+
+@error("client")
+@httpError(404)
+structure DashboardNotFoundError {
+    message: String
+}
+
+@error("client")
+@httpError(400)
+@awsQueryError(code: "InvalidParameterValue", httpResponseCode: 400)
+structure InvalidParameterValueException {
+    message: String
+}
+`;

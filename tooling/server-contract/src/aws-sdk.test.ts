@@ -1,0 +1,378 @@
+/**
+ * Interop with peers nobody here wrote: the official AWS SDK for JavaScript
+ * v3 clients call Anvil servers built at run time from our own minimal
+ * models of the services (`aws-models.ts`), over a loopback socket. The SDK
+ * signs with SigV4, sends its user agent and its own headers, and reads the
+ * answers with its own schemas: outputs, typed modeled exceptions and the
+ * server's ValidationException are asserted as an SDK user sees them.
+ */
+import { DescribeTableCommand, DynamoDBClient, DynamoDBServiceException, GetItemCommand, ListTablesCommand, PutItemCommand, ResourceNotFoundException as DynamoNotFound } from "@aws-sdk/client-dynamodb";
+import { CloudWatchClient, CloudWatchServiceException, DashboardNotFoundError, GetDashboardCommand, InvalidParameterValueException, ListMetricsCommand, PutMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
+import { NodeHttp2Handler } from "@smithy/node-http-handler";
+import { GetFunctionCommand, LambdaClient, LambdaServiceException, ListFunctionsCommand, ResourceNotFoundException as LambdaNotFound } from "@aws-sdk/client-lambda";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorClass, type ServiceSchema, type StructSchema } from "@anvil/core";
+import { schemasFromModel } from "@anvil/dynamic";
+import { hasErrors, loadModel } from "@anvil/model";
+import { awsJson1_0 } from "@anvil/protocol-awsjson";
+import { restJson1 } from "@anvil/protocol-restjson";
+import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
+import { createServer, type HandlerContext } from "@anvil/server";
+import { listen, type NodeListener } from "@anvil/server/node";
+import { CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL } from "./aws-models.js";
+
+// The SDK warns once per process that its later versions will need Node 22; not this test's concern.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+
+/** The schemas of one of our models, failing loudly if it does not load cleanly. */
+function schemasOf(file: string, text: string) {
+  const { model, events } = loadModel({ sources: [{ file, text }] });
+  expect(hasErrors(events), events.map((e) => e.message).join("\n")).toBe(false);
+  return schemasFromModel(model);
+}
+
+/** What every SDK client here is given: a loopback endpoint, fixed region and credentials, no retries. */
+function sdkConfig(listener: NodeListener) {
+  return {
+    endpoint: listener.url,
+    region: "eu-west-1",
+    credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" },
+    maxAttempts: 1,
+  } as const;
+}
+
+/** The rejection of a promise (failing if it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => expect.fail(`expected an error, got ${JSON.stringify(value)}`),
+    (error: unknown) => error,
+  );
+}
+
+type AttributeValue = Record<string, unknown>;
+type Handler = (input: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>;
+
+describe("@aws-sdk/client-dynamodb (awsJson1_0) against an Anvil server", () => {
+  const schemas = schemasOf("dynamodb.smithy", DYNAMODB_MODEL);
+  const service = schemas.service("com.amazonaws.dynamodb#DynamoDB_20120810");
+  const NotFound = errorClass(schemas.shape("com.amazonaws.dynamodb#ResourceNotFoundException") as StructSchema<{ message?: string }>);
+  const tables = new Map<string, Map<string, Record<string, AttributeValue>>>([["Books", new Map()]]);
+  const seen: { target?: string | null; authorization?: string | null; userAgent?: string | null } = {};
+  const table = (name: unknown) => {
+    const items = tables.get(name as string);
+    if (!items) throw new NotFound({ message: `Requested resource not found: Table: ${String(name)} not found` });
+    return items;
+  };
+  const handlers: Record<string, Handler> = {
+    async describeTable(input, context) {
+      seen.target = context.headers.get("x-amz-target");
+      seen.authorization = context.headers.get("authorization");
+      seen.userAgent = context.headers.get("user-agent");
+      const items = table(input.TableName);
+      return {
+        Table: {
+          TableName: input.TableName,
+          TableStatus: "ACTIVE",
+          CreationDateTime: new Date("2024-05-01T10:20:30.500Z"),
+          ItemCount: BigInt(items.size),
+          KeySchema: [{ AttributeName: "isbn", KeyType: "HASH" }],
+        },
+      };
+    },
+    async putItem(input) {
+      const item = input.Item as Record<string, AttributeValue>;
+      table(input.TableName).set(JSON.stringify(item.isbn), item);
+      return {};
+    },
+    async getItem(input) {
+      const key = input.Key as Record<string, AttributeValue>;
+      const item = table(input.TableName).get(JSON.stringify(key.isbn));
+      return item ? { Item: item } : {};
+    },
+    async listTables(input) {
+      const names = [...tables.keys()].sort().filter((n) => input.ExclusiveStartTableName === undefined || n > (input.ExclusiveStartTableName as string));
+      const limit = (input.Limit as number | undefined) ?? 100;
+      return { TableNames: names.slice(0, limit), ...(names.length > limit ? { LastEvaluatedTableName: names[limit - 1] } : {}) };
+    },
+  };
+  let listener: NodeListener;
+  let client: DynamoDBClient;
+
+  beforeAll(async () => {
+    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_0()], onInternalError: () => {} })
+      .register(handlers as never)
+      .mapService();
+    listener = await listen(server);
+    client = new DynamoDBClient({ ...sdkConfig(listener), endpointDiscoveryEnabled: false, accountIdEndpointMode: "disabled" });
+  });
+  afterAll(async () => {
+    client.destroy();
+    await listener.close({ graceMs: 100 });
+  });
+
+  it("describes a table: a signed call, a timestamp, a long and an enum", async () => {
+    const out = await client.send(new DescribeTableCommand({ TableName: "Books" }));
+    expect(out.Table).toEqual({
+      TableName: "Books",
+      TableStatus: "ACTIVE",
+      CreationDateTime: new Date("2024-05-01T10:20:30.500Z"),
+      ItemCount: 0,
+      KeySchema: [{ AttributeName: "isbn", KeyType: "HASH" }],
+    });
+    expect(out.$metadata.httpStatusCode).toBe(200);
+    expect(seen.target).toBe("DynamoDB_20120810.DescribeTable");
+    expect(seen.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/dynamodb\/aws4_request/);
+    expect(seen.userAgent).toMatch(/aws-sdk-js/);
+  });
+
+  it("puts and gets an item of every AttributeValue variant (a union, nested)", async () => {
+    const item = {
+      isbn: { S: "978-0441478125" },
+      title: { S: "The Left Hand of Darkness" },
+      year: { N: "1969" },
+      cover: { B: new Uint8Array([0, 1, 2, 253, 254, 255]) },
+      inPrint: { BOOL: true },
+      series: { NULL: true },
+      tags: { SS: ["fiction", "classic"] },
+      ratings: { NS: ["4.5", "5"] },
+      blobs: { BS: [new Uint8Array([1]), new Uint8Array([2, 3])] },
+      awards: { L: [{ S: "Hugo" }, { M: { year: { N: "1970" }, name: { S: "Nebula" } } }] },
+    };
+    await client.send(new PutItemCommand({ TableName: "Books", Item: item }));
+    const out = await client.send(new GetItemCommand({ TableName: "Books", Key: { isbn: { S: "978-0441478125" } }, ConsistentRead: true }));
+    expect(out.Item).toEqual(item);
+    const missing = await client.send(new GetItemCommand({ TableName: "Books", Key: { isbn: { S: "none" } } }));
+    expect(missing.Item).toBeUndefined();
+    expect((await client.send(new DescribeTableCommand({ TableName: "Books" }))).Table?.ItemCount).toBe(1);
+  });
+
+  it("lists tables", async () => {
+    tables.set("Authors", new Map());
+    const out = await client.send(new ListTablesCommand({ Limit: 1 }));
+    expect(out.TableNames).toEqual(["Authors"]);
+    expect(out.LastEvaluatedTableName).toBe("Authors");
+    const rest = await client.send(new ListTablesCommand({ ExclusiveStartTableName: "Authors" }));
+    expect(rest.TableNames).toEqual(["Books"]);
+    expect(rest.LastEvaluatedTableName).toBeUndefined();
+  });
+
+  it("surfaces a modeled error as the SDK's typed ResourceNotFoundException", async () => {
+    const error = await rejection(client.send(new DescribeTableCommand({ TableName: "Films" })));
+    expect(error).toBeInstanceOf(DynamoNotFound);
+    const e = error as DynamoNotFound;
+    expect(e.name).toBe("ResourceNotFoundException");
+    expect(e.message).toBe("Requested resource not found: Table: Films not found");
+    expect(e.$fault).toBe("client");
+    expect(e.$metadata.httpStatusCode).toBe(400);
+  });
+
+  it("surfaces a constraint violation as a ValidationException naming the field", async () => {
+    const error = await rejection(client.send(new ListTablesCommand({ Limit: 0 })));
+    expect(error).toBeInstanceOf(DynamoDBServiceException);
+    const e = error as DynamoDBServiceException;
+    expect(e.name).toBe("ValidationException");
+    expect(e.message).toMatch(/Limit/);
+    expect(e.$metadata.httpStatusCode).toBe(400);
+    const pattern = await rejection(client.send(new GetItemCommand({ TableName: "no spaces!", Key: {} })));
+    expect((pattern as DynamoDBServiceException).name).toBe("ValidationException");
+    expect((pattern as DynamoDBServiceException).message).toMatch(/TableName/);
+  });
+});
+
+// The cleartext HTTP/2 listener speaks nothing else, so a call that succeeds there went over h2.
+describe.each([
+  { transport: "HTTP/1.1", http2: false },
+  { transport: "cleartext HTTP/2 (the SDK's NodeHttp2Handler)", http2: true },
+])("@aws-sdk/client-lambda (restJson1) against an Anvil server over $transport", ({ http2 }) => {
+  const schemas = schemasOf("lambda.smithy", LAMBDA_MODEL);
+  const service = schemas.service("com.amazonaws.lambda#AWSGirApiService");
+  const NotFound = errorClass(schemas.shape("com.amazonaws.lambda#ResourceNotFoundException") as StructSchema<{ Type?: string; Message?: string }>);
+  const functions = ["hello", "world", "again"].map((name, i) => ({
+    FunctionName: name,
+    FunctionArn: `arn:aws:lambda:eu-west-1:123456789012:function:${name}`,
+    Runtime: i % 2 === 0 ? "nodejs20.x" : "python3.12",
+    Handler: "index.handler",
+    CodeSize: BigInt(1024 * (i + 1)),
+    Timeout: 3,
+    MemorySize: 128,
+    Version: "$LATEST",
+    Architectures: ["arm64"],
+  }));
+  const seen: { query?: Record<string, unknown> } = {};
+  const handlers: Record<string, Handler> = {
+    async listFunctions(input) {
+      seen.query = input;
+      const start = input.Marker === undefined ? 0 : Number(input.Marker);
+      const end = start + ((input.MaxItems as number | undefined) ?? 50);
+      return { Functions: functions.slice(start, end), ...(end < functions.length ? { NextMarker: String(end) } : {}) };
+    },
+    async getFunction(input) {
+      const fn = functions.find((f) => f.FunctionName === input.FunctionName || f.FunctionArn === input.FunctionName);
+      if (!fn) throw new NotFound({ Type: "User", Message: `Function not found: ${String(input.FunctionName)}` });
+      return {
+        Configuration: { ...fn, Version: (input.Qualifier as string | undefined) ?? fn.Version },
+        Code: { RepositoryType: "S3", Location: `https://example.invalid/${fn.FunctionName}.zip` },
+        Tags: { team: "anvil", "cost center": "42" },
+      };
+    },
+  };
+  let listener: NodeListener;
+  let client: LambdaClient;
+
+  beforeAll(async () => {
+    const server = createServer(service as ServiceSchema, { protocols: [restJson1()], onInternalError: () => {} })
+      .register(handlers as never)
+      .mapService();
+    listener = await listen(server, { http2 });
+    client = new LambdaClient({ ...sdkConfig(listener), ...(http2 ? { requestHandler: new NodeHttp2Handler({ disableConcurrentStreams: false }) } : {}) });
+  });
+  afterAll(async () => {
+    client.destroy();
+    await listener.close({ graceMs: 100 });
+  });
+
+  it("lists functions page by page: query parameters, longs, enums and lists", async () => {
+    const first = await client.send(new ListFunctionsCommand({ MaxItems: 2, FunctionVersion: "ALL" }));
+    expect(seen.query).toEqual({ MaxItems: 2, FunctionVersion: "ALL" });
+    expect(first.Functions?.map((f) => f.FunctionName)).toEqual(["hello", "world"]);
+    expect(first.Functions?.[1]).toEqual({ ...functions[1], CodeSize: 2048 });
+    expect(first.NextMarker).toBe("2");
+    const second = await client.send(new ListFunctionsCommand({ MaxItems: 2, Marker: first.NextMarker }));
+    expect(second.Functions?.map((f) => f.FunctionName)).toEqual(["again"]);
+    expect(second.NextMarker).toBeUndefined();
+  });
+
+  it("gets a function by a label that needs percent-encoding, with a qualifier and a map", async () => {
+    const arn = "arn:aws:lambda:eu-west-1:123456789012:function:world";
+    const out = await client.send(new GetFunctionCommand({ FunctionName: arn, Qualifier: "7" }));
+    expect(out.Configuration?.FunctionArn).toBe(arn);
+    expect(out.Configuration?.Version).toBe("7");
+    expect(out.Configuration?.Runtime).toBe("python3.12");
+    expect(out.Code).toEqual({ RepositoryType: "S3", Location: "https://example.invalid/world.zip" });
+    expect(out.Tags).toEqual({ team: "anvil", "cost center": "42" });
+  });
+
+  it("surfaces a modeled @httpError(404) as the SDK's typed ResourceNotFoundException", async () => {
+    const error = await rejection(client.send(new GetFunctionCommand({ FunctionName: "nope" })));
+    expect(error).toBeInstanceOf(LambdaNotFound);
+    const e = error as LambdaNotFound;
+    expect(e.name).toBe("ResourceNotFoundException");
+    expect(e.Type).toBe("User");
+    // The SDK folds the modeled `Message` member into the exception's `message`.
+    expect(e.message).toBe("Function not found: nope");
+    expect(e.$metadata.httpStatusCode).toBe(404);
+  });
+
+  it("surfaces a constraint violation as a ValidationException naming the field", async () => {
+    const error = await rejection(client.send(new ListFunctionsCommand({ MaxItems: 0 })));
+    expect(error).toBeInstanceOf(LambdaServiceException);
+    const e = error as LambdaServiceException;
+    expect(e.name).toBe("ValidationException");
+    expect(e.message).toMatch(/MaxItems/);
+    expect(e.$metadata.httpStatusCode).toBe(400);
+  });
+});
+
+describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor) against one Anvil server", () => {
+  const schemas = schemasOf("cloudwatch.smithy", CLOUDWATCH_MODEL);
+  const service = schemas.service("com.amazonaws.cloudwatch#GraniteServiceVersion20100801");
+  const NotFound = errorClass(schemas.shape("com.amazonaws.cloudwatch#DashboardNotFoundError") as StructSchema<{ message?: string }>);
+  const InvalidValue = errorClass(schemas.shape("com.amazonaws.cloudwatch#InvalidParameterValueException") as StructSchema<{ message?: string }>);
+  type Datum = { MetricName: string; Dimensions?: { Name: string; Value: string }[]; Timestamp?: Date; Value?: number; Values?: number[]; Unit?: string };
+  const stored: { namespace: string; datum: Datum }[] = [];
+  const protocolsSeen: string[] = [];
+  const handlers: Record<string, Handler> = {
+    async putMetricData(input, context) {
+      protocolsSeen.push(context.protocol);
+      for (const datum of (input.MetricData as Datum[] | undefined) ?? []) {
+        if (datum.Unit === "Count" && (datum.Value ?? 0) < 0) throw new InvalidValue({ message: `The value ${datum.Value} for ${datum.MetricName} is negative` });
+        stored.push({ namespace: input.Namespace as string, datum });
+      }
+      return {};
+    },
+    async listMetrics(input, context) {
+      protocolsSeen.push(context.protocol);
+      const metrics = stored
+        .filter(({ namespace, datum }) => (input.Namespace === undefined || namespace === input.Namespace) && (input.MetricName === undefined || datum.MetricName === input.MetricName))
+        .map(({ namespace, datum }) => ({ Namespace: namespace, MetricName: datum.MetricName, ...(datum.Dimensions ? { Dimensions: datum.Dimensions } : {}) }));
+      return { Metrics: metrics };
+    },
+    async getDashboard(input) {
+      if (input.DashboardName !== "main") throw new NotFound({ message: `Dashboard ${String(input.DashboardName)} does not exist` });
+      return { DashboardName: "main", DashboardArn: "arn:aws:cloudwatch::123456789012:dashboard/main", DashboardBody: '{"widgets":[]}' };
+    },
+  };
+  let listener: NodeListener;
+
+  beforeAll(async () => {
+    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_0(), rpcv2Cbor()], onInternalError: () => {} })
+      .register(handlers as never)
+      .mapService();
+    listener = await listen(server);
+  });
+  afterAll(async () => {
+    await listener.close({ graceMs: 100 });
+  });
+
+  describe.each([
+    { name: "awsJson1_0 (the SDK's default)", protocol: "aws.protocols#awsJson1_0", config: {} },
+    {
+      name: "rpcv2Cbor",
+      protocol: "smithy.protocols#rpcv2Cbor",
+      config: { protocol: new AwsSmithyRpcV2CborProtocol({ defaultNamespace: "com.amazonaws.cloudwatch", awsQueryCompatible: true }) },
+    },
+  ])("over $name", ({ protocol, config }) => {
+    let client: CloudWatchClient;
+    const namespace = `Anvil/${protocol.split("#")[1]}`;
+    beforeAll(() => {
+      client = new CloudWatchClient({ ...sdkConfig(listener), ...config });
+    });
+    afterAll(() => client.destroy());
+
+    it("puts metric data (doubles, a timestamp, an enum) and lists the metrics back", async () => {
+      protocolsSeen.length = 0;
+      const out = await client.send(
+        new PutMetricDataCommand({
+          Namespace: namespace,
+          MetricData: [
+            { MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }], Timestamp: new Date("2024-05-01T10:20:30.250Z"), Value: 12.5, Unit: "Seconds" },
+            { MetricName: "Requests", Values: [1, 2.5, 1e300], Unit: "Count" },
+          ],
+        }),
+      );
+      expect(out.$metadata.httpStatusCode).toBe(200);
+      const latency = stored.find((s) => s.namespace === namespace && s.datum.MetricName === "Latency")?.datum;
+      expect(latency).toEqual({ MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }], Timestamp: new Date("2024-05-01T10:20:30.250Z"), Value: 12.5, Unit: "Seconds" });
+      const listed = await client.send(new ListMetricsCommand({ Namespace: namespace }));
+      expect(listed.Metrics).toEqual([
+        { Namespace: namespace, MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }] },
+        { Namespace: namespace, MetricName: "Requests" },
+      ]);
+      expect(protocolsSeen).toEqual([protocol, protocol]);
+    });
+
+    it("surfaces modeled errors as the SDK's typed exceptions, @awsQueryError code included", async () => {
+      const missing = await rejection(client.send(new GetDashboardCommand({ DashboardName: "other" })));
+      expect(missing).toBeInstanceOf(DashboardNotFoundError);
+      expect((missing as DashboardNotFoundError).message).toBe("Dashboard other does not exist");
+      const negative = await rejection(client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: [{ MetricName: "Requests", Value: -1, Unit: "Count" }] })));
+      expect(negative).toBeInstanceOf(InvalidParameterValueException);
+      const e = negative as InvalidParameterValueException;
+      expect(e.message).toBe("The value -1 for Requests is negative");
+      // The awsQuery code and fault the server sent in `x-amzn-query-error`, as the SDK exposes them.
+      expect(e).toMatchObject({ Code: "InvalidParameterValue", Type: "Sender" });
+      expect(e.$metadata.httpStatusCode).toBe(400);
+      expect((await client.send(new GetDashboardCommand({ DashboardName: "main" }))).DashboardBody).toBe('{"widgets":[]}');
+    });
+
+    it("surfaces a constraint violation as a ValidationException naming the field", async () => {
+      const error = await rejection(client.send(new ListMetricsCommand({ Namespace: ":reserved" })));
+      expect(error).toBeInstanceOf(CloudWatchServiceException);
+      const e = error as CloudWatchServiceException;
+      expect(e.name).toBe("ValidationException");
+      expect(e.message).toMatch(/Namespace/);
+      expect(e.$metadata.httpStatusCode).toBe(400);
+    });
+  });
+});
