@@ -50,7 +50,7 @@ export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { parseQuery } from "./protocol/http.js";
 export { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";
-export { gunzip, gzip, isBlank, readBody } from "./protocol/body.js";
+export { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";
 export { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./values/defaults.js";
 export type { DefaultsMode } from "./values/defaults.js";
 export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
@@ -62,3 +62,12 @@ export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR,
 export type { Validator } from "./validation/validator.js";
 export { byteChunks } from "./values/streams.js";
 export { refuseStreamingBlob } from "./protocol/streaming-blob.js";
+export {
+  AWS_QUERY_COMPATIBLE,
+  AWS_QUERY_ERROR,
+  findErrorByQueryCode,
+  isQueryCompatible,
+  queryErrorCode,
+  queryErrorHeader,
+  responseQueryCode,
+} from "./protocol/query-compat.js";

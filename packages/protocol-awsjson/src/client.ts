@@ -16,18 +16,19 @@ import {
   type HttpRequest,
   type HttpResponse,
   isBlank,
+  isQueryCompatible,
   type OperationSchema,
   readBody,
+  refuseStreamingBlob,
   sanitizeErrorType,
   SerializationError,
   type StructSchema,
   UnmodeledError,
-  refuseStreamingBlob,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
-import { JSON_SETTINGS, QUERY_COMPATIBLE, targetOf, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, targetOf, type AwsJsonVariant } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -46,7 +47,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
       const stream = eventStreamMember(operation.input);
       let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(stream === undefined ? value : { ...value, [stream.name]: undefined });
       const headers = new Headers({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });
-      if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
+      if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       if (eventStreamMember(operation.output) !== undefined) headers.set("accept", EVENT_STREAM_MEDIA_TYPE);
       const endpoint = context.endpoint;
       const path = endpoint.pathname.endsWith("/") ? endpoint.pathname : `${endpoint.pathname}/`;

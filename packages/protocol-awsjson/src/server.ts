@@ -9,9 +9,12 @@ import {
   type HttpRequest,
   type HttpResponse,
   isBlank,
+  isGzipEncoded,
   ModeledError,
   type OperationSchema,
+  queryErrorHeader,
   readBody,
+  refuseStreamingBlob,
   type Route,
   SerializationError,
   SERVER_OUTPUT_DEFAULTS,
@@ -22,12 +25,11 @@ import {
   VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
-  refuseStreamingBlob,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
-import { JSON_SETTINGS, QUERY_COMPATIBLE, QUERY_ERROR, REQUEST_JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, REQUEST_JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 
 const utf8 = new TextEncoder();
 
@@ -77,7 +79,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         return eventStreamsOf(variant).read(operation.input, stream, request.body, "initial-request");
       }
       let bytes = await readBody(request.body);
-      if (isGzipped(request.headers)) {
+      if (isGzipEncoded(request.headers)) {
         try {
           bytes = await gunzip(bytes);
         } catch (cause) {
@@ -136,16 +138,5 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
   });
 }
 
-/** `x-amzn-query-error: <code>;<Sender|Receiver>` for errors of `@awsQueryCompatible` services that carry `@awsQueryError`. */
-function queryErrorHeader(schema: StructSchema, fault: "client" | "server", service: ServiceSchema): Record<string, string> | undefined {
-  if (service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
-  const trait = schema.traits.custom?.[QUERY_ERROR] as { code?: unknown } | undefined;
-  if (typeof trait?.code !== "string") return undefined;
-  return { "x-amzn-query-error": `${trait.code};${fault === "server" ? "Receiver" : "Sender"}` };
-}
 
-function isGzipped(headers: Headers): boolean {
-  const encoding = headers.get("content-encoding");
-  return encoding !== null && encoding.split(",").some((e) => e.trim().toLowerCase() === "gzip");
-}
 

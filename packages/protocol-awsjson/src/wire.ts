@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema, type StructSchema } from "@anvil/core";
+import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema } from "@anvil/core";
 import type { JsonSettings } from "@anvil/codec-json";
 
 /** How AWS JSON 1.0 and 1.1 differ. */
@@ -36,12 +36,6 @@ export const JSON_SETTINGS: JsonSettings = Object.freeze({ useJsonName: false, t
 
 /** How the server reads requests: strictly (UTC date-times, padded base64, known union members), so malformed input is a 400. */
 export const REQUEST_JSON_SETTINGS: JsonSettings = Object.freeze({ ...JSON_SETTINGS, strict: true });
-
-/** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
-export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
-
-/** `@awsQueryError`: the error's awsQuery code, sent in `x-amzn-query-error`. */
-export const QUERY_ERROR = "aws.protocols#awsQueryError";
 
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";

@@ -12,21 +12,24 @@ import {
   createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
+  findErrorByQueryCode,
   findErrorSchema,
   type HttpRequest,
   type HttpResponse,
+  isQueryCompatible,
   type OperationSchema,
   readBody,
+  refuseStreamingBlob,
+  responseQueryCode,
   sanitizeErrorType,
   type StructSchema,
   UnmodeledError,
-  refuseStreamingBlob,
 } from "@anvil/core";
 import { member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
-import { CBOR, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
+import { CBOR, operationPath, PROTOCOL_ID,  RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -57,7 +60,7 @@ export function createRpcV2CborClient(): ClientProtocol {
       // A response event stream is asked for by its media type (the protocol's errors stay CBOR).
       const accept = eventStreamMember(operation.output) === undefined ? CBOR : EVENT_STREAM_MEDIA_TYPE;
       const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept });
-      if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
+      if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
       const path = `${base}${operationPath(context.service, operation)}`;
       const request = { method: "POST", path, query: [], headers, host: context.endpoint.host };
@@ -109,8 +112,8 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   }
   const name = envelope?.__type === undefined ? undefined : sanitizeErrorType(envelope.__type);
   let schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
-  const queryCode = queryCodeOf(response.headers, context);
-  if (schema === undefined && queryCode !== undefined) schema = byQueryCode([...operation.errors, ...context.service.errors], queryCode);
+  const queryCode = responseQueryCode(response.headers, context.service);
+  if (schema === undefined && queryCode !== undefined) schema = findErrorByQueryCode([...operation.errors, ...context.service.errors], queryCode);
   if (schema !== undefined) {
     try {
       const members = compileReader(schema)(bytes) as Record<string, unknown>;
@@ -128,18 +131,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
 }
 
-/** The awsQuery error code of `x-amzn-query-error: <code>;<Sender|Receiver>`, for `@awsQueryCompatible` services. */
-function queryCodeOf(headers: Headers, context: ClientCallContext): string | undefined {
-  if (context.service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
-  const header = headers.get("x-amzn-query-error");
-  if (header === null) return undefined;
-  const code = header.split(";")[0]!.trim();
-  return code === "" ? undefined : code;
-}
 
-function byQueryCode(errors: readonly StructSchema[], code: string): StructSchema | undefined {
-  return errors.find((e) => queryErrorCode(e) === code);
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 

@@ -10,7 +10,9 @@ import {
   type HttpResponse,
   ModeledError,
   type OperationSchema,
+  queryErrorHeader,
   readBody,
+  refuseStreamingBlob,
   type Route,
   SerializationError,
   SERVER_OUTPUT_DEFAULTS,
@@ -21,13 +23,12 @@ import {
   VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
-  refuseStreamingBlob,
 } from "@anvil/core";
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
-import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
+import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
 
 /** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
 const PlainError = struct("anvil.rpcv2cbor#PlainError", [member("message", string)]);
@@ -160,11 +161,4 @@ function plainError(status: number, type: string, message: string): HttpResponse
   return errorResponse(status, type, compileWriter(PlainError)({ message }));
 }
 
-/** `x-amzn-query-error: <code>;<Sender|Receiver>` for errors of `@awsQueryCompatible` services that carry `@awsQueryError`. */
-function queryErrorHeader(schema: StructSchema, fault: "client" | "server", service: ServiceSchema): Record<string, string> | undefined {
-  if (service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
-  const code = queryErrorCode(schema);
-  if (code === undefined) return undefined;
-  return { "x-amzn-query-error": `${code};${fault === "server" ? "Receiver" : "Sender"}` };
-}
 

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema, type StructSchema } from "@anvil/core";
+import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema } from "@anvil/core";
 
 /** The protocol trait id. */
 export const PROTOCOL_ID = "smithy.protocols#rpcv2Cbor";
@@ -18,12 +18,6 @@ export const RPC_V2_CBOR = "rpc-v2-cbor";
 /** The media type of every body. */
 export const CBOR = "application/cbor";
 
-/** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
-export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
-
-/** `@awsQueryError`: the error's awsQuery code, sent in `x-amzn-query-error`. */
-export const QUERY_ERROR = "aws.protocols#awsQueryError";
-
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";
 
@@ -35,12 +29,6 @@ export function operationPath(service: ServiceSchema, operation: OperationSchema
 /** Whether a `Content-Type` value is `application/cbor` (parameters ignored). */
 export function isCborContentType(value: string | null): boolean {
   return value !== null && value.split(";")[0]!.trim().toLowerCase() === CBOR;
-}
-
-/** The `@awsQueryError` code of an error shape, if it has one. */
-export function queryErrorCode(schema: StructSchema): string | undefined {
-  const trait = schema.traits.custom?.[QUERY_ERROR] as { code?: unknown } | undefined;
-  return typeof trait?.code === "string" ? trait.code : undefined;
 }
 
 const utf8 = new TextEncoder();

@@ -12,20 +12,23 @@ import {
   createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
+  findErrorByQueryCode,
   findErrorSchema,
   gzip,
   type HttpRequest,
   type HttpResponse,
   isBlank,
+  isQueryCompatible,
   type OperationSchema,
   readBody,
   refuseStreamingBlob,
+  responseQueryCode,
   sanitizeErrorType,
   type StructSchema,
   UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { JSON_MEDIA_TYPE, JSON_SETTINGS, operationPath, PROTOCOL_ID, QUERY_COMPATIBLE, queryErrorCode, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
+import { JSON_MEDIA_TYPE, JSON_SETTINGS, operationPath, PROTOCOL_ID,  RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -40,7 +43,7 @@ export function createRpcV2JsonClient(): ClientProtocol {
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
       refuseStreamingBlob("rpcv2Json", operation, "encode");
       const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON, accept: JSON_MEDIA_TYPE });
-      if (context.service.traits[QUERY_COMPATIBLE] !== undefined) headers.set("x-amzn-query-mode", "true");
+      if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
       const path = `${base}${operationPath(context.service, operation)}`;
       const request = { method: "POST", path, query: [], headers, host: context.endpoint.host };
@@ -87,8 +90,8 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   const type = stringField(body, "__type");
   const name = type === undefined ? undefined : sanitizeErrorType(type);
   let schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
-  const queryCode = queryCodeOf(response.headers, context);
-  if (schema === undefined && queryCode !== undefined) schema = byQueryCode([...operation.errors, ...context.service.errors], queryCode);
+  const queryCode = responseQueryCode(response.headers, context.service);
+  if (schema === undefined && queryCode !== undefined) schema = findErrorByQueryCode([...operation.errors, ...context.service.errors], queryCode);
   const bodyExcerpt = text.slice(0, EXCERPT_LENGTH);
   if (schema !== undefined) {
     try {
@@ -103,18 +106,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
 }
 
-/** The awsQuery error code of `x-amzn-query-error: <code>;<Sender|Receiver>`, for `@awsQueryCompatible` services. */
-function queryCodeOf(headers: Headers, context: ClientCallContext): string | undefined {
-  if (context.service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
-  const header = headers.get("x-amzn-query-error");
-  if (header === null) return undefined;
-  const code = header.split(";")[0]!.trim();
-  return code === "" ? undefined : code;
-}
 
-function byQueryCode(errors: readonly StructSchema[], code: string): StructSchema | undefined {
-  return errors.find((e) => queryErrorCode(e) === code);
-}
 
 function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
   const v = body?.[key];

@@ -10,8 +10,10 @@ import {
   type HttpRequest,
   type HttpResponse,
   isBlank,
+  isGzipEncoded,
   ModeledError,
   type OperationSchema,
+  queryErrorHeader,
   readBody,
   refuseStreamingBlob,
   type Route,
@@ -32,8 +34,6 @@ import {
   JSON_SETTINGS,
   operationPath,
   PROTOCOL_ID,
-  QUERY_COMPATIBLE,
-  queryErrorCode,
   REQUEST_JSON_SETTINGS,
   RPC_V2_JSON,
   SMITHY_PROTOCOL,
@@ -67,7 +67,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       refuseStreamingBlob("rpcv2Json", operation, "decode");
       let bytes = await readBody(request.body);
-      if (isGzipped(request.headers)) {
+      if (isGzipEncoded(request.headers)) {
         try {
           bytes = await gunzip(bytes);
         } catch (cause) {
@@ -137,15 +137,4 @@ function plainError(status: number, type: string, message: string): HttpResponse
   return errorResponse(status, type, JSON.stringify({ message }));
 }
 
-/** `x-amzn-query-error: <code>;<Sender|Receiver>` for errors of `@awsQueryCompatible` services that carry `@awsQueryError`. */
-function queryErrorHeader(schema: StructSchema, fault: "client" | "server", service: ServiceSchema): Record<string, string> | undefined {
-  if (service.traits[QUERY_COMPATIBLE] === undefined) return undefined;
-  const code = queryErrorCode(schema);
-  if (code === undefined) return undefined;
-  return { "x-amzn-query-error": `${code};${fault === "server" ? "Receiver" : "Sender"}` };
-}
 
-function isGzipped(headers: Headers): boolean {
-  const encoding = headers.get("content-encoding");
-  return encoding !== null && encoding.split(",").some((e) => e.trim().toLowerCase() === "gzip");
-}

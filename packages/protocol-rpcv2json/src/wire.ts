@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { OperationSchema, ServiceSchema, StructSchema } from "@anvil/core";
+import type { OperationSchema, ServiceSchema } from "@anvil/core";
 import type { JsonSettings } from "@anvil/codec-json";
 
 /** The protocol trait id. */
@@ -33,12 +33,6 @@ export const JSON_SETTINGS: JsonSettings = Object.freeze({
 /** How the server reads requests: strictly (padded base64, known union members), so malformed input is a 400. */
 export const REQUEST_JSON_SETTINGS: JsonSettings = Object.freeze({ ...JSON_SETTINGS, strict: true });
 
-/** The trait that makes a service send `x-amzn-query-mode` and read `x-amzn-query-error`. */
-export const QUERY_COMPATIBLE = "aws.protocols#awsQueryCompatible";
-
-/** `@awsQueryError`: the error's awsQuery code, sent in `x-amzn-query-error`. */
-export const QUERY_ERROR = "aws.protocols#awsQueryError";
-
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";
 
@@ -52,8 +46,3 @@ export function isJsonContentType(value: string | null): boolean {
   return value !== null && value.split(";")[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE;
 }
 
-/** The `@awsQueryError` code of an error shape, if it has one. */
-export function queryErrorCode(schema: StructSchema): string | undefined {
-  const trait = schema.traits.custom?.[QUERY_ERROR] as { code?: unknown } | undefined;
-  return typeof trait?.code === "string" ? trait.code : undefined;
-}

@@ -36,3 +36,9 @@ export function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 export function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   return pipe(bytes, new DecompressionStream("gzip"));
 }
+
+/** Whether a message's `Content-Encoding` lists gzip. */
+export function isGzipEncoded(headers: Headers): boolean {
+  const encoding = headers.get("content-encoding");
+  return encoding !== null && encoding.split(",").some((e) => e.trim().toLowerCase() === "gzip");
+}

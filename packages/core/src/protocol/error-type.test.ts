@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
-import { gunzip, gzip, isBlank, readBody } from "./body.js";
+import { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./body.js";
 import { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./error-type.js";
 import { operation, service, unit } from "../schema/builders.js";
+import { findErrorByQueryCode, isQueryCompatible, queryErrorCode, queryErrorHeader, responseQueryCode } from "./query-compat.js";
 
 describe("error types on the wire", () => {
   it.each([
@@ -58,5 +59,37 @@ describe("validationExceptionSchema", () => {
     expect(validationExceptionSchema(withIt, svc)).toBe(V);
     expect(validationExceptionSchema(without, svc)).toBe(V2);
     expect(validationExceptionSchema(undefined, service("ex#T", { operations: {} }))).toBeUndefined();
+  });
+});
+
+describe("awsQuery compatibility", () => {
+  const Throttled = struct("example#Throttled", [], { error: "client", custom: { "aws.protocols#awsQueryError": { code: "Throttling", httpResponseCode: 400 } } });
+  const Plain = struct("example#Plain", [], { error: "client" });
+  const compatible = service("example#S", { operations: {}, traits: { "aws.protocols#awsQueryCompatible": {} } });
+  const plain = service("example#T", { operations: {} });
+
+  it("servers name the error's code and fault only for compatible services", () => {
+    expect(queryErrorHeader(Throttled, "client", compatible)).toEqual({ "x-amzn-query-error": "Throttling;Sender" });
+    expect(queryErrorHeader(Throttled, "server", compatible)).toEqual({ "x-amzn-query-error": "Throttling;Receiver" });
+    expect(queryErrorHeader(Plain, "client", compatible)).toBeUndefined();
+    expect(queryErrorHeader(Throttled, "client", plain)).toBeUndefined();
+  });
+
+  it("clients read the code back and find the error", () => {
+    const headers = new Headers({ "x-amzn-query-error": "Throttling;Sender" });
+    expect(responseQueryCode(headers, compatible)).toBe("Throttling");
+    expect(responseQueryCode(headers, plain)).toBeUndefined();
+    expect(responseQueryCode(new Headers({ "x-amzn-query-error": ";Sender" }), compatible)).toBeUndefined();
+    expect(findErrorByQueryCode([Plain, Throttled], "Throttling")).toBe(Throttled);
+    expect(isQueryCompatible(compatible)).toBe(true);
+    expect(queryErrorCode(Plain)).toBeUndefined();
+  });
+});
+
+describe("isGzipEncoded", () => {
+  it("finds gzip among the listed codings, in any case", () => {
+    expect(isGzipEncoded(new Headers({ "content-encoding": "br, GZIP" }))).toBe(true);
+    expect(isGzipEncoded(new Headers({ "content-encoding": "br" }))).toBe(false);
+    expect(isGzipEncoded(new Headers())).toBe(false);
   });
 });
