@@ -71,3 +71,5 @@ export {
   queryErrorHeader,
   responseQueryCode,
 } from "./protocol/query-compat.js";
+export { postRoutes, rpcV2Path } from "./protocol/rpc-routes.js";
+export type { PostRoute } from "./protocol/rpc-routes.js";

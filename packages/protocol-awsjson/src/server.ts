@@ -12,15 +12,14 @@ import {
   isGzipEncoded,
   ModeledError,
   type OperationSchema,
+  postRoutes,
   queryErrorHeader,
   readBody,
   refuseStreamingBlob,
-  type Route,
   SerializationError,
   SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
-  type ServiceSchema,
   type StructSchema,
   VALIDATION_EXCEPTION_ID,
   ValidationError,
@@ -35,8 +34,6 @@ const utf8 = new TextEncoder();
 
 /** The server protocol of one AWS JSON variant. */
 export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
-  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
-
   const typeOf = (id: string): string => (variant.typeAsShapeId ? id : id.slice(id.indexOf("#") + 1));
 
   /** A JSON error response: `__type` first, then the error's members. */
@@ -52,19 +49,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
   return Object.freeze({
     id: variant.id,
 
-    routes(service: ServiceSchema): readonly Route[] {
-      let routes = routeCache.get(service);
-      if (routes === undefined) {
-        routes = Object.freeze(
-          Object.values(service.operations).map(
-            (operation): Route =>
-              Object.freeze({ operation, method: "POST", path: "/", headers: Object.freeze({ "x-amz-target": targetOf(service, operation) }) }),
-          ),
-        );
-        routeCache.set(service, routes);
-      }
-      return routes;
-    },
+    routes: postRoutes((service, operation) => ({ path: "/", headers: { "x-amz-target": targetOf(service, operation) } })),
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.

@@ -21,6 +21,7 @@ import {
   readBody,
   refuseStreamingBlob,
   responseQueryCode,
+  rpcV2Path,
   sanitizeErrorType,
   type StructSchema,
   UnmodeledError,
@@ -29,7 +30,7 @@ import { member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
-import { CBOR, operationPath, PROTOCOL_ID,  RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
+import { CBOR, PROTOCOL_ID, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -62,7 +63,7 @@ export function createRpcV2CborClient(): ClientProtocol {
       const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept });
       if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
-      const path = `${base}${operationPath(context.service, operation)}`;
+      const path = `${base}${rpcV2Path(context.service, operation)}`;
       const request = { method: "POST", path, query: [], headers, host: context.endpoint.host };
       // An operation without input sends no body and no Content-Type.
       if (operation.input.id === UNIT) return { ...request, body: undefined };

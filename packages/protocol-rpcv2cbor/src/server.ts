@@ -10,15 +10,15 @@ import {
   type HttpResponse,
   ModeledError,
   type OperationSchema,
+  postRoutes,
   queryErrorHeader,
   readBody,
   refuseStreamingBlob,
-  type Route,
+  rpcV2Path,
   SerializationError,
   SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
-  type ServiceSchema,
   type StructSchema,
   VALIDATION_EXCEPTION_ID,
   ValidationError,
@@ -28,7 +28,7 @@ import { list, member, string, struct } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
-import { CBOR, isCborContentType, operationPath, PROTOCOL_ID, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
+import { CBOR, isCborContentType, PROTOCOL_ID, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT, withTypeMarker } from "./wire.js";
 
 /** The body of the protocol's own errors (unknown operation, malformed request, internal failure). */
 const PlainError = struct("anvil.rpcv2cbor#PlainError", [member("message", string)]);
@@ -57,23 +57,10 @@ const ROUTE_HEADERS = Object.freeze({ [SMITHY_PROTOCOL]: RPC_V2_CBOR });
 
 /** The server protocol. */
 export function createRpcV2CborServer(): ServerProtocol {
-  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
-
   return Object.freeze({
     id: PROTOCOL_ID,
 
-    routes(service: ServiceSchema): readonly Route[] {
-      let routes = routeCache.get(service);
-      if (routes === undefined) {
-        routes = Object.freeze(
-          Object.values(service.operations).map(
-            (operation): Route => Object.freeze({ operation, method: "POST", path: operationPath(service, operation), headers: ROUTE_HEADERS }),
-          ),
-        );
-        routeCache.set(service, routes);
-      }
-      return routes;
-    },
+    routes: postRoutes((service, operation) => ({ path: rpcV2Path(service, operation), headers: ROUTE_HEADERS })),
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.

@@ -1,11 +1,11 @@
 /**
  * What the client and server sides of RPC v2 CBOR share: the protocol
- * constants, the request path, body helpers, error type names and the
+ * constants, body helpers, error type names and the
  * `__type` marker written in front of an error's members.
  *
  * @internal
  */
-import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema } from "@anvil/core";
+import { collectBytes, type HttpBody } from "@anvil/core";
 
 /** The protocol trait id. */
 export const PROTOCOL_ID = "smithy.protocols#rpcv2Cbor";
@@ -20,11 +20,6 @@ export const CBOR = "application/cbor";
 
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";
-
-/** The request path of an operation, below the endpoint's path: `/service/<Service>/operation/<Operation>`. */
-export function operationPath(service: ServiceSchema, operation: OperationSchema): string {
-  return `/service/${service.name}/operation/${operation.name}`;
-}
 
 /** Whether a `Content-Type` value is `application/cbor` (parameters ignored). */
 export function isCborContentType(value: string | null): boolean {

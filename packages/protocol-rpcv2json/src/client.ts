@@ -23,12 +23,13 @@ import {
   readBody,
   refuseStreamingBlob,
   responseQueryCode,
+  rpcV2Path,
   sanitizeErrorType,
   type StructSchema,
   UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { JSON_MEDIA_TYPE, JSON_SETTINGS, operationPath, PROTOCOL_ID,  RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
+import { JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 /** How much of an unreadable error body an UnmodeledError keeps. */
 const EXCERPT_LENGTH = 256;
@@ -45,7 +46,7 @@ export function createRpcV2JsonClient(): ClientProtocol {
       const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON, accept: JSON_MEDIA_TYPE });
       if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
-      const path = `${base}${operationPath(context.service, operation)}`;
+      const path = `${base}${rpcV2Path(context.service, operation)}`;
       const request = { method: "POST", path, query: [], headers, host: context.endpoint.host };
       // An operation without input sends no body and no Content-Type.
       if (operation.input.id === UNIT) return { ...request, body: undefined };

@@ -13,15 +13,15 @@ import {
   isGzipEncoded,
   ModeledError,
   type OperationSchema,
+  postRoutes,
   queryErrorHeader,
   readBody,
   refuseStreamingBlob,
-  type Route,
+  rpcV2Path,
   SerializationError,
   SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
-  type ServiceSchema,
   type StructSchema,
   VALIDATION_EXCEPTION_ID,
   ValidationError,
@@ -32,7 +32,6 @@ import {
   isJsonContentType,
   JSON_MEDIA_TYPE,
   JSON_SETTINGS,
-  operationPath,
   PROTOCOL_ID,
   REQUEST_JSON_SETTINGS,
   RPC_V2_JSON,
@@ -46,23 +45,10 @@ const utf8 = new TextEncoder();
 
 /** The server protocol. */
 export function createRpcV2JsonServer(): ServerProtocol {
-  const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
-
   return Object.freeze({
     id: PROTOCOL_ID,
 
-    routes(service: ServiceSchema): readonly Route[] {
-      let routes = routeCache.get(service);
-      if (routes === undefined) {
-        routes = Object.freeze(
-          Object.values(service.operations).map(
-            (operation): Route => Object.freeze({ operation, method: "POST", path: operationPath(service, operation), headers: ROUTE_HEADERS }),
-          ),
-        );
-        routeCache.set(service, routes);
-      }
-      return routes;
-    },
+    routes: postRoutes((service, operation) => ({ path: rpcV2Path(service, operation), headers: ROUTE_HEADERS })),
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       refuseStreamingBlob("rpcv2Json", operation, "decode");

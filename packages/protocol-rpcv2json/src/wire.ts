@@ -1,10 +1,9 @@
 /**
  * What the client and server sides of RPC v2 JSON share: the protocol
- * constants, the request path, codec settings and error type names.
+ * constants, codec settings and error type names.
  *
  * @internal
  */
-import type { OperationSchema, ServiceSchema } from "@anvil/core";
 import type { JsonSettings } from "@anvil/codec-json";
 
 /** The protocol trait id. */
@@ -35,11 +34,6 @@ export const REQUEST_JSON_SETTINGS: JsonSettings = Object.freeze({ ...JSON_SETTI
 
 /** `smithy.api#Unit`: an operation without input or output. */
 export const UNIT = "smithy.api#Unit";
-
-/** The request path of an operation, below the endpoint's path: `/service/<Service>/operation/<Operation>`. */
-export function operationPath(service: ServiceSchema, operation: OperationSchema): string {
-  return `/service/${service.name}/operation/${operation.name}`;
-}
 
 /** Whether a `Content-Type` value is `application/json` (parameters ignored). */
 export function isJsonContentType(value: string | null): boolean {

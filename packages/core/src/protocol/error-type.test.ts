@@ -3,6 +3,7 @@ import { member, string, struct } from "../schema/builders.js";
 import { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./body.js";
 import { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./error-type.js";
 import { operation, service, unit } from "../schema/builders.js";
+import { postRoutes, rpcV2Path } from "./rpc-routes.js";
 import { findErrorByQueryCode, isQueryCompatible, queryErrorCode, queryErrorHeader, responseQueryCode } from "./query-compat.js";
 
 describe("error types on the wire", () => {
@@ -91,5 +92,22 @@ describe("isGzipEncoded", () => {
     expect(isGzipEncoded(new Headers({ "content-encoding": "br, GZIP" }))).toBe(true);
     expect(isGzipEncoded(new Headers({ "content-encoding": "br" }))).toBe(false);
     expect(isGzipEncoded(new Headers())).toBe(false);
+  });
+});
+
+describe("postRoutes", () => {
+  const A = operation("example#GetA", { input: unit, output: unit });
+  const B = operation("example#PutB", { input: unit, output: unit });
+  const S = service("example#Svc", { operations: { a: A, b: B } });
+
+  it("gives one POST route per operation, placed by the protocol, built once per service", () => {
+    const routes = postRoutes((service, op) => ({ path: rpcV2Path(service, op), headers: { "smithy-protocol": "rpc-v2-cbor" } }));
+    const first = routes(S);
+    expect(first.map((r) => [r.operation, r.method, r.path, r.headers])).toEqual([
+      [A, "POST", "/service/Svc/operation/GetA", { "smithy-protocol": "rpc-v2-cbor" }],
+      [B, "POST", "/service/Svc/operation/PutB", { "smithy-protocol": "rpc-v2-cbor" }],
+    ]);
+    expect(routes(S)).toBe(first);
+    expect(Object.isFrozen(first[0]!.headers)).toBe(true);
   });
 });

@@ -1,0 +1,38 @@
+/**
+ * Routes of RPC protocols: every operation is one `POST`, told apart by its
+ * path (RPC v2) or a header (AWS JSON's `X-Amz-Target`).
+ */
+import type { OperationSchema, ServiceSchema } from "../schema/schema.js";
+import type { Route } from "./protocol.js";
+
+/** Where one operation's POST route is: its path and the exact headers it needs. */
+export interface PostRoute {
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A `ServerProtocol.routes` for an RPC protocol: one `POST` route per
+ * operation, placed by `routeOf`, built once per service.
+ */
+export function postRoutes(routeOf: (service: ServiceSchema, operation: OperationSchema) => PostRoute): (service: ServiceSchema) => readonly Route[] {
+  const cache = new WeakMap<ServiceSchema, readonly Route[]>();
+  return (service) => {
+    let routes = cache.get(service);
+    if (routes === undefined) {
+      routes = Object.freeze(
+        Object.values(service.operations).map((operation): Route => {
+          const { path, headers } = routeOf(service, operation);
+          return Object.freeze({ operation, method: "POST", path, headers: Object.freeze({ ...headers }) });
+        }),
+      );
+      cache.set(service, routes);
+    }
+    return routes;
+  };
+}
+
+/** The Smithy RPC v2 path of an operation: `/service/<Service>/operation/<Operation>`. */
+export function rpcV2Path(service: ServiceSchema, operation: OperationSchema): string {
+  return `/service/${service.name}/operation/${operation.name}`;
+}
