@@ -64,10 +64,18 @@ const DEFAULTS: ResolvedSettings = Object.freeze({
 });
 
 const resolved = new Map<string, ResolvedSettings>([[DEFAULTS.key, DEFAULTS]]);
+/** Settings objects already resolved: hot paths pass the same (readonly) object on every call. */
+const bySettingsObject = new WeakMap<JsonSettings, ResolvedSettings>();
 
-/** Merges partial settings with the defaults; equal settings give the same object. */
+/**
+ * Merges partial settings with the defaults; equal settings give the same
+ * object. A settings object is read once (settings are readonly): later
+ * calls with the same object return the first answer without re-reading it.
+ */
 export function resolveSettings(settings: JsonSettings | undefined): ResolvedSettings {
   if (settings === undefined) return DEFAULTS;
+  const known = bySettingsObject.get(settings);
+  if (known !== undefined) return known;
   const useJsonName = settings.useJsonName ?? DEFAULTS.useJsonName;
   const timestampFormat = settings.timestampFormat ?? DEFAULTS.timestampFormat;
   const ignoreTimestampFormat = settings.ignoreTimestampFormat ?? DEFAULTS.ignoreTimestampFormat;
@@ -82,5 +90,6 @@ export function resolveSettings(settings: JsonSettings | undefined): ResolvedSet
     found = Object.freeze({ useJsonName, timestampFormat, ignoreTimestampFormat, bigNumbersAsStrings, alloyTraits, maxDepth, strict, key });
     resolved.set(key, found);
   }
+  bySettingsObject.set(settings, found);
   return found;
 }

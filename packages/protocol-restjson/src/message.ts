@@ -11,11 +11,10 @@ import {
   type HttpBody,
   isBlank,
   type MemberSchema,
-  type Schema,
   SerializationError,
   type StructSchema,
 } from "@anvil/core";
-import { compileReader, compileWriter, type JsonReader, type JsonSettings, type JsonWriter } from "@anvil/codec-json";
+import { compileReader, compileWriter, type JsonSettings } from "@anvil/codec-json";
 import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
 import { type Location, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar, timestampFormatIn } from "./text-values.js";
 
@@ -142,11 +141,11 @@ export function writeBody(settings: HttpBindingSettings, schema: StructSchema, d
     }
     // Without raw payloads every payload is JSON, whatever its `@mediaType`.
     const contentType = settings.rawPayloads ? (payload.traits.mediaType ?? JSON_MEDIA_TYPE) : JSON_MEDIA_TYPE;
-    return { bytes: writerOf(target, settings.json).toBytes(v), contentType };
+    return { bytes: compileWriter(target, settings.json).toBytes(v), contentType };
   }
   // A request without body members has no body; a response has a JSON object unless the operation has no output at all.
   if (plan.body === undefined) return direction === "request" || schema.id === UNIT ? NO_BODY : { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE };
-  return { bytes: writerOf(plan.body, settings.json).toBytes(value), contentType: JSON_MEDIA_TYPE };
+  return { bytes: compileWriter(plan.body, settings.json).toBytes(value), contentType: JSON_MEDIA_TYPE };
 }
 
 /** What a message carries besides its body. */
@@ -169,7 +168,7 @@ export function readMessage(settings: HttpBindingSettings, schema: StructSchema,
   // The body first: the JSON reader fills nested and member defaults.
   let out: Obj;
   if (plan.body !== undefined) {
-    const read = readerOf(plan.body, json);
+    const read = compileReader(plan.body, json);
     out = { ...((isBlank(bytes) ? read("{}") : read(bytes)) as Obj) };
   } else out = {};
 
@@ -241,26 +240,6 @@ function fromTexts(member: MemberSchema, texts: readonly string[], location: Loc
   return textToScalar(target, member.traits, texts[0]!, location, `/${member.name}`, strict);
 }
 
-/** Compiled codecs by settings object and schema: looked up per message without re-resolving the settings. */
-const readers = new WeakMap<JsonSettings, WeakMap<Schema, JsonReader<unknown>>>();
-const writers = new WeakMap<JsonSettings, WeakMap<Schema, JsonWriter<unknown>>>();
-
-function readerOf(schema: Schema, json: JsonSettings): JsonReader<unknown> {
-  let bySchema = readers.get(json);
-  if (bySchema === undefined) readers.set(json, (bySchema = new WeakMap()));
-  let reader = bySchema.get(schema);
-  if (reader === undefined) bySchema.set(schema, (reader = compileReader(schema, json)));
-  return reader;
-}
-
-function writerOf(schema: Schema, json: JsonSettings): JsonWriter<unknown> {
-  let bySchema = writers.get(json);
-  if (bySchema === undefined) writers.set(json, (bySchema = new WeakMap()));
-  let writer = bySchema.get(schema);
-  if (writer === undefined) bySchema.set(schema, (writer = compileWriter(schema, json)));
-  return writer;
-}
-
 const strictJson = new WeakMap<HttpBindingSettings, JsonSettings>();
 
 /** A protocol's JSON settings for reading requests: strict (UTC date-times, padded base64, known union members). */
@@ -284,7 +263,7 @@ function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload:
     }
   }
   if (isBlank(bytes)) return undefined;
-  const value = readerOf(target, json)(bytes);
+  const value = compileReader(target, json)(bytes);
   // `{}` is what an unset structure payload is written as.
   if (target.kind === "structure" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return undefined;
   return value;
