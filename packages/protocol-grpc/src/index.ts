@@ -1,0 +1,10 @@
+/**
+ * gRPC for Anvil (`alloy.proto#grpc`): a protobuf codec compiled from
+ * schemas, `.proto` emission, and gRPC over HTTP/2 for clients and servers.
+ * Nothing here needs protoc, protobufjs or grpc-js at run time.
+ *
+ * @packageDocumentation
+ */
+
+/** The protocol trait id this package implements. */
+export const GRPC_PROTOCOL_ID = "alloy.proto#grpc";
