@@ -8,6 +8,7 @@ import {
   type AuthScheme,
   type CallOptions,
   type ClientCallContext,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   type InputOf,
@@ -143,7 +144,7 @@ async function attempts(
   for (let attempt = 1; ; attempt++) {
     const attemptContext: AttemptContext = { service, operation, input, attempt, ...(signal === undefined ? {} : { signal }) };
     // Interceptors may change headers in place; each attempt starts from the serialized request.
-    let sent = config.interceptors.length === 0 ? request : { ...request, headers: new Headers(request.headers) };
+    let sent = config.interceptors.length === 0 ? request : { ...request, headers: new HttpHeaders(request.headers) };
     let response: HttpResponse | undefined;
     let result: AttemptResult;
     try {
@@ -185,7 +186,7 @@ async function attempts(
 /** Adds the client's and the call's headers to a request. */
 function withExtraHeaders(request: HttpRequest, fixed: readonly (readonly [string, string])[], perCall: Readonly<Record<string, string>> | undefined): HttpRequest {
   if (fixed.length === 0 && perCall === undefined) return request;
-  const headers = new Headers(request.headers);
+  const headers = new HttpHeaders(request.headers);
   for (const [name, value] of fixed) headers.set(name, value);
   if (perCall !== undefined) for (const [name, value] of Object.entries(perCall)) headers.set(name, value);
   return { ...request, headers };

@@ -5,7 +5,7 @@
  * `http:` endpoints cleartext HTTP/2 (h2c, prior knowledge).
  */
 import { connect, constants, type ClientHttp2Session, type Http2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders, type SecureClientSessionOptions } from "node:http2";
-import { byteChunks, type HttpResponse, TransportError } from "@anvil/core";
+import { byteChunks, HttpHeaders, type HttpResponse, TransportError } from "@anvil/core";
 import type { Transport, TransportRequest } from "./transport.js";
 
 /** Settings of {@link http2Transport}. */
@@ -120,7 +120,7 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
     });
     const trailers = new Promise<Headers>((resolveTrailers) => {
       stream.once("trailers", (h: IncomingHttpHeaders) => resolveTrailers(toHeaders(h)));
-      stream.once("close", () => resolveTrailers(new Headers()));
+      stream.once("close", () => resolveTrailers(new HttpHeaders()));
     });
     stream.once("response", (head: IncomingHttpHeaders) => {
       headed = true;
@@ -192,7 +192,7 @@ async function* bodyOf(stream: ClientHttp2Stream): AsyncIterable<Uint8Array> {
 }
 
 function toHeaders(head: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
+  const headers = new HttpHeaders();
   for (const [name, value] of Object.entries(head)) {
     if (name.startsWith(":") || value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);

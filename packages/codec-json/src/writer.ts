@@ -2,7 +2,7 @@
  * The schema-compiled JSON writer: a closure tree, compiled once per schema
  * and settings, that concatenates JSON text with keys quoted at compile time.
  */
-import { BigDecimal, type MemberSchema, type Schema, type StructSchema, type TimestampFormat, type UnionSchema } from "@anvil/core";
+import { BigDecimal, encodeUtf8, type MemberSchema, type Schema, type StructSchema, type TimestampFormat, type UnionSchema } from "@anvil/core";
 import { encodeBase64 } from "./base64.js";
 import { parseExact } from "./exact-parse.js";
 import { Failure, mismatch, toSerializationError, withSegment } from "./failure.js";
@@ -39,7 +39,6 @@ const isArray = Array.isArray;
 
 const writers = new WeakMap<Schema, Map<string, JsonWriter<unknown>>>();
 const encs = new WeakMap<Schema, Map<string, Enc>>();
-const utf8 = new TextEncoder();
 
 /**
  * Compiles a writer for a schema. Compiled once per schema object and
@@ -60,7 +59,7 @@ export function compileWriter<T>(schema: Schema<T>, settings?: JsonSettings): Js
       throw toSerializationError(error, "encode json");
     }
   }) as JsonWriter<T>;
-  write.toBytes = (value: T): Uint8Array => utf8.encode(write(value));
+  write.toBytes = (value: T): Uint8Array => encodeUtf8(write(value));
   write.toValue = (value: T): unknown => {
     const text = write(value);
     try {

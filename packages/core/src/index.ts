@@ -48,6 +48,7 @@ export {
 export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { parseQuery } from "./protocol/http.js";
+export { HttpHeaders } from "./protocol/headers.js";
 export { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";
 export { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";
@@ -61,6 +62,7 @@ export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
 export type { Validator } from "./validation/validator.js";
 export { byteChunks } from "./values/streams.js";
+export { encodeUtf8 } from "./values/utf8.js";
 export { refuseStreamingBlob } from "./protocol/streaming-blob.js";
 export {
   AWS_QUERY_COMPATIBLE,

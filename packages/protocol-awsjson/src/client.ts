@@ -13,6 +13,7 @@ import {
   fillIdempotencyTokens,
   findErrorSchema,
   gzip,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   isBlank,
@@ -46,7 +47,7 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
       const value = fillDefaults(operation.input, filled, CLIENT_INPUT_DEFAULTS) as Record<string, unknown>;
       const stream = eventStreamMember(operation.input);
       let body = compileWriter(operation.input, JSON_SETTINGS).toBytes(stream === undefined ? value : { ...value, [stream.name]: undefined });
-      const headers = new Headers({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });
+      const headers = new HttpHeaders({ "content-type": variant.contentType, "x-amz-target": targetOf(context.service, operation) });
       if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       if (eventStreamMember(operation.output) !== undefined) headers.set("accept", EVENT_STREAM_MEDIA_TYPE);
       const endpoint = context.endpoint;

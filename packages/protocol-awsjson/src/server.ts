@@ -6,6 +6,7 @@
 import {
   fillDefaults,
   gunzip,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   isBlank,
@@ -39,7 +40,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
   /** A JSON error response: `__type` first, then the error's members. */
   const errorResponse = (status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse => {
     const members = membersJson.length > 2 ? `,${membersJson.slice(1)}` : "}";
-    const headers = new Headers({ "content-type": variant.contentType, ...extra });
+    const headers = new HttpHeaders({ "content-type": variant.contentType, ...extra });
     return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
   };
 
@@ -77,7 +78,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
-      const headers = new Headers({ "content-type": variant.contentType });
+      const headers = new HttpHeaders({ "content-type": variant.contentType });
       // An operation without output answers with no body at all.
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
       const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;

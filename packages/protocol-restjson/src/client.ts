@@ -15,6 +15,7 @@ import {
   findErrorSchema,
   gzip,
   type HttpBody,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   isBlank,
@@ -79,7 +80,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       const query: [string, string][] = uri.query.map(([n, v]) => [n, v ?? ""]);
       writeQuery(schema, value, query);
 
-      const headers = new Headers();
+      const headers = new HttpHeaders();
       writeHeaders(schema, "request", value, headers);
       const body = writeBody(settings, schema, "request", value);
       if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);

@@ -4,13 +4,14 @@
  * output and errors written with their bindings and status codes.
  */
 import {
-  type ByteStream,
   byteChunks,
+  type ByteStream,
   fillDefaults,
   gunzip,
+  HttpHeaders,
   type HttpRequest,
-  isAsyncIterable,
   type HttpResponse,
+  isAsyncIterable,
   type MemberSchema,
   ModeledError,
   type OperationSchema,
@@ -56,7 +57,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
 
   /** A response of a structure's bound members: status, headers, body. */
   const boundResponse = (schema: StructSchema, value: Obj, status: number, extra?: Record<string, string>): HttpResponse => {
-    const headers = new Headers();
+    const headers = new HttpHeaders();
     writeHeaders(schema, "response", value, headers);
     const body = writeBody(settings, schema, "response", value);
     if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
@@ -71,7 +72,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
   /** An unmodeled error: the type header and `{"message": ...}`. */
   const plainError = (status: number, type: string, message: string): HttpResponse => ({
     status,
-    headers: new Headers({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, type) }),
+    headers: new HttpHeaders({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, type) }),
     body: utf8.encode(JSON.stringify({ message })),
   });
 
@@ -104,7 +105,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
           throw new SerializationError(`decode ${settings.name}: request body is not valid gzip`, { cause });
         }
         // The member bound to Content-Encoding sees the codings the application chose.
-        headers = new Headers(headers);
+        headers = new HttpHeaders(headers);
         const rest = codings.filter((c) => c.toLowerCase() !== "gzip");
         if (rest.length === 0) headers.delete("content-encoding");
         else headers.set("content-encoding", rest.join(", "));
@@ -152,7 +153,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
         const members = { message: error.message, fieldList: error.fieldList };
         return {
           status: schema.traits.httpError ?? 400,
-          headers: new Headers({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, shapeName(schema.id)) }),
+          headers: new HttpHeaders({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, shapeName(schema.id)) }),
           body: compileWriter(schema, settings.json).toBytes(members),
         };
       }

@@ -14,6 +14,7 @@ import {
   fillIdempotencyTokens,
   findErrorByQueryCode,
   findErrorSchema,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   isQueryCompatible,
@@ -60,7 +61,7 @@ export function createRpcV2CborClient(): ClientProtocol {
       refuseStreamingBlob(PROTOCOL_NAME, operation, "encode");
       // A response event stream is asked for by its media type (the protocol's errors stay CBOR).
       const accept = eventStreamMember(operation.output) === undefined ? CBOR : EVENT_STREAM_MEDIA_TYPE;
-      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept });
+      const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, accept });
       if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
       const path = `${base}${rpcV2Path(context.service, operation)}`;

@@ -6,6 +6,7 @@
  */
 import {
   fillDefaults,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
@@ -86,7 +87,7 @@ export function createRpcV2CborServer(): ServerProtocol {
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
-      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR });
+      const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_CBOR });
       // An operation without output answers with no body and no Content-Type.
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
       headers.set("content-type", CBOR);
@@ -140,7 +141,7 @@ function isMediaType(value: string | null, mediaType: string): boolean {
 
 /** A CBOR error response: `__type` first, then the error's members. */
 function errorResponse(status: number, type: string, members: Uint8Array, extra?: Record<string, string>): HttpResponse {
-  const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, "content-type": CBOR, ...extra });
+  const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, "content-type": CBOR, ...extra });
   return { status, headers, body: withTypeMarker(members, type) };
 }
 

@@ -15,6 +15,7 @@ import {
   findErrorByQueryCode,
   findErrorSchema,
   gzip,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   isBlank,
@@ -43,7 +44,7 @@ export function createRpcV2JsonClient(): ClientProtocol {
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
       refuseStreamingBlob("rpcv2Json", operation, "encode");
-      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON, accept: JSON_MEDIA_TYPE });
+      const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_JSON, accept: JSON_MEDIA_TYPE });
       if (isQueryCompatible(context.service)) headers.set("x-amzn-query-mode", "true");
       const base = context.endpoint.pathname.replace(/\/+$/, "");
       const path = `${base}${rpcV2Path(context.service, operation)}`;

@@ -7,6 +7,7 @@
 import {
   fillDefaults,
   gunzip,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   isBlank,
@@ -70,7 +71,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
     },
 
     async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
-      const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON });
+      const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_JSON });
       // An operation without output answers with no body and no Content-Type.
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
       headers.set("content-type", JSON_MEDIA_TYPE);
@@ -114,7 +115,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
 
 /** A JSON error response: `__type` first, then the error's members (a JSON object's text). */
 function errorResponse(status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse {
-  const headers = new Headers({ [SMITHY_PROTOCOL]: RPC_V2_JSON, "content-type": JSON_MEDIA_TYPE, ...extra });
+  const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_JSON, "content-type": JSON_MEDIA_TYPE, ...extra });
   const members = membersJson.length > 2 ? `,${membersJson.slice(1)}` : "}";
   return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
 }

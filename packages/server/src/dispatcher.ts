@@ -6,6 +6,7 @@
 import {
   compileValidator,
   type HandlersOf,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
@@ -125,7 +126,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
       const answer = protocol.notFound?.(request);
       if (answer !== undefined) return answer;
     }
-    return { status: 404, headers: new Headers(), body: undefined };
+    return { status: 404, headers: new HttpHeaders(), body: undefined };
   };
 
   return async (request, dispatchOptions = {}) => {
@@ -183,7 +184,7 @@ async function answerError(
     return await protocol.serializeError(operation, error, call);
   } catch (failure) {
     onInternalError?.(failure, context);
-    return { status: 500, headers: new Headers(), body: undefined };
+    return { status: 500, headers: new HttpHeaders(), body: undefined };
   }
 }
 

@@ -9,7 +9,7 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
-import { byteChunks, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import { byteChunks, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -146,12 +146,7 @@ function isHttp1(req: NodeRequest): req is http.IncomingMessage {
 export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest {
   const url = originForm(req.url ?? "/");
   const q = url.indexOf("?");
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.charCodeAt(0) !== 58 /* ":" pseudo-header */) headers.append(name, raw[i + 1]!);
-  }
+  const headers = HttpHeaders.fromRawPairs(req.rawHeaders);
   // Node's own parsed headers answer these without going through `Headers` (one lookup each there costs more).
   const parsed = req.headers;
   const hasBody = isHttp1(req)

@@ -7,7 +7,7 @@
  * them and then abort the rest.
  */
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
-import { ProtocolError } from "@anvil/core";
+import { HttpHeaders, ProtocolError } from "@anvil/core";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
 
 /** The handler of a whole service: one method per operation (an object or a class instance). */
@@ -149,7 +149,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
         // fall through to a bare answer
       }
     }
-    return { status: 503, headers: new Headers({ "retry-after": "1" }), body: undefined };
+    return { status: 503, headers: new HttpHeaders({ "retry-after": "1" }), body: undefined };
   };
 
   const server: Server<S> = {

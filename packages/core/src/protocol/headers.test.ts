@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { HttpHeaders } from "./headers.js";
+
+/** The entries of a Headers (the DOM lib this package compiles with has no iterable Headers). */
+const all = (headers: Headers): [string, string][] => [...(headers as unknown as Iterable<[string, string]>)];
+
+type Step = readonly ["append" | "set", string, string] | readonly ["delete", string];
+
+/** Runs the same steps on the standard class and on ours and compares everything they show. */
+function sameAsStandard(steps: readonly Step[]): void {
+  const standard = new Headers();
+  const ours = new HttpHeaders();
+  for (const step of steps) {
+    if (step[0] === "delete") {
+      standard.delete(step[1]);
+      ours.delete(step[1]);
+    } else {
+      standard[step[0]](step[1], step[2]);
+      ours[step[0]](step[1], step[2]);
+    }
+  }
+  expect(all(ours)).toEqual(all(standard));
+  expect([...ours.keys()]).toEqual(all(standard).map(([name]) => name));
+  expect([...ours.values()]).toEqual(all(standard).map(([, value]) => value));
+  expect(ours.getSetCookie()).toEqual(standard.getSetCookie());
+  const seen: [string, string][] = [];
+  ours.forEach((value, name) => seen.push([name, value]));
+  expect(seen).toEqual(all(standard));
+  for (const name of ["Content-Type", "x-amz-target", "set-cookie", "X-Multi", "absent"]) {
+    expect(ours.get(name)).toBe(standard.get(name));
+    expect(ours.has(name)).toBe(standard.has(name));
+  }
+}
+
+describe("HttpHeaders", () => {
+  it("behaves like the standard Headers class", () => {
+    sameAsStandard([
+      ["append", "X-Multi", "a"],
+      ["append", "x-multi", " b\t"],
+      ["set", "Content-Type", "application/json"],
+      ["append", "Set-Cookie", "a=1"],
+      ["append", "set-cookie", "b=2"],
+      ["append", "X-Amz-Target", "Svc.Op"],
+      ["set", "content-type", "text/plain"],
+    ]);
+    sameAsStandard([
+      ["append", "b", "1"],
+      ["append", "a", "2"],
+      ["delete", "B"],
+      ["append", "set-cookie", "x=1"],
+      ["set", "Set-Cookie", "y=2"],
+      ["append", "c", ""],
+    ]);
+  });
+
+  it("copies every kind of init", () => {
+    const pairs: [string, string][] = [["B", "2"], ["a", "1"], ["a", "3"]];
+    expect(all(new HttpHeaders(pairs))).toEqual(all(new Headers(pairs)));
+    expect(all(new HttpHeaders({ B: "2", a: "1" }))).toEqual(all(new Headers({ B: "2", a: "1" })));
+    expect(all(new HttpHeaders(new Headers(pairs)))).toEqual(all(new Headers(pairs)));
+    expect(all(new Headers(new HttpHeaders(pairs)))).toEqual(all(new Headers(pairs)));
+  });
+
+  it("refuses what the standard class refuses", () => {
+    const ours = new HttpHeaders();
+    expect(() => ours.append("bad name", "x")).toThrow(TypeError);
+    expect(() => ours.append("", "x")).toThrow(TypeError);
+    expect(() => ours.set("x", "a\r\nb")).toThrow(TypeError);
+    expect(() => ours.set("x", "a\0b")).toThrow(TypeError);
+    expect(() => new HttpHeaders([["only-a-name"]] as unknown as [string, string][])).toThrow(TypeError);
+  });
+
+  it("takes pre-parsed raw pairs as they are, lower-casing names and leaving pseudo-headers out", () => {
+    const headers = HttpHeaders.fromRawPairs([":path", "/x", "Content-Type", "application/json", "X-A", "1", "x-a", "2"]);
+    expect([...headers]).toEqual([
+      ["content-type", "application/json"],
+      ["x-a", "1, 2"],
+    ]);
+  });
+
+  it("keeps iteration sorted after later additions", () => {
+    const headers = new HttpHeaders({ b: "1" });
+    expect([...headers.keys()]).toEqual(["b"]);
+    headers.set("a", "2");
+    expect([...headers.keys()]).toEqual(["a", "b"]);
+    expect(Object.prototype.toString.call(headers)).toBe("[object Headers]");
+  });
+});
