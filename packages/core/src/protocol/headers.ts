@@ -19,8 +19,9 @@ export class HttpHeaders implements Headers {
   readonly #fields = new Map<string, string>();
   /** Each `set-cookie` field on its own (the combined value is in #fields too). */
   #cookies: string[] | undefined;
-  /** Names in iteration order, rebuilt after a change. */
-  #sorted: string[] | undefined;
+  /** Names in insertion order, sorted in place when iteration needs it (fields usually arrive in order). */
+  readonly #names: string[] = [];
+  #sorted = true;
 
   /** Copies `init` like `new Headers(init)`: another Headers, `[name, value]` pairs, or a record. */
   constructor(init?: HeadersInit) {
@@ -58,7 +59,7 @@ export class HttpHeaders implements Headers {
   set(name: string, value: string): void {
     const key = checkedName(name);
     const normalized = checkedValue(value);
-    if (!this.#fields.has(key)) this.#sorted = undefined;
+    if (!this.#fields.has(key)) this.#addName(key);
     this.#fields.set(key, normalized);
     if (key === "set-cookie") this.#cookies = [normalized];
   }
@@ -76,7 +77,7 @@ export class HttpHeaders implements Headers {
   delete(name: string): void {
     const key = name.toLowerCase();
     if (!this.#fields.delete(key)) return;
-    this.#sorted = undefined;
+    this.#names.splice(this.#names.indexOf(key), 1);
     if (key === "set-cookie") this.#cookies = undefined;
   }
 
@@ -89,7 +90,7 @@ export class HttpHeaders implements Headers {
   }
 
   *entries(): IterableIterator<[string, string]> {
-    for (const name of this.#names()) {
+    for (const name of this.#sortedNames()) {
       if (name === "set-cookie" && this.#cookies !== undefined) {
         for (const cookie of this.#cookies) yield [name, cookie];
       } else {
@@ -118,15 +119,25 @@ export class HttpHeaders implements Headers {
     const existing = this.#fields.get(key);
     if (existing === undefined) {
       this.#fields.set(key, value);
-      this.#sorted = undefined;
+      this.#addName(key);
     } else {
       this.#fields.set(key, `${existing}, ${value}`);
     }
     if (key === "set-cookie") (this.#cookies ??= []).push(value);
   }
 
-  #names(): string[] {
-    return (this.#sorted ??= [...this.#fields.keys()].sort());
+  #addName(key: string): void {
+    const names = this.#names;
+    if (this.#sorted && names.length > 0 && key < names[names.length - 1]!) this.#sorted = false;
+    names.push(key);
+  }
+
+  #sortedNames(): readonly string[] {
+    if (!this.#sorted) {
+      this.#names.sort();
+      this.#sorted = true;
+    }
+    return this.#names;
   }
 }
 
