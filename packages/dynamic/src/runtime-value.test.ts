@@ -34,6 +34,15 @@ describe("runtimeValue", () => {
     expect(runtimeValue(model, id, node as never, "test")).toEqual(expected);
   });
 
+  it("gives a bigDecimal the exact text of a number a double only approximates", () => {
+    const { model: exact } = loadModel({
+      sources: [{ file: "d.smithy", text: `$version: "2"\nnamespace d\n@trait\nstructure t { v: L }\nlist L { member: BigDecimal }\n@t(v: [0.100000000000000000000001, 100000000000000000000001.0])\nstring S` }],
+    });
+    const node = (exact.getShape("d#S")!.traits.get("d#t") as { v: number[] }).v;
+    const out = runtimeValue(exact, "d#L", node, "test") as BigDecimal[];
+    expect(out.map(String)).toEqual(["0.100000000000000000000001", "100000000000000000000001.0"]);
+  });
+
   it("keeps __proto__ map keys as data", () => {
     const out = runtimeValue(model, "v#M", JSON.parse('{"__proto__":"AA=="}'), "test") as Record<string, unknown>;
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);

@@ -4,7 +4,7 @@
  */
 import { BigDecimal, setDataKey } from "@anvil/core";
 import type { Model, NodeValue, Shape } from "@anvil/model";
-import { isNodeObject } from "@anvil/model";
+import { exactNumberText, isNodeObject } from "@anvil/model";
 
 /** Thrown-by-message prefix of this module's errors. */
 const CONTEXT = "schemasFromModel";
@@ -48,7 +48,8 @@ export function runtimeValue(model: Model, targetId: string, value: NodeValue, w
   return convert(model, shape, value, where);
 }
 
-function convert(model: Model, shape: Shape, value: NodeValue, where: string): unknown {
+/** `exact` is the source text of an approximate number (see `exactNumberText`), which a bigDecimal takes instead. */
+function convert(model: Model, shape: Shape, value: NodeValue, where: string, exact?: string): unknown {
   if (value === null) return null;
   switch (shape.type) {
     case "timestamp":
@@ -61,7 +62,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
         throw new NodeValueError(`${where}: a bigDecimal value must be a number`);
       }
       try {
-        return BigDecimal.from(value);
+        return BigDecimal.from(exact ?? value);
       } catch {
         throw new NodeValueError(`${where}: a bigDecimal value must be a finite decimal number`);
       }
@@ -75,13 +76,13 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
     case "set": {
       if (!Array.isArray(value)) return value;
       const item = shape.members.get("member")!;
-      return Object.freeze(value.map((v, i) => convert(model, targetOf(model, item.target, where), v, `${where}[${i}]`)));
+      return Object.freeze(value.map((v, i) => convert(model, targetOf(model, item.target, where), v, `${where}[${i}]`, exactNumberText(value, i))));
     }
     case "map": {
       if (!isNodeObject(value)) return value;
       const target = targetOf(model, shape.members.get("value")!.target, where);
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) setDataKey(out, key, convert(model, target, value[key]!, `${where}.${key}`));
+      for (const key of Object.keys(value)) setDataKey(out, key, convert(model, target, value[key]!, `${where}.${key}`, exactNumberText(value, key)));
       return Object.freeze(out);
     }
     case "structure": {
@@ -89,7 +90,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const m = shape.members.get(key);
-        setDataKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`) : value[key]);
+        setDataKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`, exactNumberText(value, key)) : value[key]);
       }
       return Object.freeze(out);
     }
@@ -99,7 +100,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string): u
       if (keys.length !== 1) return value;
       const name = keys[0]!;
       const m = shape.members.get(name);
-      const inner = m ? convert(model, targetOf(model, m.target, where), value[name]!, `${where}.${name}`) : value[name];
+      const inner = m ? convert(model, targetOf(model, m.target, where), value[name]!, `${where}.${name}`, exactNumberText(value, name)) : value[name];
       return Object.freeze({ $case: name, value: inner });
     }
     default:

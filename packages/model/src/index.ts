@@ -10,7 +10,16 @@ export { Model, PRELUDE_NAMESPACE } from "./model.js";
 export type { MemberShape, Shape, ShapeType, SimpleShapeType, Traits } from "./shape.js";
 export { SHAPE_TYPES, SIMPLE_TYPES, LIFECYCLE_OPERATIONS } from "./shape.js";
 export type { NodeObject, NodeValue } from "./node-value.js";
-export { isNodeNumber, isNodeObject, nodeEquals, nodeTypeName, numberFromText, stringifyNode } from "./node-value.js";
+export {
+  copyExactNumbers,
+  exactNumberText,
+  isNodeNumber,
+  isNodeObject,
+  nodeEquals,
+  nodeTypeName,
+  numberFromText,
+  stringifyNode,
+} from "./node-value.js";
 export type { SourceLocation } from "./source-location.js";
 export { formatLocation } from "./source-location.js";
 export type { Severity, ValidationEvent } from "./validation-event.js";

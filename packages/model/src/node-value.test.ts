@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadModel, modelToJsonAst } from "./index.js";
-import { nodeEquals, numberFromText, stringifyNode } from "./node-value.js";
+import { exactNumberText, isApproximateNumber, nodeEquals, numberFromText, stringifyNode } from "./node-value.js";
 
 describe("numberFromText", () => {
   it.each([
@@ -68,5 +68,44 @@ structure T {
       sources: [{ file: "a.smithy", text: `$version: "2.0"\nnamespace ex\n@trait\nlong l\n@l(9223372036854775808)\nstring S` }],
     });
     expect(events.find((e) => e.id === "TraitValue")?.message).toContain("long value must be >= -9223372036854775808 and <= 9223372036854775807");
+  });
+});
+
+describe("decimals a node value only approximates", () => {
+  it("are told apart from numbers their value holds", () => {
+    expect(isApproximateNumber("0.100000000000000000000001", 0.1)).toBe(true);
+    expect(isApproximateNumber("100000000000000000000001.0", 100000000000000000000001n)).toBe(true);
+    expect(isApproximateNumber("0.1", 0.1)).toBe(false);
+    expect(isApproximateNumber("123456789012345678901234567890", 123456789012345678901234567890n)).toBe(false);
+    expect(isApproximateNumber("1.5e3", 1500)).toBe(false);
+  });
+
+  const idl = `$version: "2.0"
+namespace ex
+@trait
+structure cases { values: Values, nested: Nested }
+list Values { member: BigDecimal }
+structure Nested { d: BigDecimal, ref: String }
+@cases(values: [0.100000000000000000000001, 1.5], nested: { d: 100000000000000000000001.0, ref: ex#S })
+string S`;
+
+  it("keep their source text next to the value, from IDL and from the JSON AST", () => {
+    const { model, events } = loadModel({ sources: [{ file: "a.smithy", text: idl }] });
+    expect(events.filter((e) => e.severity === "ERROR")).toEqual([]);
+    const trait = model.getShape("ex#S")!.traits.get("ex#cases") as { values: number[]; nested: { d: bigint; ref: string } };
+    expect(trait.values[0]).toBe(0.1);
+    expect(exactNumberText(trait.values, 0)).toBe("0.100000000000000000000001");
+    expect(exactNumberText(trait.values, 1)).toBeUndefined();
+    // The nested object holds a shape id, so the assembler copied it: the text comes along.
+    expect(trait.nested.ref).toBe("ex#S");
+    expect(exactNumberText(trait.nested, "d")).toBe("100000000000000000000001.0");
+
+    const json = stringifyNode(modelToJsonAst(model));
+    expect(json).toContain('"values":[0.100000000000000000000001,1.5]');
+    expect(json).toContain('"d":100000000000000000000001.0');
+    const fromJson = loadModel({ sources: [{ file: "b.json", text: json }] }).model;
+    const again = fromJson.getShape("ex#S")!.traits.get("ex#cases") as { values: number[]; nested: object };
+    expect(exactNumberText(again.values, 0)).toBe("0.100000000000000000000001");
+    expect(exactNumberText(again.nested, "d")).toBe("100000000000000000000001.0");
   });
 });

@@ -62,22 +62,77 @@ export function numberFromText(text: string): number | bigint {
 }
 
 /**
- * JSON text of a node value; `bigint`s are written as plain JSON numbers.
+ * Source texts of numbers a double holds only approximately (decimals with
+ * more significant digits than a double keeps, such as
+ * `0.100000000000000000000001`), by container and key. The node value stays a
+ * plain `number`; readers that need the exact value (a `bigDecimal`) ask
+ * {@link exactNumberText}.
+ */
+const exactTexts = new WeakMap<object, Map<string | number, string>>();
+
+/**
+ * Whether a number's source text says more than its node value: a decimal
+ * (a fraction or an exponent) with over 15 significant digits, which a
+ * double only approximates, or whose written scale a `bigint` drops
+ * (`100000000000000000000001.0`).
+ */
+export function isApproximateNumber(text: string, value: number | bigint): boolean {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return false;
+  if (!/[.eE]/.test(text)) return false;
+  let digits = 0;
+  let leading = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 101 || c === 69) break; // exponent
+    if (c < 48 || c > 57) continue;
+    if (leading && c === 48) continue;
+    leading = false;
+    digits++;
+  }
+  return digits > 15;
+}
+
+/** Records that `container[key]` was written as `text` (see {@link exactNumberText}). */
+export function noteExactNumber(container: object, key: string | number, text: string): void {
+  let texts = exactTexts.get(container);
+  if (texts === undefined) exactTexts.set(container, (texts = new Map()));
+  texts.set(key, text);
+}
+
+/**
+ * The source text of the number at `container[key]` when the double there is
+ * only an approximation of it; `undefined` for every other value.
+ */
+export function exactNumberText(container: object, key: string | number): string | undefined {
+  return exactTexts.get(container)?.get(key);
+}
+
+/** Carries the exact number texts of one container over to its copy. */
+export function copyExactNumbers(from: object, to: object): void {
+  const texts = exactTexts.get(from);
+  if (texts !== undefined) exactTexts.set(to, new Map(texts));
+}
+
+/**
+ * JSON text of a node value; `bigint`s are written as plain JSON numbers, and
+ * numbers with a recorded exact text (see {@link exactNumberText}) as that text.
  * `replacer` may map other values first (as JSON.stringify's does).
  */
 export function stringifyNode(value: unknown, indent?: number, replacer?: (value: unknown) => unknown): string {
-  let big = false;
+  let marked = false;
   const text = JSON.stringify(
     value,
-    (_key, raw: unknown) => {
+    function (this: unknown, key: string, raw: unknown) {
       const v = replacer ? replacer(raw) : raw;
-      if (typeof v !== "bigint") return v;
-      big = true;
-      return `\u0000bigint:${v}`;
+      if (typeof v !== "bigint" && typeof v !== "number") return v;
+      const exact = typeof this === "object" && this !== null ? exactNumberText(this, Array.isArray(this) ? Number(key) : key) : undefined;
+      if (exact === undefined && typeof v === "number") return v;
+      marked = true;
+      return `\u0000number:${exact ?? v}`;
     },
     indent,
   );
-  return big ? text.replace(/"\\u0000bigint:(-?\d+)"/g, "$1") : text;
+  return marked ? text.replace(/"\\u0000number:(-?[0-9.eE+-]+)"/g, "$1") : text;
 }
 
 /** Deep equality of node values; object key order does not matter. */

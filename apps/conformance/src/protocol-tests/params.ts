@@ -11,7 +11,7 @@
  * `BigDecimal`, unions as `{ $case, value }`, documents as they are.
  */
 import { runtimeValue } from "@anvil/dynamic";
-import { isNodeObject, type Model, type NodeObject, type NodeValue, type Shape } from "@anvil/model";
+import { copyExactNumbers, isNodeObject, type Model, type NodeObject, type NodeValue, type Shape } from "@anvil/model";
 import type { EventStreamCase, HttpRequestCase, HttpResponseCase } from "./cases.js";
 
 /** Thrown when params do not fit the shape they are for. */
@@ -99,7 +99,9 @@ function normalize(model: Model, shape: Shape, value: NodeValue, where: string):
     case "set": {
       if (!Array.isArray(value)) throw new ParamsError(`${where}: expected a list for ${shape.id}`);
       const item = shapeOf(model, shape.members.get("member")!.target, where);
-      return value.map((v, i) => normalize(model, item, v, `${where}[${i}]`));
+      const out = value.map((v, i) => normalize(model, item, v, `${where}[${i}]`));
+      copyExactNumbers(value, out);
+      return out;
     }
     case "map": {
       if (!isNodeObject(value)) throw new ParamsError(`${where}: expected an object for ${shape.id}`);
@@ -127,9 +129,10 @@ function normalize(model: Model, shape: Shape, value: NodeValue, where: string):
   }
 }
 
-/** Maps an object's values; a key mapped to `undefined` is left out. */
+/** Maps an object's values (keeping the exact texts of approximate numbers); a key mapped to `undefined` is left out. */
 function mapObject(value: NodeObject, f: (key: string, v: NodeValue) => NodeValue | undefined): NodeObject {
   const out: NodeObject = {};
+  copyExactNumbers(value, out);
   for (const key of Object.keys(value)) {
     const v = f(key, value[key]!);
     if (v === undefined) continue;

@@ -7,7 +7,7 @@
  * @internal
  */
 import { Model, PRELUDE_NAMESPACE } from "../model.js";
-import { isNodeObject, nodeEquals, setNodeKey, stringifyNode, type NodeValue } from "../node-value.js";
+import { copyExactNumbers, isNodeObject, nodeEquals, setNodeKey, stringifyNode, type NodeValue } from "../node-value.js";
 import type { MemberShape, Shape } from "../shape.js";
 import { isAbsoluteShapeId, traitDisplayName, withoutMember } from "../shape-id.js";
 import { formatLocation, type SourceLocation } from "../source-location.js";
@@ -185,7 +185,10 @@ class Assembler {
         const item = node[i]!;
         const v = typeof item === "object" && item !== null ? this.resolveNode(item, context, shapeId) : (item as NodeValue);
         if (out) out.push(v);
-        else if (v !== item) (out = node.slice(0, i) as NodeValue[]).push(v);
+        else if (v !== item) {
+          (out = node.slice(0, i) as NodeValue[]).push(v);
+          copyExactNumbers(node, out);
+        }
       }
       return out ?? (node as NodeValue[]);
     }
@@ -194,7 +197,10 @@ class Assembler {
       for (const k in node) {
         const item = node[k]!;
         const v = typeof item === "object" && item !== null ? this.resolveNode(item, context, shapeId) : (item as NodeValue);
-        if (v !== item && !out) out = { ...(node as Record<string, NodeValue>) };
+        if (v !== item && !out) {
+          out = { ...(node as Record<string, NodeValue>) };
+          copyExactNumbers(node, out);
+        }
         if (out) setNodeKey(out, k, v);
       }
       return out ?? (node as Record<string, NodeValue>);

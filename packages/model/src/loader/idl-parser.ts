@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import { setNodeKey, stringifyNode } from "../node-value.js";
+import { isApproximateNumber, noteExactNumber, setNodeKey, stringifyNode } from "../node-value.js";
 import type { SourceLocation } from "../source-location.js";
 import type { ValidationEvent } from "../validation-event.js";
 import {
@@ -120,6 +120,8 @@ class IdlParser {
   private pendingDocs: DocLine[] = [];
   /** When set, quoted strings parse to {@link LocatedString} (service/resource bodies). */
   private locateStrings = false;
+  /** The source text of the number just parsed, when a double holds it only approximately. */
+  private approximate: string | undefined;
   /** Set when parsing stopped at an error before the end of the file. */
   incomplete = false;
 
@@ -987,6 +989,7 @@ class IdlParser {
     this.increaseNesting();
     const entries: { [key: string]: NodeDraft } = {};
     entries[firstKey] = this.parseNode();
+    this.keepExactNumber(entries, firstKey);
     this.skipWsAndDocs();
     while (this.cur() !== Tok.RPAREN) {
       this.expectOneOf(Tok.IDENTIFIER, Tok.STRING);
@@ -1000,6 +1003,7 @@ class IdlParser {
       const value = this.parseNode();
       if (Object.hasOwn(entries, key)) throw this.fail(`Duplicate member of trait: '${key}'`, undefined, keyLocation);
       setNodeKey(entries, key, value);
+      this.keepExactNumber(entries, key);
       this.skipWsAndDocs();
     }
     this.nesting--;
@@ -1021,6 +1025,8 @@ class IdlParser {
       }
       case Tok.NUMBER: {
         const value = this.tok.numberValue;
+        const text = this.tok.lexeme();
+        this.approximate = isApproximateNumber(text, value) ? text : undefined;
         this.next();
         return value;
       }
@@ -1035,6 +1041,13 @@ class IdlParser {
     }
   }
 
+  /** After a value went into `container[key]`: remembers its source text if it was an approximate number. */
+  private keepExactNumber(container: object, key: string | number): void {
+    if (this.approximate === undefined) return;
+    noteExactNumber(container, key, this.approximate);
+    this.approximate = undefined;
+  }
+
   private parseArrayNode(): NodeDraft[] {
     this.increaseNesting();
     this.next();
@@ -1042,6 +1055,7 @@ class IdlParser {
     const items: NodeDraft[] = [];
     while (this.cur() !== Tok.RBRACKET) {
       items.push(this.parseNode());
+      this.keepExactNumber(items, items.length - 1);
       this.skipWsAndDocs();
     }
     this.next();
@@ -1066,6 +1080,7 @@ class IdlParser {
       const value = this.parseNode();
       if (Object.hasOwn(entries, key)) throw this.fail(`Duplicate member: '${key}'`, undefined, keyLocation);
       setNodeKey(entries, key, value);
+      this.keepExactNumber(entries, key);
       this.skipWsAndDocs();
     }
     this.expect(Tok.RBRACE);

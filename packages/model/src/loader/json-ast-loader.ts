@@ -3,7 +3,16 @@
  *
  * @internal
  */
-import { isNodeObject, nodeTypeName, numberFromText, setNodeKey, type NodeObject, type NodeValue } from "../node-value.js";
+import {
+  isApproximateNumber,
+  isNodeObject,
+  nodeTypeName,
+  noteExactNumber,
+  numberFromText,
+  setNodeKey,
+  type NodeObject,
+  type NodeValue,
+} from "../node-value.js";
 import { SHAPE_TYPES, type ShapeType } from "../shape.js";
 import { isAbsoluteShapeId, isIdentifier } from "../shape-id.js";
 import type { SourceLocation } from "../source-location.js";
@@ -357,8 +366,9 @@ function scanJson(text: string, limit: number): JsonScan {
         else if (d !== 45 && d !== 43 && d !== 46) break;
       }
       if (digits > 15 || exponent) {
-        const value = numberFromText(text.slice(start, i));
-        if (typeof value === "bigint") bigNumbers.push([start, i]);
+        const lexeme = text.slice(start, i);
+        const value = numberFromText(lexeme);
+        if (typeof value === "bigint" || isApproximateNumber(lexeme, value)) bigNumbers.push([start, i]);
       }
       i--;
     }
@@ -379,15 +389,26 @@ function markBigNumbers(text: string, spans: readonly [number, number][]): strin
   return out + text.slice(last);
 }
 
-/** Turns marked strings back into exact numbers, in place. */
+/**
+ * Turns marked strings back into numbers, in place: exact integers, and
+ * decimals a double only approximates with their text kept (see `exactNumberText`).
+ */
 function restoreBigNumbers(value: NodeValue): NodeValue {
-  if (typeof value === "string") return value.startsWith(BIG_MARK) ? numberFromText(value.slice(BIG_MARK.length)) : value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = restoreBigNumbers(value[i]!);
+    for (let i = 0; i < value.length; i++) value[i] = restoreAt(value, i, value[i]!);
   } else if (isNodeObject(value)) {
-    for (const k of Object.keys(value)) setNodeKey(value, k, restoreBigNumbers(value[k]!));
+    for (const k of Object.keys(value)) setNodeKey(value, k, restoreAt(value, k, value[k]!));
   }
   return value;
+}
+
+function restoreAt(container: object, key: string | number, value: NodeValue): NodeValue {
+  if (typeof value !== "string") return restoreBigNumbers(value);
+  if (!value.startsWith(BIG_MARK)) return value;
+  const text = value.slice(BIG_MARK.length);
+  const number = numberFromText(text);
+  if (isApproximateNumber(text, number)) noteExactNumber(container, key, text);
+  return number;
 }
 
 /** Reads a JSON AST document. Never throws: problems become events. */
