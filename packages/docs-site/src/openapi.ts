@@ -71,7 +71,7 @@ export function toOpenApi(model: Model, options: OpenApiOptions = {}): OpenApiDo
   const service = selectService(model, options.service);
   const protocols = documentedProtocols(service).filter((p) => p.kind !== "grpc");
   if (protocols.length === 0) {
-    throw new DocsError(`openapi: ${service.id} declares no protocol OpenAPI can describe (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json)`, service.location);
+    throw new DocsError(`openapi: ${service.id} declares no protocol OpenAPI can describe (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json)`, service.location, service.id);
   }
   const closure = serviceClosure(model, service.id);
   const names = new ComponentNames(service.rename ?? {});

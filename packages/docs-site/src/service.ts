@@ -4,12 +4,14 @@ import { formatLocation, nameOf, type Model, type Shape, type SourceLocation } f
 export class DocsError extends Error {
   override readonly name = "DocsError";
   constructor(
-    message: string,
+    /** The message without the location (the `message` starts with `file:line:col` when there is one). */
+    readonly detail: string,
     /** Where in the model the problem is, when it is somewhere. */
     readonly location?: SourceLocation,
-    options?: ErrorOptions,
+    /** The shape the problem is about. */
+    readonly shapeId?: string,
   ) {
-    super(location?.file ? `${formatLocation(location)}: ${message}` : message, options);
+    super(location?.file ? `${formatLocation(location)}: ${detail}` : detail);
   }
 }
 
