@@ -87,7 +87,9 @@ export const SEARCH_JS = `(function () {
       var s = score(index[i], q);
       if (s >= 0) hits.push({ s: s, e: index[i] });
     }
-    hits.sort(function (a, b) { return a.s - b.s || a.e.name.localeCompare(b.e.name); });
+    // Operations first among equally good matches: they are what readers look for most.
+    var rank = function (e) { return e.kind.indexOf("operation") === 0 ? 0 : e.kind === "service" ? 1 : 2; };
+    hits.sort(function (a, b) { return a.s - b.s || rank(a.e) - rank(b.e) || a.e.name.localeCompare(b.e.name); });
     hits.slice(0, 20).forEach(function (hit) {
       var li = document.createElement("li");
       var a = document.createElement("a");

@@ -105,8 +105,10 @@ function pickBody(model: Model, structureId: string, body: Record<string, NodeVa
   return toWireJson(model, structureId, body, protocol);
 }
 
-function curl(method: string, url: string, headers: readonly (readonly [string, string])[], body: string | undefined, binary: boolean): string {
-  const lines = [`curl -X ${method} ${shellQuote(url)}`];
+/** A curl command against `$URL` (the service's base URL, a shell variable). */
+function curl(method: string, path: string, headers: readonly (readonly [string, string])[], body: string | undefined, binary: boolean): string {
+  // Double quotes so that the shell expands $URL; the path is percent-encoded, so nothing in it is special there.
+  const lines = [`curl -X ${method} "$URL${path.replace(/["$`\\]/g, (c) => `\\${c}`)}"`];
   for (const [k, v] of headers) lines.push(`  -H ${shellQuote(`${k}: ${v}`)}`);
   if (body !== undefined) lines.push(binary ? `  --data-binary @file   # ${body.length > 40 ? `${body.slice(0, 40)}…` : body} (base64 of the bytes)` : `  --data ${shellQuote(body)}`);
   return lines.join(" \\\n");
@@ -156,7 +158,7 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
         if (query.length > 0) path += `?${query.join("&")}`;
         const headers: [string, string][] = [...parts.headers];
         if (parts.body !== undefined && !parts.headers.some(([k]) => k.toLowerCase() === "content-type")) headers.unshift(["Content-Type", parts.binary ? "application/octet-stream" : protocol.contentType]);
-        samples.push({ label: "Request", text: curl(route.method, `$URL${path}`, headers, parts.body, parts.binary === true) });
+        samples.push({ label: "Request", text: curl(route.method, path, headers, parts.body, parts.binary === true) });
         if (error !== undefined) {
           const content = objectOf(example.error!.content);
           const e = httpParts(model, bindingsOf(model, error.id), content, error.id, protocol);
@@ -194,7 +196,7 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
           }
         } else {
           const body = JSON.stringify(inputId !== undefined ? toWireJson(model, inputId, input, protocol) : {}, null, 2);
-          samples.push({ label: "Request", text: curl("POST", `$URL${route.path}`, headers, body, false) });
+          samples.push({ label: "Request", text: curl("POST", route.path, headers, body, false) });
           if (responseShape !== undefined && responseValue !== undefined) {
             const response = withType(toWireJson(model, responseShape, responseValue, protocol));
             samples.push({ label: "Response", text: httpResponse(status, [["Content-Type", protocol.contentType]], JSON.stringify(response, null, 2)) });
