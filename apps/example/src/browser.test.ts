@@ -104,6 +104,28 @@ describe.skipIf(!available)("documentation in a browser", () => {
     expect(outside).toEqual([]);
   }, 60_000);
 
+  it("/openapi's Try it also calls an RPC protocol (awsJson1_1, POST / with X-Amz-Target)", async () => {
+    const page = await open(`${example.weather.url}/openapi`);
+    const op = page.locator("#operations-awsJson1_1-GetCity_awsJson1_1");
+    await op.waitFor({ timeout: 20_000 });
+    await op.locator(".opblock-summary").first().click();
+    await op.locator("button.try-out__btn").click();
+    // The body editor starts with the operation's example ({"cityId": "seattle"}).
+    expect(JSON.parse(await op.locator("textarea.body-param__text").inputValue())).toEqual({ cityId: "seattle" });
+    await op.locator("button.execute").click();
+    const status = op.locator(".live-responses-table tbody .response-col_status").first();
+    await status.waitFor({ timeout: 20_000 });
+    expect((await status.textContent())?.trim()).toBe("200");
+    const shown = await op.locator(".live-responses-table .response-col_description pre").first().textContent();
+    const expected = await (
+      await fetch(`${example.weather.url}/`, { method: "POST", headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" }, body: `{"cityId":"seattle"}` })
+    ).json();
+    expect(JSON.parse(shown ?? "")).toEqual(expected);
+    await op.screenshot({ path: join(ARTIFACTS, "openapi-try-it-awsjson.png") });
+    await page.close();
+    expect(outside).toEqual([]);
+  }, 60_000);
+
   it("/docs renders, links operations and shapes both ways, and its search finds an operation", async () => {
     const page = await open(`${example.weather.url}/docs`);
     expect(await page.locator("h1").textContent()).toBe("API reference");
