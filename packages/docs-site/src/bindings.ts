@@ -22,6 +22,11 @@ export interface Binding {
   readonly name: string;
 }
 
+/** An operation's input or output id, `undefined` for none (`smithy.api#Unit`). */
+export function structureOf(id: string | undefined): string | undefined {
+  return id === undefined || id === "smithy.api#Unit" ? undefined : id;
+}
+
 /** The bindings of a structure's members, in declaration order. An absent structure has none. */
 export function bindingsOf(model: Model, structureId: string | undefined): Binding[] {
   const shape = structureId === undefined ? undefined : model.getShape(structureId);

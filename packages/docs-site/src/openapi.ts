@@ -9,6 +9,7 @@ import {
   getDocumentation,
   getErrorKind,
   getExamples,
+  getHttp,
   getHttpError,
   hasTrait,
   isNodeObject,
@@ -21,7 +22,7 @@ import {
   type OperationExample,
   type Shape,
 } from "@anvil/model";
-import { bindingsOf, type Binding } from "./bindings.js";
+import { bindingsOf, structureOf, type Binding } from "./bindings.js";
 import { documentedProtocols, operationName, routeOf, type ProtocolInfo, type Route } from "./protocols.js";
 import { ComponentNames, SchemaSet, type JsonSchema } from "./schemas.js";
 import { DocsError, selectService } from "./service.js";
@@ -183,7 +184,7 @@ class OperationBuilder {
   build(id: string): Record<string, Json> {
     const name = operationName(this.service, this.operation);
     const doc = getDocumentation(this.operation);
-    const input = bindingsOf(this.model, structureId(this.operation.input));
+    const input = bindingsOf(this.model, structureOf(this.operation.input));
     const examples = getExamples(this.operation);
     const op: Record<string, Json> = {
       operationId: id,
@@ -260,8 +261,8 @@ class OperationBuilder {
 
   /** Parameter schemas: timestamps take the location's default format when the member names none. */
   private paramSchema(member: MemberShape, where: string, schema: JsonSchema): Json {
-    const { description: _ignored, ...rest } = schema;
-    void _ignored;
+    // The description belongs to the parameter (or header) object, not to its schema.
+    const rest = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "description"));
     const target = this.model.getShape(member.target);
     if (target?.type === "timestamp" && !hasTrait(member, "smithy.api#timestampFormat") && !hasTrait(target, "smithy.api#timestampFormat")) {
       return where === "header" ? { type: "string", format: "http-date" } : { type: "string", format: "date-time" };
@@ -285,7 +286,7 @@ class OperationBuilder {
 
   private requestBody(input: readonly Binding[], examples: readonly OperationExample[]): Json | undefined {
     const name = operationName(this.service, this.operation);
-    const inputId = structureId(this.operation.input);
+    const inputId = structureOf(this.operation.input);
     if (!this.http) {
       const schema = inputId !== undefined && this.model.getShape(inputId) ? this.schemas.shape(inputId) : { type: "object" };
       const content: Record<string, Json> = { schema };
@@ -347,9 +348,9 @@ class OperationBuilder {
   private responses(examples: readonly OperationExample[]): Record<string, Json> {
     const out: Record<string, Json> = {};
     const name = operationName(this.service, this.operation);
-    const outputId = structureId(this.operation.output);
+    const outputId = structureOf(this.operation.output);
     const output = bindingsOf(this.model, outputId);
-    const code = String(this.http ? httpCode(this.operation) : 200);
+    const code = String(this.http ? (getHttp(this.operation)?.code ?? 200) : 200);
     out[code] = this.message(
       outputId,
       output,
@@ -447,17 +448,6 @@ class OperationBuilder {
     out.content = { [this.protocol.contentType]: content };
     return out;
   }
-}
-
-/** An operation's input or output, `undefined` for none (`smithy.api#Unit`). */
-function structureId(id: string | undefined): string | undefined {
-  return id === "smithy.api#Unit" ? undefined : id;
-}
-
-/** The success code of an operation's `@http` trait. */
-function httpCode(operation: Shape): number {
-  const http = operation.traits.get("smithy.api#http");
-  return isNodeObject(http) && typeof http.code === "number" ? http.code : 200;
 }
 
 function isObject(value: Json): value is { [key: string]: Json } {

@@ -3,8 +3,8 @@
  * curl commands for HTTP and JSON RPC protocols, bytes plus diagnostic
  * notation for CBOR, the `rpc` line of the `.proto` file for gRPC.
  */
-import { getHttp, isNodeObject, nameOf, type Model, type NodeValue, type OperationExample, type Shape } from "@anvil/model";
-import { bindingsOf, type Binding } from "../bindings.js";
+import { getErrorKind, getHttp, getHttpError, isNodeObject, nameOf, type Model, type NodeValue, type OperationExample, type Shape } from "@anvil/model";
+import { bindingsOf, structureOf, type Binding } from "../bindings.js";
 import { diagnostic, encodeCbor, hexDump } from "../cbor.js";
 import { operationName, routeOf, type ProtocolInfo } from "../protocols.js";
 import { toHttpString, toWireCbor, toWireJson } from "../wire.js";
@@ -32,10 +32,6 @@ function shellQuote(text: string): string {
 
 const encodeLabel = (value: string, greedy: boolean): string =>
   greedy ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
-
-function structure(id: string | undefined): string | undefined {
-  return id === undefined || id === "smithy.api#Unit" ? undefined : id;
-}
 
 function objectOf(value: NodeValue | undefined): Record<string, NodeValue> {
   return isNodeObject(value ?? null) ? (value as Record<string, NodeValue>) : {};
@@ -97,12 +93,8 @@ function httpParts(model: Model, bindings: readonly Binding[], value: Record<str
     }
   }
   const hasBody = bindings.some((b) => b.location === "body");
-  const text = payload ?? (hasBody && structureId !== undefined ? JSON.stringify(pickBody(model, structureId, body, protocol), null, 2) : undefined);
+  const text = payload ?? (hasBody && structureId !== undefined ? JSON.stringify(toWireJson(model, structureId, body, protocol), null, 2) : undefined);
   return { headers, query, labels, ...(text !== undefined ? { body: text } : {}), binary, ...(status !== undefined ? { status } : {}) };
-}
-
-function pickBody(model: Model, structureId: string, body: Record<string, NodeValue>, protocol: ProtocolInfo): unknown {
-  return toWireJson(model, structureId, body, protocol);
 }
 
 /** A curl command against `$URL` (the service's base URL, a shell variable). */
@@ -121,8 +113,8 @@ function httpResponse(status: number, headers: readonly (readonly [string, strin
 
 /** The gRPC `rpc` line of an operation, as the `.proto` file declares it. */
 export function rpcLine(model: Model, service: Shape, operation: Shape): string {
-  const input = structure(operation.input);
-  const output = structure(operation.output);
+  const input = structureOf(operation.input);
+  const output = structureOf(operation.output);
   const streamed = (id: string | undefined): string | undefined => {
     const shape = id === undefined ? undefined : model.getShape(id);
     for (const m of shape?.members.values() ?? []) {
@@ -142,8 +134,8 @@ export function rpcLine(model: Model, service: Shape, operation: Shape): string 
 /** The samples of an example under every protocol given. */
 export function exampleSamples(model: Model, service: Shape, operation: Shape, example: OperationExample, protocols: readonly ProtocolInfo[]): ProtocolSamples[] {
   const out: ProtocolSamples[] = [];
-  const inputId = structure(operation.input);
-  const outputId = structure(operation.output);
+  const inputId = structureOf(operation.input);
+  const outputId = structureOf(operation.output);
   const input = objectOf(example.input);
   const error = example.error !== undefined ? model.getShape(example.error.shapeId) : undefined;
   for (const protocol of protocols) {
@@ -162,7 +154,7 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
         if (error !== undefined) {
           const content = objectOf(example.error!.content);
           const e = httpParts(model, bindingsOf(model, error.id), content, error.id, protocol);
-          const status = (error.traits.get("smithy.api#httpError") as number | undefined) ?? (error.traits.get("smithy.api#error") === "server" ? 500 : 400);
+          const status = getHttpError(error) ?? (getErrorKind(error) === "server" ? 500 : 400);
           const errorHeaders: [string, string][] = [["Content-Type", protocol.contentType], ...(protocol.errorHeader !== undefined ? [[protocol.errorHeader, nameOf(error.id)] as [string, string]] : []), ...e.headers];
           samples.push({ label: "Response", text: httpResponse(status, errorHeaders, e.body) });
         } else if (example.output !== undefined || outputId === undefined) {
@@ -181,7 +173,7 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
         if (protocol.kind === "rpcv2") headers.push(["Accept", protocol.contentType]);
         const responseValue = error !== undefined ? example.error!.content : example.output;
         const responseShape = error !== undefined ? error.id : outputId;
-        const status = error !== undefined ? (error.traits.get("smithy.api#error") === "server" ? 500 : 400) : 200;
+        const status = error !== undefined ? (getErrorKind(error) === "server" ? 500 : 400) : 200;
         const withType = (wire: unknown): unknown =>
           error !== undefined && typeof wire === "object" && wire !== null ? { __type: protocol.kind === "rpcv2" ? error.id : nameOf(error.id), ...(wire as object) } : wire;
         if (cbor) {

@@ -26,7 +26,7 @@ import {
   type Model,
   type Shape,
 } from "@anvil/model";
-import { bindingsOf, type Binding } from "../bindings.js";
+import { bindingsOf, structureOf, type Binding } from "../bindings.js";
 import { documentedProtocols, operationName, routeOf } from "../protocols.js";
 import { userServices } from "../service.js";
 import { SEARCH_JS, STYLE_CSS } from "./assets.js";
@@ -200,8 +200,8 @@ ${closure.errors.length > 0 ? html`<h2>Errors</h2>${this.errorTable(closure.erro
     const path = this.operationPath(service, op);
     const protocols = documentedProtocols(service);
     const rest = protocols.some((p) => p.kind === "http");
-    const input = structure(op.input);
-    const output = structure(op.output);
+    const input = structureOf(op.input);
+    const output = structureOf(op.output);
     const errors = [...(op.errors ?? []), ...(service.errors ?? [])].map((id) => this.model.getShape(id)).filter((s): s is Shape => s !== undefined);
     const examples = getExamples(op);
     const routes = protocols.map((p) => [p, routeOf(service, op, p)] as const);
@@ -267,10 +267,6 @@ ${users.length > 0 ? html`<ul>${users.map(([href, label]) => html`<li><a href=".
     this.index.push({ name, id: shape.id, kind: shape.type, href: path, text: summary(getDocumentation(shape)) });
     return { path, text: page({ title: name, root: "../", body, siteTitle: this.title }) };
   }
-}
-
-function structure(id: string | undefined): string | undefined {
-  return id === undefined || id === "smithy.api#Unit" ? undefined : id;
 }
 
 function capitalize(s: string): string {
