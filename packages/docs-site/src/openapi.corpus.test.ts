@@ -55,3 +55,27 @@ describe("OpenAPI validation", () => {
     expect(failures).toEqual({});
   });
 });
+
+describe("OpenAPI validation beyond restJson1", () => {
+  const SMITHY_TESTS = join(CORPUS, "protocol-tests", "smithy-protocol-tests", "model");
+  const ALLOY_TESTS = join(CORPUS, "protocol-tests", "alloy");
+  it.each([
+    ["awsJson1_0", [join(AWS_TESTS, "awsJson1_0"), join(AWS_TESTS, "shared-types.smithy"), join(AWS_TESTS, "aws-config.smithy")]],
+    ["awsJson1_1", [join(AWS_TESTS, "awsJson1_1"), join(AWS_TESTS, "shared-types.smithy"), join(AWS_TESTS, "aws-config.smithy")]],
+    ["rpcv2Cbor", [join(SMITHY_TESTS, "rpcv2Cbor"), join(SMITHY_TESTS, "shared-types.smithy")]],
+    ["rpcv2Json", [join(SMITHY_TESTS, "rpcv2Json"), join(SMITHY_TESTS, "shared-types.smithy")]],
+    ["simpleRestJson", [ALLOY_TESTS]],
+  ])("every corpus %s service validates", async (_, paths) => {
+    if (!existsSync(CORPUS)) throw new Error(`conformance corpus not found at ${CORPUS} (set ANVIL_CORPUS=DIR to point at it)`);
+    const { model } = loadModel({ paths });
+    const services = userServices(model).filter((s) => [...s.traits.keys()].some((t) => /#(awsJson1_[01]|rpcv2Cbor|rpcv2Json|simpleRestJson)$/.test(t)));
+    expect(services.length).toBeGreaterThan(0);
+    const failures: Record<string, string[]> = {};
+    for (const service of services) {
+      // alloy's PizzaAdminService routes `GET /headers/`: the trailing slash is the model's, and kept (a style rule, not validity).
+      const errors = (await openApiErrors(toOpenApi(model, { service: service.id }))).filter((e) => !(e.startsWith("no-path-trailing-slash:") && e.includes("/headers/")));
+      if (errors.length > 0) failures[service.id] = errors.slice(0, 10);
+    }
+    expect(failures).toEqual({});
+  });
+});
