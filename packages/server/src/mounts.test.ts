@@ -1,3 +1,4 @@
+import * as http2 from "node:http2";
 import { describe, expect, it } from "vitest";
 import { fetchHandler } from "./index.js";
 import { Mounts } from "./mounts.js";
@@ -66,6 +67,28 @@ describe("server.mount", () => {
       const unmounted = await fetch(`${listener.url}/toolsx`);
       expect(unmounted.status).toBe(404);
     } finally {
+      await listener.close();
+    }
+  });
+
+  it("serves mounted routes over HTTP/2, with the :authority as the origin", async () => {
+    const { server } = testServer();
+    server.mount("/tools", echo("tools"));
+    const listener = await listen(server, { http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const stream = session.request({ ":path": "/tools/h2?x=1" });
+        let text = "";
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk: string) => (text += chunk));
+        stream.on("end", () => resolve(text));
+        stream.on("error", reject);
+        stream.end();
+      });
+      expect(JSON.parse(body)).toEqual({ tag: "tools", url: `${listener.url}/tools/h2?x=1`, method: "GET", body: null });
+    } finally {
+      session.close();
       await listener.close();
     }
   });
