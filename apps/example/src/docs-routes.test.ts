@@ -24,6 +24,9 @@ describe("documentation routes", () => {
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     const document = (await response.json()) as { openapi: string; info: { title: string; version: string }; servers: { url: string }[]; paths: object };
     expect([document.openapi, document.info.version, document.servers]).toEqual(["3.1.0", "2024-06-01", [{ url: example.weather.url }]]);
+    // The photo operations stream blobs: only restJson1 carries them.
+    const photoPaths = Object.keys(document.paths).filter((p) => p.includes("PutCityPhoto") || p.includes("GetCityPhoto") || p.includes("/photos/"));
+    expect(photoPaths).toEqual(["/cities/{cityId}/photos/{photoKey}"]);
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "/openapi.json", config });
     expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);

@@ -9,7 +9,7 @@
 export { toOpenApi, openApiPath, operationId, exampleKey } from "./openapi.js";
 export type { OpenApiDocument, OpenApiOptions } from "./openapi.js";
 export { DocsError, selectService, userServices } from "./service.js";
-export { documentedProtocols, routeOf, operationName } from "./protocols.js";
+export { documentedProtocols, routeOf, operationName, unavailableReason } from "./protocols.js";
 export type { ProtocolInfo, ProtocolKind, Route } from "./protocols.js";
 export { encodeCbor, diagnostic, hexDump, CborFloat, CborTime } from "./cbor.js";
 export { generateSite } from "./site/site.js";

@@ -119,6 +119,12 @@ describe("toOpenApi", () => {
     expect(Object.keys(at(`${cbor}/responses`) as object)).toEqual(["200", "400"]);
   });
 
+  it("leaves out of RPC protocols the operations with a @streaming blob", () => {
+    expect(at("/paths/~1books~1{id}~1text/get/responses/200/content")).toEqual({ "application/octet-stream": { schema: { type: "string", format: "binary" } } });
+    expect(at("/paths/~1#X-Amz-Target=Library.DownloadBook")).toBeUndefined();
+    expect(at("/paths/~1service~1Library~1operation~1DownloadBook")).toBeUndefined();
+  });
+
   it("throws a DocsError with the location of a service without a documented protocol", () => {
     const quiet = loadModel({ sources: [{ file: "quiet.smithy", text: `$version: "2.0"\nnamespace ex\n\nservice Quiet {}\n` }] }).model;
     expect(() => toOpenApi(quiet)).toThrow(DocsError);

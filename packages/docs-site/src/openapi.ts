@@ -88,7 +88,7 @@ export function toOpenApi(model: Model, options: OpenApiOptions = {}): OpenApiDo
     const name = operationName(service, operation);
     let first = true;
     for (const protocol of protocols) {
-      const route = routeOf(service, operation, protocol);
+      const route = routeOf(model, service, operation, protocol);
       if (route === undefined) continue;
       const path = openApiPath(route);
       const method = route.method.toLowerCase();

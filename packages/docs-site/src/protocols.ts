@@ -4,7 +4,7 @@
  * headers that select it), the content type and how JSON values are spelled
  * (`@jsonName`, the default timestamp format).
  */
-import { getHttp, nameOf, type Shape } from "@anvil/model";
+import { getHttp, isStreaming, nameOf, type Model, type Shape } from "@anvil/model";
 
 /** How a protocol carries an operation. */
 export type ProtocolKind = "http" | "awsJson" | "rpcv2" | "grpc";
@@ -70,13 +70,28 @@ export function operationName(service: Shape, operation: Shape): string {
   return service.rename?.[operation.id] ?? nameOf(operation.id);
 }
 
-/** The route of an operation under a protocol, or `undefined` when the protocol cannot carry it (no `@http` on a REST protocol). */
-export function routeOf(service: Shape, operation: Shape, protocol: ProtocolInfo): Route | undefined {
+/**
+ * Why a protocol cannot carry an operation, or `undefined` when it can: REST
+ * protocols need `@http`; only they have a binding for `@streaming` blobs.
+ */
+export function unavailableReason(model: Model, operation: Shape, protocol: ProtocolInfo): string | undefined {
+  if (protocol.kind === "http") return getHttp(operation) === undefined ? "the operation has no @http binding" : undefined;
+  for (const id of [operation.input, operation.output]) {
+    for (const member of (id === undefined ? undefined : model.getShape(id))?.members.values() ?? []) {
+      const target = model.getShape(member.target);
+      if (target?.type === "blob" && isStreaming(target)) return `${protocol.name} has no binding for the @streaming blob ${member.name}`;
+    }
+  }
+  return undefined;
+}
+
+/** The route of an operation under a protocol, or `undefined` when the protocol cannot carry it (see {@link unavailableReason}). */
+export function routeOf(model: Model, service: Shape, operation: Shape, protocol: ProtocolInfo): Route | undefined {
+  if (unavailableReason(model, operation, protocol) !== undefined) return undefined;
   const op = operationName(service, operation);
   switch (protocol.kind) {
     case "http": {
-      const http = getHttp(operation);
-      if (http === undefined) return undefined;
+      const http = getHttp(operation)!;
       const q = http.uri.indexOf("?");
       const path = q < 0 ? http.uri : http.uri.slice(0, q);
       const query = q < 0 ? [] : http.uri.slice(q + 1).split("&").filter((p) => p !== "").map((p): [string, string] => {

@@ -17,7 +17,7 @@ use smithy.protocols#rpcv2Cbor
 @title("Library")
 service Library {
     version: "2025-01-31"
-    operations: [GetBook, PutCover, ListBooks, Ping, Shelve]
+    operations: [GetBook, PutCover, ListBooks, Ping, Shelve, DownloadBook]
     errors: [Throttled]
 }
 
@@ -125,6 +125,26 @@ operation Shelve {
         book: Book
     }
 }
+
+/// Streams a book's text.
+@readonly
+@http(method: "GET", uri: "/books/{id}/text")
+operation DownloadBook {
+    input := {
+        @required
+        @httpLabel
+        id: String
+    }
+
+    output := {
+        @required
+        @httpPayload
+        text: BookText
+    }
+}
+
+@streaming
+blob BookText
 
 /// A shelf's name.
 @length(min: 1, max: 20)

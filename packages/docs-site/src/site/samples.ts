@@ -139,7 +139,7 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
   const input = objectOf(example.input);
   const error = example.error !== undefined ? model.getShape(example.error.shapeId) : undefined;
   for (const protocol of protocols) {
-    const route = routeOf(service, operation, protocol);
+    const route = routeOf(model, service, operation, protocol);
     if (route === undefined) continue;
     const samples: Sample[] = [];
     switch (protocol.kind) {

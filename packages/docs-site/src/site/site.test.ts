@@ -28,6 +28,7 @@ describe("generateSite", () => {
       "assets/search.js",
       "assets/style.css",
       "index.html",
+      "operations/test.library.Library.DownloadBook.html",
       "operations/test.library.Library.GetBook.html",
       "operations/test.library.Library.ListBooks.html",
       "operations/test.library.Library.Ping.html",
@@ -74,6 +75,13 @@ describe("generateSite", () => {
     // CBOR: bytes and diagnostic notation, the timestamp as tag 1.
     expect(page).toContain("Request body (CBOR diagnostic notation)");
     expect(page).toContain("&#34;published&#34;: 1(-139449600)");
+  });
+
+  it("says which protocols cannot carry an operation, and why", () => {
+    const page = file("operations/test.library.Library.DownloadBook.html");
+    expect(page).toContain("<code>/books/{id}/text</code>");
+    expect(page).toContain("Not available: awsJson1_0 has no binding for the @streaming blob text.");
+    expect(page).toContain("Not available: rpcv2Cbor has no binding for the @streaming blob text.");
   });
 
   it("shows a shape's members with links and what uses it", () => {

@@ -27,7 +27,7 @@ import {
   type Shape,
 } from "@anvil/model";
 import { bindingsOf, structureOf, type Binding } from "../bindings.js";
-import { documentedProtocols, operationName, routeOf } from "../protocols.js";
+import { documentedProtocols, operationName, routeOf, unavailableReason } from "../protocols.js";
 import { userServices } from "../service.js";
 import { SEARCH_JS, STYLE_CSS } from "./assets.js";
 import { docHtml, html, page, Raw, summary } from "./html.js";
@@ -187,7 +187,7 @@ ${docHtml(getDocumentation(service))}
 <h2>Operations</h2>
 <div class="table-wrap"><table><thead><tr><th>Operation</th>${protocols.map((p) => html`<th>${p.name}</th>`)}<th>Description</th></tr></thead><tbody>
 ${closure.operations.map((op) => html`<tr><td><a href="../${this.operationPath(service, op)}">${operationName(service, op)}</a></td>${protocols.map((p) => {
-      const route = routeOf(service, op, p);
+      const route = routeOf(this.model, service, op, p);
       return html`<td>${route ? html`<code>${route.method} ${route.path}</code>` : "—"}</td>`;
     })}<td>${summary(getDocumentation(op))}</td></tr>`)}
 </tbody></table></div>
@@ -204,7 +204,7 @@ ${closure.errors.length > 0 ? html`<h2>Errors</h2>${this.errorTable(closure.erro
     const output = structureOf(op.output);
     const errors = [...(op.errors ?? []), ...(service.errors ?? [])].map((id) => this.model.getShape(id)).filter((s): s is Shape => s !== undefined);
     const examples = getExamples(op);
-    const routes = protocols.map((p) => [p, routeOf(service, op, p)] as const);
+    const routes = protocols.map((p) => [p, routeOf(this.model, service, op, p)] as const);
     const body = html`<h1>${name}</h1>
 <p class="meta">Operation of <a href="../${this.servicePath(service)}">${nameOf(service.id)}</a> · <code>${op.id}</code>${hasTrait(op, "smithy.api#readonly") ? " · read-only" : ""}${hasTrait(op, "smithy.api#idempotent") ? " · idempotent" : ""}</p>
 ${docHtml(getDocumentation(op))}
@@ -212,7 +212,7 @@ ${docHtml(getDocumentation(op))}
 <div class="table-wrap"><table><thead><tr><th>Protocol</th><th>Method</th><th>URL</th><th>Headers</th></tr></thead><tbody>
 ${routes.map(([p, r]) => html`<tr><td><span class="badge" title="${p.id}">${p.name}</span></td>${r
       ? html`<td><code>${r.method}</code></td><td><code>${r.path}${r.query.length > 0 ? `?${r.query.map(([k, v]) => (v ? `${k}=${v}` : k)).join("&")}` : ""}</code></td><td>${r.headers.map(([k, v]) => html`<code>${k}: ${v}</code><br>`)}${p.kind !== "grpc" ? html`<code>Content-Type: ${p.contentType}</code>` : ""}</td>`
-      : html`<td colspan="3">Not available: the operation has no <code>@http</code> binding.</td>`}</tr>`)}
+      : html`<td colspan="3">Not available: ${unavailableReason(this.model, op, p)}.</td>`}</tr>`)}
 </tbody></table></div>
 <h2>Input</h2>
 ${input ? html`<p>${this.typeLink(input)}</p>${this.memberTable(input, rest)}` : html`<p>None.</p>`}
