@@ -27,6 +27,11 @@ describe("documentation routes", () => {
     // The photo operations stream blobs: only restJson1 carries them.
     const photoPaths = Object.keys(document.paths).filter((p) => p.includes("PutCityPhoto") || p.includes("GetCityPhoto") || p.includes("/photos/"));
     expect(photoPaths).toEqual(["/cities/{cityId}/photos/{photoKey}"]);
+    // Alerts are an event stream under every protocol.
+    const paths = document.paths as Record<string, Record<string, { responses: Record<string, { content: object }> }>>;
+    for (const [path, method] of [["/cities/{cityId}/alerts", "get"], ["/#X-Amz-Target=Weather.WatchAlerts", "post"], ["/service/Weather/operation/WatchAlerts", "post"]] as const) {
+      expect(Object.keys(paths[path]![method]!.responses["200"]!.content), path).toEqual(["application/vnd.amazon.eventstream"]);
+    }
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "/openapi.json", config });
     expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);

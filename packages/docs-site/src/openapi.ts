@@ -292,7 +292,7 @@ class OperationBuilder {
       const content: Record<string, Json> = { schema };
       const ex = this.bodyExamples(examples.map((e) => [e.title, e.input] as const), inputId, undefined);
       if (ex !== undefined) content.examples = ex;
-      return { required: true, content: { [this.protocol.contentType]: content } };
+      return { required: true, content: { [this.rpcMediaType(inputId)]: content } };
     }
     const payload = input.find((b) => b.location === "payload");
     if (payload !== undefined) {
@@ -309,6 +309,16 @@ class OperationBuilder {
     const ex = this.bodyExamples(examples.map((e) => [e.title, pick(e.input, body)] as const), inputId, undefined);
     if (ex !== undefined) content.examples = ex;
     return { required: body.some(isRequired), content: { [this.protocol.contentType]: content } };
+  }
+
+  /** An RPC message's media type: an event stream when the structure has an event-stream member (its other members travel in the initial message). */
+  private rpcMediaType(structureId: string | undefined): string {
+    const shape = structureId === undefined ? undefined : this.model.getShape(structureId);
+    for (const m of shape?.members.values() ?? []) {
+      const target = this.model.getShape(m.target);
+      if (target?.type === "union" && hasTrait(target, "smithy.api#streaming")) return "application/vnd.amazon.eventstream";
+    }
+    return this.protocol.contentType;
   }
 
   /** The structure itself when every member is in the body, else a synthesized schema of the body members. */
@@ -414,7 +424,7 @@ class OperationBuilder {
       const content: Record<string, Json> = { schema: this.schemas.shape(structureId) };
       const ex = this.bodyExamples(examples, structureId, undefined);
       if (ex !== undefined) content.examples = ex;
-      out.content = { [this.protocol.contentType]: content };
+      out.content = { [this.rpcMediaType(structureId)]: content };
       return out;
     }
     const headers: Record<string, Json> = {};
