@@ -1,7 +1,9 @@
 /**
  * Starts the example: Weather (restJson1, awsJson1_1, rpcv2Cbor) on
  * 127.0.0.1:8080 and SimpleWeather (simpleRestJson) on the next port.
- * `PORT` and `HOST` override the address. Ctrl-C stops it gracefully.
+ * `PORT` and `HOST` override the address. Each serves its documentation at
+ * /openapi (explorer), /openapi.json and /docs; `--no-docs` turns them off.
+ * Ctrl-C stops it gracefully.
  */
 import { listen } from "@anvil/server/node";
 import { createWeatherHandler } from "./handlers.js";
@@ -11,13 +13,18 @@ import { createStore } from "./store.js";
 const host = process.env.HOST ?? "127.0.0.1";
 const port = Number(process.env.PORT ?? 8080);
 
-const servers = createWeatherServers(createWeatherHandler(createStore()));
+const docs = !process.argv.includes("--no-docs");
+
+const servers = createWeatherServers(createWeatherHandler(createStore()), { docs });
 const weather = await listen(servers.weather, { host, port });
 const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 1 });
 
 console.log(`Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
 SimpleWeather service (alloy#simpleRestJson)          ${simple.url}
-
+${docs ? `
+API explorer      ${weather.url}/openapi   (OpenAPI document: ${weather.url}/openapi.json)
+Reference docs    ${weather.url}/docs/      (--no-docs turns both off)
+` : ""}
 Try:
   curl -s ${weather.url}/cities/seattle
   curl -s '${weather.url}/cities?pageSize=2&tag=capital'

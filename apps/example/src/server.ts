@@ -4,7 +4,13 @@
  * server answers all three on one port. SimpleWeather declares
  * alloy#simpleRestJson; its routes are the same URIs as Weather's restJson1
  * routes, so it gets a server (and a port) of its own, with the same handler.
+ * Each server also serves its documentation from the model: `/openapi.json`,
+ * the `/openapi` explorer and the `/docs` reference site (`docs: false` turns
+ * them off).
  */
+import { fileURLToPath } from "node:url";
+import { docsRoutes } from "@anvil/docs-site";
+import { loadModel, type Model } from "@anvil/model";
 import { awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
@@ -20,6 +26,24 @@ export const PROTOCOLS = [restJson1(), awsJson1_1(), rpcv2Cbor(), simpleRestJson
 export interface WeatherServerOptions {
   /** Logs errors that became 500s. Default `console.error`. */
   readonly onInternalError?: (error: unknown) => void;
+  /** Serve `/openapi.json`, `/openapi` and `/docs`, generated from the model. Default true. */
+  readonly docs?: boolean;
+}
+
+/** The example's Smithy model, next to `src/` and `dist/`. */
+export const MODEL_DIR = fileURLToPath(new URL("../model/", import.meta.url));
+
+let model: Model | undefined;
+/** The example's model, loaded once per process. */
+export function exampleModel(): Model {
+  model ??= loadModel({ paths: [MODEL_DIR] }).model;
+  return model;
+}
+
+/** Mounts the documentation routes of one service of the example's model on a server. */
+function withDocs<S extends Server<any>>(server: S, enabled: boolean): S {
+  if (enabled) for (const { prefix, handler } of docsRoutes(exampleModel(), { service: server.service.id })) server.mount(prefix, handler);
+  return server;
 }
 
 /** The two servers of the example, sharing one handler. */
@@ -31,9 +55,10 @@ export interface WeatherServers {
 /** Makes the example's servers: every protocol each service declares, mapped. */
 export function createWeatherServers(handler: WeatherHandler<HandlerContext>, options: WeatherServerOptions = {}): WeatherServers {
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
+  const docs = options.docs ?? true;
   return {
-    weather: createServer(Weather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(),
+    weather: withDocs(createServer(Weather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
     // The same handler object: SimpleWeather's operations are a subset of Weather's.
-    simpleWeather: createServer(SimpleWeather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(),
+    simpleWeather: withDocs(createServer(SimpleWeather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
   };
 }

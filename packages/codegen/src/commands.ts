@@ -12,6 +12,7 @@ import {
   type Severity,
   type ValidationEvent,
 } from "@anvil/model";
+import { DocsError, generateSite, toOpenApi } from "@anvil/docs-site";
 import type { ParsedArgs } from "./args.js";
 import { generate } from "./generate/generate.js";
 import { writeInit } from "./init.js";
@@ -278,6 +279,79 @@ Then edit model/service.smithy, run \`npm run generate\`, and let the compiler g
   return 0;
 }
 
+/** Loads the model for a documentation command; prints its errors (exit 1) or a missing --model (exit 2). */
+function loadForDocs(args: ParsedArgs, io: Io): LoadModelResult | number {
+  const result = load(args, io, () => undefined);
+  if (!result) return 2;
+  const errors = result.events.filter(isError);
+  if (errors.length > 0) {
+    printEvents(errors, io);
+    io.err("✗ the model has errors; nothing written");
+    return 1;
+  }
+  return result;
+}
+
+/** Prints a documentation error like a compiler diagnostic (`file:line:col: error: ...`); other errors are rethrown. */
+function reportDocsError(error: unknown, io: Io): number {
+  if (!(error instanceof DocsError)) throw error;
+  io.err(formatDiagnostic({ severity: "ERROR", id: "Docs", message: error.detail, ...(error.location ? { location: error.location } : {}), ...(error.shapeId ? { shapeId: error.shapeId } : {}) }));
+  return 1;
+}
+
+/**
+ * `anvil openapi --model ... [--service <id>] [--out FILE]`: the OpenAPI 3.1
+ * document of a service, written to a file or printed. Exit code 1 on model
+ * errors or a service that cannot be documented, 2 on bad arguments.
+ */
+export function openapiCommand(args: ParsedArgs, io: Io): number {
+  const loaded = loadForDocs(args, io);
+  if (typeof loaded === "number") return loaded;
+  const service = args.flags.get("--service");
+  let json: string;
+  try {
+    json = `${JSON.stringify(toOpenApi(loaded.model, typeof service === "string" ? { service } : {}), null, 2)}\n`;
+  } catch (error) {
+    return reportDocsError(error, io);
+  }
+  const out = args.flags.get("--out");
+  if (typeof out !== "string") {
+    io.out(json.trimEnd());
+    return 0;
+  }
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+  writeFileSync(out, json);
+  io.out(`✓ wrote the OpenAPI 3.1 document to ${displayPath(resolve(out))}`);
+  return 0;
+}
+
+/**
+ * `anvil docs --model ... --out <dir>`: the static reference site of every
+ * service of the model. Exit code 1 on model errors, 2 on bad arguments.
+ */
+export function docsCommand(args: ParsedArgs, io: Io): number {
+  const out = args.flags.get("--out");
+  if (typeof out !== "string") {
+    io.err("error: no output folder given; pass --out <dir>");
+    return 2;
+  }
+  const loaded = loadForDocs(args, io);
+  if (typeof loaded === "number") return loaded;
+  let files;
+  try {
+    files = generateSite(loaded.model);
+  } catch (error) {
+    return reportDocsError(error, io);
+  }
+  for (const file of files) {
+    const path = join(out, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.text);
+  }
+  io.out(`✓ wrote the reference site to ${displayPath(resolve(out))}: ${files.length} files; open ${displayPath(resolve(out, "index.html"))}`);
+  return 0;
+}
+
 /** A word as a POSIX shell reads it back: quoted only when it has to be. */
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
@@ -302,6 +376,8 @@ Usage:
   anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
+  anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
+  anvil docs --model <files|dirs>... --out <dir>
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -324,6 +400,11 @@ Init options (a new service project: model, config, handlers, server, test, scri
   --name <Service>          The service's shape name (default: the folder name in PascalCase)
   --force                   Write into a folder that is not empty (same-named files are overwritten)
   --anvil-from <checkout>   Depend on a local Anvil checkout (link: specs) instead of registry versions
+
+Documentation:
+  openapi                   The OpenAPI 3.1 document of a service (printed, or written with --out);
+                            --service picks one when the model has several
+  docs                      The static reference site of every service (HTML, CSS and a search script)
 
   --help, -h                Show this help
 `;

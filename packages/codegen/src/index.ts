@@ -2,7 +2,9 @@
  * `@anvil/codegen`: the `anvil` command-line tool. It validates models,
  * prints their JSON AST, and generates TypeScript (`anvil generate`): types,
  * runtime schemas, error classes, the service descriptor, handler
- * interfaces and the client interface of each service.
+ * interfaces and the client interface of each service. `anvil openapi` and
+ * `anvil docs` write a service's OpenAPI 3.1 document and the static
+ * reference site (`@anvil/docs-site`).
  *
  * @packageDocumentation
  */
@@ -10,10 +12,12 @@ export { parseArgs } from "./args.js";
 export type { ParsedArgs } from "./args.js";
 export {
   astCommand,
+  docsCommand,
   formatDiagnostic,
   formatSnippet,
   generateCommand,
   initCommand,
+  openapiCommand,
   SourceLines,
   summarize,
   USAGE,

@@ -30,6 +30,8 @@ export type FetchHandler = (request: Request, info?: FetchInfo) => Promise<Respo
 export function fetchHandler(server: Server<any>): FetchHandler {
   server.start();
   return async (request, info = {}) => {
+    const mounted = server.mounted(new URL(request.url).pathname);
+    if (mounted !== undefined) return mounted(request);
     const exchange = server.begin();
     const onAbort = (): void => exchange.abort(request.signal.reason);
     if (request.signal.aborted) onAbort();

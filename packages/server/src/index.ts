@@ -15,6 +15,7 @@ export { compileRouter, RouteConflictError } from "./router.js";
 export type { RouteMatch, Router } from "./router.js";
 export { createServer } from "./server.js";
 export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
+export type { MountedHandler } from "./mounts.js";
 export { DEFAULT_BODY_LIMIT } from "./body-limit.js";
 export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
 export type { FetchHandler, FetchInfo } from "./fetch.js";

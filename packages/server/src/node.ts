@@ -8,6 +8,7 @@
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
+import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
 import { byteChunks, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
 import type { CloseOptions, Exchange, Server } from "./server.js";
@@ -116,6 +117,11 @@ async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, 
     if (req.rawHeaders.length / 2 > maxHeaders) {
       res.writeHead(431, { "content-type": "text/plain", ...(isHttp1(req) ? { connection: "close" } : {}) });
       res.end("too many request header fields");
+      return;
+    }
+    const mounted = server.mounted(pathOf(req.url ?? "/"));
+    if (mounted !== undefined) {
+      await writeResponse(req, res, fromFetchResponse(await mounted(toFetchRequest(req))), server.closing);
       return;
     }
     const request = toHttpRequest(req, res);
@@ -258,6 +264,30 @@ function originForm(target: string): string {
   } catch {
     return target;
   }
+}
+
+/** The path of a request target, without its query. */
+function pathOf(target: string): string {
+  const url = originForm(target);
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** A Node request as a web-standard `Request` (for mounted handlers), with the origin the client used. */
+function toFetchRequest(req: NodeRequest): Request {
+  const encrypted = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
+  const authority = (isHttp1(req) ? req.headers.host : req.authority) || "localhost";
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
+  const method = req.method ?? "GET";
+  const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(req as Readable) as ReadableStream<Uint8Array>);
+  return new Request(`${encrypted ? "https" : "http"}://${authority}${originForm(req.url ?? "/")}`, { method, headers, body, duplex: "half" } as RequestInit);
+}
+
+/** A web-standard `Response` as the pipeline's `HttpResponse`. */
+function fromFetchResponse(response: Response): HttpResponse {
+  return { status: response.status, headers: response.headers, body: response.body ?? undefined };
 }
 
 /** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */

@@ -9,6 +9,7 @@
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
 import { HttpHeaders, ProtocolError } from "@anvil/core";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
+import { type MountedHandler, Mounts } from "./mounts.js";
 
 /** The handler of a whole service: one method per operation (an object or a class instance). */
 export type ServiceHandler<S extends ServiceSchema> = HandlersOf<S, HandlerContext>;
@@ -83,6 +84,21 @@ export interface Server<S extends ServiceSchema> {
    * start-up; registering afterwards throws. Idempotent.
    */
   start(): this;
+  /**
+   * Serves the requests whose path is `prefix` or starts with `prefix/`
+   * with a web-standard handler instead of the service's routes
+   * (documentation, an API explorer, a health check). The longest matching
+   * prefix wins. The Node and fetch adapters honour mounts; the handler gets
+   * the request with its full URL (the origin the client used). Mounting
+   * works before and after the server starts.
+   *
+   * ```ts
+   * server.mount("/health", async () => new Response("ok"));
+   * ```
+   */
+  mount(prefix: string, handler: MountedHandler): this;
+  /** The mounted handler serving a path, if any (adapters call it for each request). */
+  mounted(path: string): MountedHandler | undefined;
   /** Starts an exchange: the adapter calls it when a request arrives and ends it when the response is written. */
   begin(): Exchange;
   /**
@@ -118,6 +134,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
   const handlers = new Map<string, AnyHandler>();
   const mapped: ServerProtocol[] = [];
   const exchanges = new Set<LazyExchange>();
+  const mounts = new Mounts();
   const idle: (() => void)[] = [];
   let dispatcher: Dispatcher | undefined;
   let closing = false;
@@ -185,6 +202,15 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
         if (!mapped.includes(protocol)) mapped.push(protocol);
       }
       return this;
+    },
+
+    mount(prefix: string, handler: MountedHandler) {
+      mounts.add(prefix, handler);
+      return this;
+    },
+
+    mounted(path: string) {
+      return mounts.find(path);
     },
 
     start() {

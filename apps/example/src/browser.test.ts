@@ -1,0 +1,167 @@
+/**
+ * The documentation routes in a real browser (Debian's chromium driven by
+ * playwright-core): the /openapi explorer lists every operation and a
+ * "Try it out" call reaches the running example; the /docs site renders,
+ * links operations and shapes both ways, and its search finds an operation.
+ * Screenshots go to apps/example/.artifacts/ (gitignored). No request may
+ * leave the example's own origin: everything is served locally.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationName } from "@anvil/docs-site";
+import { serviceClosure } from "@anvil/model";
+import { exampleModel } from "./server.js";
+import { type RunningExample, startExample } from "./testing.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
+const available = existsSync(CHROMIUM);
+
+if (!available && process.env.CI) {
+  // CI installs chromium (.ci/run): missing there is a failure, never a skip.
+  describe("browser tests", () => {
+    it("need chromium", () => {
+      throw new Error(`browser tests: ${CHROMIUM} not found; install it with \`apt-get install -y chromium\` (.ci/run does)`);
+    });
+  });
+} else if (!available) {
+  console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium); CI fails instead of skipping`);
+}
+
+describe.skipIf(!available)("documentation in a browser", () => {
+  let example: RunningExample;
+  let browser: BrowserContext;
+  let profile: string;
+  const outside: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    example = await startExample();
+    profile = mkdtempSync(join(tmpdir(), "anvil-chromium-"));
+    // A fresh profile per run: no state from earlier runs or other users of the machine.
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      viewport: { width: 1280, height: 900 },
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await example?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  async function open(url: string): Promise<Page> {
+    const page = await browser.newPage();
+    const origin = new URL(example.weather.url).origin;
+    page.on("request", (request) => {
+      const u = request.url();
+      if (!u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:")) outside.push(u);
+    });
+    await page.goto(url);
+    return page;
+  }
+
+  it("/openapi lists every operation and a Try-it call returns the server's answer", async () => {
+    const page = await open(`${example.weather.url}/openapi`);
+    await page.waitForSelector(".opblock", { timeout: 20_000 });
+    const ids = await page.$$eval(".opblock-summary-operation-id", (els) => els.map((e) => e.textContent?.trim() ?? ""));
+    const weather = exampleModel().getShape("example.weather#Weather")!;
+    const names = serviceClosure(exampleModel(), weather.id).operations.map((op) => operationName(weather, op));
+    expect(names.length).toBe(9);
+    for (const name of names) expect(ids, name).toContain(name);
+    await page.screenshot({ path: join(ARTIFACTS, "openapi.png"), fullPage: true });
+
+    const op = page.locator("#operations-restJson1-GetCity");
+    await op.locator(".opblock-summary").first().click();
+    await op.locator("button.try-out__btn").click();
+    await op.locator('tr[data-param-name="cityId"] input').fill("seattle");
+    await op.locator("button.execute").click();
+    const status = op.locator(".live-responses-table tbody .response-col_status").first();
+    await status.waitFor({ timeout: 20_000 });
+    expect((await status.textContent())?.trim()).toBe("200");
+    const shown = await op.locator(".live-responses-table .response-col_description pre").first().textContent();
+    const expected = await (await fetch(`${example.weather.url}/cities/seattle`)).json();
+    expect(JSON.parse(shown ?? "")).toEqual(expected);
+    await op.screenshot({ path: join(ARTIFACTS, "openapi-try-it.png") });
+    await page.close();
+    expect(outside).toEqual([]);
+  }, 60_000);
+
+  it("/openapi's Try it also calls an RPC protocol (awsJson1_1, POST / with X-Amz-Target)", async () => {
+    const page = await open(`${example.weather.url}/openapi`);
+    const op = page.locator("#operations-awsJson1_1-GetCity_awsJson1_1");
+    await op.waitFor({ timeout: 20_000 });
+    await op.locator(".opblock-summary").first().click();
+    await op.locator("button.try-out__btn").click();
+    // The body editor starts with the operation's example ({"cityId": "seattle"}).
+    expect(JSON.parse(await op.locator("textarea.body-param__text").inputValue())).toEqual({ cityId: "seattle" });
+    await op.locator("button.execute").click();
+    const status = op.locator(".live-responses-table tbody .response-col_status").first();
+    await status.waitFor({ timeout: 20_000 });
+    expect((await status.textContent())?.trim()).toBe("200");
+    const shown = await op.locator(".live-responses-table .response-col_description pre").first().textContent();
+    const expected = await (
+      await fetch(`${example.weather.url}/`, { method: "POST", headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" }, body: `{"cityId":"seattle"}` })
+    ).json();
+    expect(JSON.parse(shown ?? "")).toEqual(expected);
+    await op.screenshot({ path: join(ARTIFACTS, "openapi-try-it-awsjson.png") });
+    await page.close();
+    expect(outside).toEqual([]);
+  }, 60_000);
+
+  it("/docs renders, links operations and shapes both ways, and its search finds an operation", async () => {
+    const page = await open(`${example.weather.url}/docs`);
+    expect(await page.locator("h1").textContent()).toBe("API reference");
+    await expect(page.locator("text=2024-06-01").count()).resolves.toBeGreaterThan(0);
+    await page.screenshot({ path: join(ARTIFACTS, "docs-index.png"), fullPage: true });
+
+    await page.locator('a[href="operations/example.weather.Weather.GetCity.html"]').click();
+    await page.waitForURL(/GetCity\.html$/);
+    expect(await page.locator("h1").textContent()).toBe("GetCity");
+    await page.screenshot({ path: join(ARTIFACTS, "docs-operation.png"), fullPage: true });
+
+    // Operation → its output shape → a member's shape, then back through the "Used by" links.
+    await page.locator('main a[href$="example.weather.GetCityOutput.html"]').first().click();
+    await page.waitForURL(/GetCityOutput\.html$/);
+    expect(await page.locator("h1").textContent()).toBe("GetCityOutput");
+    await page.locator('main a[href$="example.weather.CityDetails.html"]').first().click();
+    await page.waitForURL(/CityDetails\.html$/);
+    expect(await page.locator("h1").textContent()).toBe("CityDetails");
+    await page.screenshot({ path: join(ARTIFACTS, "docs-shape.png"), fullPage: true });
+    await page.locator('main a[href$="example.weather.GetCityOutput.html"]').first().click();
+    await page.waitForURL(/GetCityOutput\.html$/);
+    await page.locator('main a[href$="example.weather.Weather.GetCity.html"]').first().click();
+    await page.waitForURL(/Weather\.GetCity\.html$/);
+    expect(await page.locator("h1").textContent()).toBe("GetCity");
+
+    await page.locator("#search").fill("forecast");
+    const hit = page.locator("#search-results a", { hasText: "GetForecast" }).first();
+    await hit.waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, "docs-search.png") });
+    await hit.click();
+    await page.waitForURL(/GetForecast\.html$/);
+    expect(await page.locator("h1").textContent()).toBe("GetForecast");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, "docs-operation-narrow.png"), fullPage: true });
+    await page.close();
+    expect(outside).toEqual([]);
+  }, 60_000);
+});
