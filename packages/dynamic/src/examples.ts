@@ -1,0 +1,52 @@
+/**
+ * An operation's `@examples` in runtime value form: inputs, outputs and
+ * error contents converted with {@link runtimeValue}, so timestamps are
+ * `Date`s, blobs bytes and unions `{ $case, value }`. Fakes answer from
+ * them (generated ones and `anvil serve --fake` alike).
+ */
+import type { Model, NodeValue, Shape } from "@anvil/model";
+import { isNodeObject } from "@anvil/model";
+import { NodeValueError, runtimeValue } from "./runtime-value.js";
+
+/** One `@examples` entry, its values in runtime form. */
+export interface RuntimeExample {
+  readonly title: string;
+  readonly documentation?: string;
+  readonly input?: Readonly<Record<string, unknown>>;
+  readonly output?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly shapeId: string; readonly content?: Readonly<Record<string, unknown>> };
+}
+
+const UNIT = "smithy.api#Unit";
+
+/**
+ * The `@examples` of an operation, in model order (empty without the trait).
+ * Throws a {@link NodeValueError} for an example value that does not fit
+ * its shape.
+ *
+ * @param model - The model the operation belongs to.
+ * @param operation - The operation shape.
+ */
+export function operationExamples(model: Model, operation: Shape): RuntimeExample[] {
+  const trait = operation.traits.get("smithy.api#examples");
+  if (!Array.isArray(trait)) return [];
+  return trait.filter(isNodeObject).map((e, i) => {
+    const title = typeof e.title === "string" ? e.title : `#${i + 1}`;
+    const where = `@examples of \`${operation.id}\` ("${title}")`;
+    const convert = (target: string | undefined, value: NodeValue | undefined, part: string) =>
+      value === undefined || value === null ? undefined : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`) as Readonly<Record<string, unknown>>);
+    const out: { -readonly [K in keyof RuntimeExample]: RuntimeExample[K] } = { title };
+    if (typeof e.documentation === "string") out.documentation = e.documentation;
+    const input = convert(operation.input, e.input, "input");
+    if (input !== undefined) out.input = input;
+    const output = convert(operation.output, e.output, "output");
+    if (output !== undefined) out.output = output;
+    if (isNodeObject(e.error)) {
+      const shapeId = e.error.shapeId;
+      if (typeof shapeId !== "string") throw new NodeValueError(`${where} error: missing shapeId`);
+      const content = convert(shapeId, e.error.content, "error content");
+      out.error = content === undefined ? { shapeId } : { shapeId, content };
+    }
+    return out;
+  });
+}
