@@ -69,7 +69,8 @@ describe.skipIf(!hasCorpus)("fakes over the corpus protocol-test models", () => 
         }
         const outputs = [table.output, ...table.examples.filter((e) => e.error === undefined).map((e) => e.output)];
         for (const output of outputs) {
-          const violations = validateValue(operation.output, (fakeAnswer(operation, { examples: [], output }, {}) as { output: never }).output);
+          const answer = fakeAnswer(operation, { examples: [], output }, {}) as { output: never };
+          const violations = validateValue(operation.output, answer.output);
           if (violations.length) problems.push(`${where}: output fails validation: ${JSON.stringify(violations)}`);
           for (const protocol of protocols) {
             try {
