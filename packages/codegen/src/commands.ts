@@ -315,7 +315,7 @@ Generate options (flags override the config file):
   --service <shapeId>       Generate only this service (repeatable; default: every service)
   --client / --no-client    Generate the typed client interface (default off)
   --server / --no-server    Generate the server handler interfaces (default on)
-  --fakes                   Fake handlers and clients (accepted; not generated yet)
+  --fakes                   Fakes from @examples: answers, a fake handler, a fake client (with --client)
   --config <file>           Read settings from this anvil.config.json or smithy-build.json
                             (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
   --check                   Write nothing; exit 1 when generated files are missing or out of date
