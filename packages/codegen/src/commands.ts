@@ -302,6 +302,7 @@ Usage:
   anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
+  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -324,6 +325,14 @@ Init options (a new service project: model, config, handlers, server, test, scri
   --name <Service>          The service's shape name (default: the folder name in PascalCase)
   --force                   Write into a folder that is not empty (same-named files are overwritten)
   --anvil-from <checkout>   Depend on a local Anvil checkout (link: specs) instead of registry versions
+
+Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
+  --fake                    Answer from @examples (matched against the input), else synthesized values
+  --service <shapeId>       Serve only this service (repeatable; default: every service)
+  --host <host>             Interface to listen on (default 127.0.0.1)
+  --port <n>                First HTTP port (default 8080); protocols whose routes collide and further
+                            services take the next ports
+  --grpc-port <n>           Port for gRPC (default 8081; gRPC fakes are not available yet)
 
   --help, -h                Show this help
 `;
