@@ -1,9 +1,12 @@
 /**
  * Starts the example: Weather (restJson1, awsJson1_1, rpcv2Cbor) on
  * 127.0.0.1:8080 and SimpleWeather (simpleRestJson) on the next port.
- * `PORT` and `HOST` override the address. Ctrl-C stops it gracefully.
+ * `PORT` and `HOST` override the address. With `--fake` (`npm start -- --fake`)
+ * it answers from the generated fake (the model's @examples) instead of the
+ * handlers and their store. Ctrl-C stops it gracefully.
  */
 import { listen } from "@anvil/server/node";
+import { WeatherFake } from "./generated/weather.fakes.js";
 import { createWeatherHandler } from "./handlers.js";
 import { createWeatherServers } from "./server.js";
 import { createStore } from "./store.js";
@@ -11,11 +14,12 @@ import { createStore } from "./store.js";
 const host = process.env.HOST ?? "127.0.0.1";
 const port = Number(process.env.PORT ?? 8080);
 
-const servers = createWeatherServers(createWeatherHandler(createStore()));
+const fake = process.argv.includes("--fake");
+const servers = createWeatherServers(fake ? new WeatherFake() : createWeatherHandler(createStore()));
 const weather = await listen(servers.weather, { host, port });
 const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 1 });
 
-console.log(`Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
+console.log(`${fake ? "Answering from the generated fake (the model's @examples), not the handlers.\n" : ""}Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
 SimpleWeather service (alloy#simpleRestJson)          ${simple.url}
 
 Try:

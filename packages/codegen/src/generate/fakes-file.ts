@@ -8,7 +8,7 @@
 import type { FakeOperation } from "@anvil/core";
 import { operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
 import { fakeOperation, UnterminatedRecursionError } from "@anvil/fakes";
-import { formatLocation, nameOf, type ValidationEvent } from "@anvil/model";
+import { nameOf, type ValidationEvent } from "@anvil/model";
 import { literal } from "./code.js";
 import { docsOf } from "./docs.js";
 import { Imports } from "./imports.js";
@@ -40,7 +40,7 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
     const where = { shapeId: op.shape.id, ...(at.file ? { location: at } : {}) };
     try {
       const examples = operationExamples(plan.model, op.shape);
-      const message = `operation \`${op.shape.id}\` has no @examples (${formatLocation(at)}): its fake answers a synthesized output`;
+      const message = `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output`;
       // An operation bound to several services is reported once.
       if (examples.length === 0 && !events.some((e) => e.id === "CodegenFakes" && e.message === message)) {
         events.push({ severity: "WARNING", id: "CodegenFakes", message, ...where });
