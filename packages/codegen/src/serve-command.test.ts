@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "./args.js";
+import { PACKAGE_ROOT } from "./generate/test-support.js";
+import { serveCommand } from "./serve-command.js";
+
+const ZOO_MODEL = join(PACKAGE_ROOT, "..", "fakes", "src", "__fixtures__", "zoo.smithy");
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) } };
+}
+
+describe("anvil serve", () => {
+  it("serves the model's fakes, logs each call with its protocol and answer, and stops cleanly", async () => {
+    const { out, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = serveCommand(parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0"]), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
+    const response = await fetch(`${url}/animals/lion`);
+    expect(response.status).toBe(200);
+    const invalid = await fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("x-amzn-errortype")).toBe("ValidationException");
+    stop();
+    expect(await running).toBe(0);
+    expect(out).toContain('Zoo.getAnimal via aws.protocols#restJson1: example "lion"');
+    expect(out.filter((l) => l.startsWith("Zoo.feedAnimal"))).toEqual([]); // validation answered before the fake
+    expect(out.at(-1)).toBe("stopping…");
+  });
+
+  it.each([
+    [["serve", "--model", ZOO_MODEL], 2, "pass --fake"],
+    [["serve", "--fake"], 2, "no model given"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--port", "http"], 2, "--port must be a port number"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Nope"], 1, "no service `example.fakes#Nope`"],
+  ])("refuses %j with exit %i", async (argv, code, message) => {
+    const { err, io: sink } = io();
+    expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
+    expect(err.join("\n")).toContain(message);
+  });
+});
