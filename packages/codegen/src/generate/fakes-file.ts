@@ -62,7 +62,12 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
   const tables = fakeTables(plan, events);
   const imports = new Imports();
   const scope = new NameScope();
-  for (const op of plan.operations) scope.both(op.name);
+  // Names this file imports from the model file, so its own declarations cannot shadow them.
+  scope.both(plan.operationsName);
+  for (const op of plan.operations) {
+    scope.both(op.name);
+    for (const id of [op.shape.input, op.shape.output]) if (id && id !== UNIT) scope.both(plan.names.get(id)!.type);
+  }
   const out: string[] = [];
   const tablesName = scope.value(`${plan.serviceName}Fakes`);
   const fakeOperationType = imports.type("FakeOperation");
@@ -81,7 +86,7 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     const handler = imports.from(options.serverModule, `${plan.serviceName}Handler`, "type");
     const inputOf = imports.type("InputOf");
     const outputOf = imports.type("OutputOf");
-    const fakeName = scope.value(`${plan.serviceName}Fake`);
+    const fakeName = scope.both(`${plan.serviceName}Fake`);
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
       const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`. Override it to replace just this operation.`);
@@ -99,7 +104,7 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
   if (options.clientModule !== undefined) {
     const client = imports.from(options.clientModule, `${plan.serviceName}Client`, "type");
     const callOptions = imports.type("CallOptions");
-    const fakeClient = scope.value(`${plan.serviceName}FakeClient`);
+    const fakeClient = scope.both(`${plan.serviceName}FakeClient`);
     const typeRef = (id: string | undefined) => (id === undefined || id === UNIT ? "Record<string, never>" : imports.from(options.modelModule, plan.names.get(id)!.type, "type"));
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
