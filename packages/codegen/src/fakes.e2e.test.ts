@@ -196,14 +196,17 @@ describe("exact wire answers (restJson1)", () => {
 });
 
 describe("streams (restJson1)", () => {
-  it.each([0, 1] as const)("a streaming blob as an in-memory stream and one synthesized event (%s)", async (which) => {
+  it.each([0, 1] as const)("a streaming blob as an in-memory stream, and the example's events as a finite stream (%s)", async (which) => {
     const client = clientFor("example.fakes#Streams", "aws.protocols#restJson1", which, []);
     const download = (await client["download"]!({})) as { data: AsyncIterable<Uint8Array> };
     expect(new TextDecoder().decode(await collectBytes(download.data))).toBe("data");
     const watch = (await client["watch"]!({})) as { events: AsyncIterable<unknown> };
     const events: unknown[] = [];
     for await (const e of watch.events) events.push(e);
-    expect(events).toEqual([{ $case: "tick", value: { n: 0 } }]);
+    expect(events).toEqual([
+      { $case: "tick", value: { n: 1 } },
+      { $case: "tick", value: { n: 0 } },
+    ]);
   });
 });
 

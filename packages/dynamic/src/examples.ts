@@ -39,7 +39,7 @@ export function operationExamples(model: Model, operation: Shape): RuntimeExampl
     if (typeof e.documentation === "string") out.documentation = e.documentation;
     const input = convert(operation.input, e.input, "input");
     if (input !== undefined) out.input = input;
-    const output = convert(operation.output, e.output, "output");
+    const output = withEvents(model, operation.output, e.output, convert(operation.output, e.output, "output"), `${where} output`);
     if (output !== undefined) out.output = output;
     if (isNodeObject(e.error)) {
       const shapeId = e.error.shapeId;
@@ -49,4 +49,29 @@ export function operationExamples(model: Model, operation: Shape): RuntimeExampl
     }
     return out;
   });
+}
+
+/**
+ * An event stream member of an example output may list its events (an
+ * array of union values, answered in order); the shape-guided conversion
+ * leaves arrays for a union alone, so they are converted here, event by event.
+ */
+function withEvents(
+  model: Model,
+  outputId: string | undefined,
+  node: NodeValue | undefined,
+  converted: Readonly<Record<string, unknown>> | undefined,
+  where: string,
+): Readonly<Record<string, unknown>> | undefined {
+  const shape = outputId === undefined ? undefined : model.getShape(outputId);
+  if (!shape || !converted || !isNodeObject(node)) return converted;
+  let out: Record<string, unknown> | undefined;
+  for (const [name, member] of shape.members) {
+    const value = node[name];
+    const target = model.getShape(member.target);
+    if (!Array.isArray(value) || target?.type !== "union" || !target.traits.has("smithy.api#streaming")) continue;
+    out ??= { ...converted };
+    out[name] = Object.freeze(value.map((event, i) => runtimeValue(model, target.id, event, `${where}.${name}[${i}]`)));
+  }
+  return out ? Object.freeze(out) : converted;
 }

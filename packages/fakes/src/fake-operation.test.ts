@@ -94,15 +94,28 @@ describe("fakeOperation + fakeAnswer", () => {
     expect((answer("listAnimals", {}) as { output: unknown }).output).toEqual({ names: ["lion"] });
   });
 
-  it("streams: one synthesized event, blob bytes as a stream", async () => {
+  it("streams: the example's events in order, blob bytes as a stream", async () => {
     const streams = schemas.service("example.fakes#Streams");
     const watch = answer("watch", {}, streams) as { output: { events: AsyncIterable<unknown> } };
     const events: unknown[] = [];
     for await (const e of watch.output.events) events.push(e);
-    expect(events).toEqual([{ $case: "tick", value: { n: 0 } }]);
+    expect(events).toEqual([
+      { $case: "tick", value: { n: 1 } },
+      { $case: "tick", value: { n: 0 } },
+    ]);
+    expect(watch).toMatchObject({ source: 'example "two ticks"' });
     const download = answer("download", {}, streams) as { output: { data: AsyncIterable<Uint8Array> } };
     const chunks: Uint8Array[] = [];
     for await (const c of download.output.data) chunks.push(c);
     expect(new TextDecoder().decode(chunks[0])).toBe("data");
+  });
+
+  it("synthesizes one event for an event stream without examples", async () => {
+    const watch = schemas.service("example.fakes#Streams").operations.watch!;
+    const answered = fakeAnswer(watch, fakeOperation(watch, []), {}) as { output: { events: AsyncIterable<unknown> }; source: string };
+    const events: unknown[] = [];
+    for await (const e of answered.output.events) events.push(e);
+    expect(events).toEqual([{ $case: "tick", value: { n: 0 } }]);
+    expect(answered.source).toBe("synthesized");
   });
 });

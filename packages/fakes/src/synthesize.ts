@@ -223,7 +223,10 @@ function complete(schema: Schema, value: unknown): unknown {
       const given: Record<string, unknown> = {};
       for (const m of schema.members) {
         const v = (value as Record<string, unknown>)[m.name];
-        if (v !== undefined) given[m.name] = m.target.traits.streaming ? v : complete(m.target, v);
+        if (v === undefined) continue;
+        // Streamed members: bytes stay as they are; events (a list of union values) are completed one by one.
+        if (m.target.traits.streaming) given[m.name] = Array.isArray(v) ? v.map((event) => complete(m.target, event)) : complete(m.target, v);
+        else given[m.name] = complete(m.target, v);
       }
       const s = new Synthesizer();
       const out = s.struct(schema as StructSchema<unknown>, 0, given);

@@ -54,8 +54,15 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
   watchAlerts: {
     examples: [],
     output: {
-      events: [{ $case: "alert", value: { level: 1, headline: "headline", issuedAt: new Date(1704067200000) } }],
+      events: [
+        { $case: "heartbeat", value: { at: new Date(1717243200000) } },
+        {
+          $case: "alert",
+          value: { level: 3, headline: "Storm warning", issuedAt: new Date(1717243205000) },
+        },
+      ],
     },
+    outputFrom: "A storm over Seattle",
   },
   createCity: {
     examples: [

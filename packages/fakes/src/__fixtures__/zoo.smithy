@@ -395,8 +395,11 @@ union Events {
     tick: Tick
 }
 
+/// An example with events: answered as a finite stream, in order (the second
+/// tick's required `n` synthesized).
 @readonly
 @http(method: "GET", uri: "/watch")
+@examples([{ title: "two ticks", output: { events: [{ tick: { n: 1 } }, { tick: {} }] } }])
 operation Watch {
     output := {
         @httpPayload
