@@ -79,6 +79,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       port,
       reservedPorts: [grpcPort],
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
+      onWarning: (message) => io.err(`warning: ${message}`),
       onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
   } catch (e) {

@@ -30,11 +30,12 @@ export function httpProtocols(): ReadonlyMap<string, ServerProtocol> {
  *
  * @param model - The model the service comes from.
  * @param service - The service's dynamic schema.
+ * @param onWarning - Told about examples the fakes cannot use.
  */
-export function serviceFakeTables(model: Model, service: ServiceSchema): Record<string, FakeOperation> {
+export function serviceFakeTables(model: Model, service: ServiceSchema, onWarning?: (message: string) => void): Record<string, FakeOperation> {
   const tables: Record<string, FakeOperation> = {};
   for (const [key, operation] of Object.entries(service.operations)) {
-    tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!));
+    tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!), onWarning);
   }
   return tables;
 }
@@ -62,6 +63,8 @@ export interface FakeServersOptions {
   readonly onCall?: (service: ServiceSchema, call: FakeCall) => void;
   /** Called with errors that became 500s. */
   readonly onInternalError?: (error: unknown) => void;
+  /** Told about examples the fakes cannot use. */
+  readonly onWarning?: (message: string) => void;
 }
 
 /**
@@ -78,7 +81,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
   const unserved = new Map<string, string[]>();
   for (const service of schemas.services()) {
     if (wanted && !wanted.includes(service.id)) continue;
-    const handler = createFakeHandler(service, serviceFakeTables(model, service), {
+    const handler = createFakeHandler(service, serviceFakeTables(model, service, options.onWarning), {
       ...(options.onCall ? { onCall: (call: FakeCall) => options.onCall!(service, call) } : {}),
     });
     const make = (ids: readonly string[]): Server<ServiceSchema> =>

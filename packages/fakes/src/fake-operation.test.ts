@@ -118,4 +118,13 @@ describe("fakeOperation + fakeAnswer", () => {
     expect(events).toEqual([{ $case: "tick", value: { n: 0 } }]);
     expect(answered.source).toBe("synthesized");
   });
+
+  it("leaves out an error example naming an error the operation does not declare, and says so", () => {
+    const ping = zoo.operations.ping!;
+    const warnings: string[] = [];
+    const table = fakeOperation(ping, [{ title: "bad", input: {}, error: { shapeId: "example.fakes#NotFound" } }, { title: "ok", output: { message: "m" } }], (w) => warnings.push(w));
+    expect(table.examples.map((e) => e.title)).toEqual([]);
+    expect(table.outputFrom).toBe("ok");
+    expect(warnings).toEqual(['example "bad" of `example.fakes#Ping` names error `example.fakes#NotFound`, which the operation does not declare: the fake leaves it out']);
+  });
 });

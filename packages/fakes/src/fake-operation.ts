@@ -33,15 +33,21 @@ export interface OperationExample {
  *
  * @param operation - The operation's schema.
  * @param examples - Its `@examples`, in model order.
+ * @param onWarning - Told about examples the fake cannot use (an error the operation does not declare).
  * @throws `UnterminatedRecursionError` when a required member cannot be synthesized.
  */
-export function fakeOperation(operation: OperationSchema, examples: readonly OperationExample[]): FakeOperation {
+export function fakeOperation(operation: OperationSchema, examples: readonly OperationExample[], onWarning?: (message: string) => void): FakeOperation {
+  const usable = examples.filter((e) => {
+    if (!e.error || operation.errors.some((s) => s.id === e.error!.shapeId)) return true;
+    onWarning?.(`example ${JSON.stringify(e.title)} of \`${operation.id}\` names error \`${e.error.shapeId}\`, which the operation does not declare: the fake leaves it out`);
+    return false;
+  });
   const outputOf = (given: Readonly<Record<string, unknown>> | undefined) =>
     withoutOutputToken(operation, completeStructure(operation.output as StructSchema<unknown>, given ?? {}));
-  const table: FakeExample[] = examples.map((e) => {
+  const table: FakeExample[] = usable.map((e) => {
     if (e.error) {
-      const schema = operation.errors.find((s) => s.id === e.error!.shapeId);
-      const content = schema ? completeStructure(schema as StructSchema<unknown>, e.error.content ?? {}) : (e.error.content ?? {});
+      const schema = operation.errors.find((s) => s.id === e.error!.shapeId)!;
+      const content = completeStructure(schema as StructSchema<unknown>, e.error.content ?? {});
       return { title: e.title, input: e.input ?? {}, error: { shapeId: e.error.shapeId, content } };
     }
     return { title: e.title, input: e.input ?? {}, output: outputOf(e.output) };

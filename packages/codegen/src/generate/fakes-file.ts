@@ -45,7 +45,8 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
       if (examples.length === 0 && !events.some((e) => e.id === "CodegenFakes" && e.message === message)) {
         events.push({ severity: "WARNING", id: "CodegenFakes", message, ...where });
       }
-      tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples));
+      const warn = (text: string) => events.push({ severity: "WARNING", id: "CodegenFakes", message: text, ...where });
+      tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, warn));
     } catch (e) {
       if (e instanceof UnterminatedRecursionError) {
         events.push({ severity: "ERROR", id: "CodegenFakes", message: `operation \`${op.shape.id}\`: no fake output can be synthesized: recursion through required members never ends: ${e.shapes.join(" -> ")}`, ...where });
