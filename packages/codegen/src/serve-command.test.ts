@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "./args.js";
-import { PACKAGE_ROOT } from "./generate/test-support.js";
+import { writeFileSync } from "node:fs";
+import { PACKAGE_ROOT, scratchDir } from "./generate/test-support.js";
 import { serveCommand } from "./serve-command.js";
 
 const ZOO_MODEL = join(PACKAGE_ROOT, "..", "fakes", "src", "__fixtures__", "zoo.smithy");
@@ -41,5 +42,33 @@ describe("anvil serve", () => {
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
     expect(err.join("\n")).toContain(message);
+  });
+
+  it("serves a gRPC service's HTTP protocols and says gRPC fakes are not available yet", async () => {
+    const file = join(scratchDir("serve-grpc"), "grpc.smithy");
+    writeFileSync(
+      file,
+      `$version: "2.0"
+namespace test.grpc
+use alloy.proto#grpc
+use alloy.proto#protoIndex
+use aws.protocols#restJson1
+@restJson1
+@grpc
+service Both { version: "1", operations: [Hello] }
+@http(method: "GET", uri: "/hello")
+operation Hello { output := { @required @protoIndex(1) greeting: String } }
+`,
+    );
+    const { out, err, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--grpc-port", "9999"]), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    expect(err).toContain("note: test.grpc#Both declares gRPC; gRPC fakes are not available yet (port 9999 is kept for them)");
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.grpc#Both"))!)![1]!;
+    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ greeting: "greeting" });
+    stop();
+    expect(await running).toBe(0);
   });
 });

@@ -92,6 +92,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
   }
   for (const l of serve.listening) io.out(`${l.service} (${l.protocols.join(", ")})  ${l.url}`);
   for (const [service, protocols] of serve.unserved) {
+    if (protocols.length === 0) io.err(`note: ${service} declares no protocol; it is not served`);
     for (const protocol of protocols) {
       // HOOK(grpc): when @anvil/protocol-grpc lands, serve `alloy.proto#grpc` here on --grpc-port
       // (the fake handler is the same object; only the transport differs).

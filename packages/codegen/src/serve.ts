@@ -51,7 +51,11 @@ export interface FakeServer {
 /** What {@link fakeServers} builds: the servers, and the declared protocols no server answers. */
 export interface FakeServers {
   readonly servers: readonly FakeServer[];
-  /** Declared protocols without an HTTP implementation here, by service id (gRPC among them, until it lands). */
+  /**
+   * Declared protocols without an HTTP implementation here, by service id
+   * (gRPC among them, until it lands); an empty list for a service that
+   * declares no protocol.
+   */
   readonly unserved: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -92,6 +96,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
         .register(handler)
         .mapService(...ids);
     const groups: string[][] = [];
+    if (service.protocols.length === 0) unserved.set(service.id, []);
     for (const id of service.protocols) {
       if (!available.has(id)) {
         unserved.set(service.id, [...(unserved.get(service.id) ?? []), id]);
