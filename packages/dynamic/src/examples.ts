@@ -10,10 +10,15 @@ import { NodeValueError, runtimeValue } from "./runtime-value.js";
 
 /** One `@examples` entry, its values in runtime form. */
 export interface RuntimeExample {
+  /** The example's title (`#1`, `#2`, ... when the model gives none). */
   readonly title: string;
+  /** Its documentation, if any. */
   readonly documentation?: string;
+  /** The input, converted for the operation's input shape. */
   readonly input?: Readonly<Record<string, unknown>>;
+  /** The output, converted for the operation's output shape (event stream members: a list of events). */
   readonly output?: Readonly<Record<string, unknown>>;
+  /** The modeled error: its shape id and its content, converted for that shape. */
   readonly error?: { readonly shapeId: string; readonly content?: Readonly<Record<string, unknown>> };
 }
 
