@@ -184,7 +184,15 @@ class Synthesizer {
     const text = fitText(variant ? `${name}${variant}` : name, traits.length);
     if (traits.pattern === undefined || new RegExp(traits.pattern, "u").test(text)) return text;
     const min = traits.length?.min === undefined ? 0 : Number(traits.length.min);
-    return patternString(traits.pattern, min) ?? text;
+    const generated = patternString(traits.pattern, min);
+    if (generated !== undefined) return generated;
+    // An expression the generator cannot follow: a few plain candidates, else the name (validation will say).
+    const re = new RegExp(traits.pattern, "u");
+    for (const seed of [name.toLowerCase(), name.toUpperCase(), "a", "A", "0", "a0"]) {
+      const candidate = fitText(seed, traits.length);
+      if (re.test(candidate)) return candidate;
+    }
+    return text;
   }
 }
 
