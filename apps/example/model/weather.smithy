@@ -480,6 +480,19 @@ operation ReportObservation {
 /// per alert, and a heartbeat while nothing happens. Needs restJson1.
 @readonly
 @http(method: "GET", uri: "/cities/{cityId}/alerts")
+@examples([
+    {
+        title: "A storm over Seattle"
+        documentation: "The fake answers these events, in order, then ends the stream."
+        input: { cityId: "seattle" }
+        output: {
+            events: [
+                { heartbeat: { at: "2024-06-01T12:00:00Z" } }
+                { alert: { level: 3, headline: "Storm warning", issuedAt: "2024-06-01T12:00:05Z" } }
+            ]
+        }
+    }
+])
 operation WatchAlerts {
     input := {
         @required

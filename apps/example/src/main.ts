@@ -3,9 +3,12 @@
  * 127.0.0.1:8080 and SimpleWeather (simpleRestJson) on the next port.
  * `PORT` and `HOST` override the address. Each serves its documentation at
  * /openapi (explorer), /openapi.json and /docs; `--no-docs` turns them off.
+ * With `--fake` (`npm start -- --fake`) it answers from the generated fake
+ * (the model's @examples) instead of the handlers and their store.
  * Ctrl-C stops it gracefully.
  */
 import { listen } from "@anvil/server/node";
+import { WeatherFake } from "./generated/weather.fakes.js";
 import { createWeatherHandler } from "./handlers.js";
 import { createWeatherServers } from "./server.js";
 import { createStore } from "./store.js";
@@ -14,12 +17,13 @@ const host = process.env.HOST ?? "127.0.0.1";
 const port = Number(process.env.PORT ?? 8080);
 
 const docs = !process.argv.includes("--no-docs");
+const fake = process.argv.includes("--fake");
 
-const servers = createWeatherServers(createWeatherHandler(createStore()), { docs });
+const servers = createWeatherServers(fake ? new WeatherFake() : createWeatherHandler(createStore()), { docs });
 const weather = await listen(servers.weather, { host, port });
 const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 1 });
 
-console.log(`Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
+console.log(`${fake ? "Answering from the generated fake (the model's @examples), not the handlers.\n" : ""}Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
 SimpleWeather service (alloy#simpleRestJson)          ${simple.url}
 ${docs ? `
 API explorer      ${weather.url}/openapi   (OpenAPI document: ${weather.url}/openapi.json)

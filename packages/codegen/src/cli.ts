@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from "./args.js";
 import { astCommand, docsCommand, generateCommand, initCommand, openapiCommand, USAGE, validateCommand, type Io } from "./commands.js";
+import { serveCommand } from "./serve-command.js";
 
-/** Runs the CLI with the given arguments; returns the exit code. */
-export function main(argv: readonly string[], io: Io): number {
+/** Runs the CLI with the given arguments; returns the exit code (`serve` resolves with it when it stops). */
+export function main(argv: readonly string[], io: Io): number | Promise<number> {
   const args = parseArgs(argv);
   if (args.flags.has("--help") || args.flags.has("-h") || args.command === "help" || args.command === undefined) {
     io.out(USAGE);
@@ -26,6 +27,8 @@ export function main(argv: readonly string[], io: Io): number {
       return openapiCommand(args, io);
     case "docs":
       return docsCommand(args, io);
+    case "serve":
+      return serveCommand(args, io);
     default:
       io.err(`error: unknown command \`${args.command}\`\n\n${USAGE}`);
       return 2;
@@ -33,7 +36,7 @@ export function main(argv: readonly string[], io: Io): number {
 }
 
 let progressShown = false;
-process.exitCode = main(process.argv.slice(2), {
+const code = main(process.argv.slice(2), {
   out: (t) => process.stdout.write(`${t}\n`),
   err: (t) => process.stderr.write(`${t}\n`),
   // Progress only on a terminal: logs and pipes get the final lines alone.
@@ -47,3 +50,5 @@ process.exitCode = main(process.argv.slice(2), {
       }
     : {}),
 });
+if (typeof code === "number") process.exitCode = code;
+else void code.then((c) => process.exit(c));

@@ -378,6 +378,7 @@ Usage:
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
   anvil docs --model <files|dirs>... --out <dir>
+  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -391,7 +392,7 @@ Generate options (flags override the config file):
   --service <shapeId>       Generate only this service (repeatable; default: every service)
   --client / --no-client    Generate the typed client interface (default off)
   --server / --no-server    Generate the server handler interfaces (default on)
-  --fakes                   Fake handlers and clients (accepted; not generated yet)
+  --fakes                   Fakes from @examples: answers, a fake handler, a fake client (with --client)
   --config <file>           Read settings from this anvil.config.json or smithy-build.json
                             (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
   --check                   Write nothing; exit 1 when generated files are missing or out of date
@@ -405,6 +406,13 @@ Documentation:
   openapi                   The OpenAPI 3.1 document of a service (printed, or written with --out);
                             --service picks one when the model has several
   docs                      The static reference site of every service (HTML, CSS and a search script)
+Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
+  --fake                    Answer from @examples (matched against the input), else synthesized values
+  --service <shapeId>       Serve only this service (repeatable; default: every service)
+  --host <host>             Interface to listen on (default 127.0.0.1)
+  --port <n>                First HTTP port (default 8080); protocols whose routes collide and further
+                            services take the next ports
+  --grpc-port <n>           Port for gRPC (default 8081; gRPC fakes are not available yet)
 
   --help, -h                Show this help
 `;

@@ -19,7 +19,7 @@ export interface GenerateSettings {
   readonly server: boolean;
   /** Generate the client surface (default false). */
   readonly client: boolean;
-  /** Generate fakes (default false; not generated yet). */
+  /** Generate fakes: `name.fakes.ts` (default false). */
   readonly generateFakes: boolean;
   /** Report unknown traits as warnings instead of errors. */
   readonly allowUnknownTraits: boolean;

@@ -9,3 +9,5 @@ export type { DynamicSchemas } from "./schemas-from-model.js";
 export { NodeValueError, runtimeValue } from "./runtime-value.js";
 export { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";
 export type { ServiceTraits } from "./schema-traits.js";
+export { operationExamples } from "./examples.js";
+export type { RuntimeExample } from "./examples.js";

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { BigDecimal, type MemberSchema, type OperationSchema, type Schema, type ServiceSchema } from "@anvil/core";
 import * as builders from "@anvil/core/codegen";
 import { schemasFromModel } from "@anvil/dynamic";
+import { serviceFakeTables } from "../serve.js";
 import { EXAMPLE_MODEL, generateInto, loadOrThrow, PACKAGE_ROOT, RICH_MODEL, scratchDir, typeCheck } from "./test-support.js";
 
 const SHARED = new Set<unknown>(Object.values(builders));
@@ -131,7 +132,8 @@ describe("generated schemas equal @anvil/dynamic's", () => {
 
 // Real-world models: the Smithy and alloy protocol test models of the shared
 // conformance corpus (when it is present). Every service generates without
-// errors, type-checks, and its schemas equal `@anvil/dynamic`'s.
+// errors (fakes included), type-checks, its schemas equal `@anvil/dynamic`'s,
+// and its generated fake tables equal those `anvil serve --fake` builds.
 const corpus = process.env.ANVIL_CORPUS || join(PACKAGE_ROOT, "..", "..", "..", "shared", "conformance");
 const aws = join(corpus, "protocol-tests", "smithy-aws-protocol-tests", "model");
 const smithy = join(corpus, "protocol-tests", "smithy-protocol-tests", "model");
@@ -154,12 +156,19 @@ describe.skipIf(!existsSync(aws))(`protocol test models of the corpus (skipped w
   it.each(suites)("%s: generates, type-checks and matches dynamic schemas", async (_name, paths) => {
     const model = loadOrThrow(paths());
     const dir = scratchDir("corpus");
-    const { files, events } = generateInto(dir, model, { client: true });
+    const { files, events } = generateInto(dir, model, { client: true, generateFakes: true });
     expect(events.filter((e) => e.severity === "ERROR")).toEqual([]);
     expect(files.length).toBeGreaterThan(0);
     expect(typeCheck(files.map((f) => join(dir, f.path)))).toEqual([]);
     const dynamic = schemasFromModel(model);
-    for (const f of files.filter((x) => !x.path.endsWith(".server.ts") && !x.path.endsWith(".client.ts"))) {
+    // The fake tables compiled into code are the ones `anvil serve --fake` builds from the model.
+    expect(files.some((f) => f.path.endsWith(".fakes.ts"))).toBe(true);
+    for (const f of files.filter((x) => x.path.endsWith(".fakes.ts"))) {
+      const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
+      const tables = Object.entries(generated).find(([name]) => name.endsWith("Fakes"))![1];
+      expect(strip(plain(tables))).toStrictEqual(strip(plain(serviceFakeTables(model, dynamic.service(f.service)))));
+    }
+    for (const f of files.filter((x) => !/\.(server|client|fakes)\.ts$/.test(x.path))) {
       const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
       const descriptor = Object.values(generated).find((v): v is ServiceSchema => (v as ServiceSchema | undefined)?.kind === "service")!;
       expect(servicePicture(descriptor)).toStrictEqual(servicePicture(dynamic.service(f.service)));

@@ -108,8 +108,8 @@ export const handler: Pick<StoreHandler, "download" | "subscribe"> = {
 describe("generate", () => {
   it("writes type-correct code for the example and the rich fixture (strict, exactOptionalPropertyTypes)", () => {
     const dir = scratchDir("typecheck");
-    const example = generateInto(dir, loadOrThrow([WEATHER_MODEL]), { client: true });
-    const rich = generateInto(dir, loadOrThrow([RICH_MODEL]), { client: true });
+    const example = generateInto(dir, loadOrThrow([WEATHER_MODEL]), { client: true, generateFakes: true });
+    const rich = generateInto(dir, loadOrThrow([RICH_MODEL]), { client: true, generateFakes: true });
     expect([...example.events, ...rich.events].filter((e) => e.severity === "ERROR")).toEqual([]);
     writeFileSync(join(dir, "example-usage.ts"), EXAMPLE_USAGE);
     writeFileSync(join(dir, "rich-usage.ts"), RICH_USAGE);
@@ -143,13 +143,13 @@ describe("generate", () => {
     ["the rich fixture", RICH_MODEL],
     ["the example", EXAMPLE_MODEL],
   ])("writes files that import only @anvil/core and its codegen subpath, besides their own: %s", (_name, path) => {
-    const { files } = generate(loadOrThrow([path]), { client: true });
+    const { files } = generate(loadOrThrow([path]), { client: true, generateFakes: true });
     for (const f of files) {
       // Import and re-export declarations start a line; no dynamic import or require anywhere.
       const specifiers = [...f.text.matchAll(/^(?:(?:import|export)\b[^;]*?\bfrom\s*|import\s*)"([^"]+)";$/gm)].map((m) => m[1]);
       expect(specifiers.length).toBeGreaterThan(0);
       expect(f.text).not.toMatch(/\bimport\s*\(|\brequire\s*\(/);
-      for (const s of specifiers) expect(s).toMatch(/^(@anvil\/core|@anvil\/core\/codegen|\.\/[a-z-]+\.js)$/);
+      for (const s of specifiers) expect(s).toMatch(/^(@anvil\/core|@anvil\/core\/codegen|\.\/[a-z-]+(\.server|\.client)?\.js)$/);
     }
   });
 
@@ -162,9 +162,12 @@ describe("generate", () => {
     expect(files.map((f) => f.path)).toEqual(expected);
   });
 
-  it("says that fakes are not generated yet instead of ignoring the setting", () => {
-    const { events } = generate(loadOrThrow([WEATHER_MODEL]), { generateFakes: true });
-    expect(events).toContainEqual(expect.objectContaining({ severity: "WARNING", id: "CodegenFakes" }));
+  it("warns about each operation without @examples, naming it and its model location", () => {
+    const { files, events } = generate(loadOrThrow([WEATHER_MODEL]), { generateFakes: true });
+    expect(files.map((f) => f.path)).toContain("weather.fakes.ts");
+    const warning = events.find((e) => e.id === "CodegenFakes" && e.shapeId === "example.weather#GetCurrentTime");
+    expect(warning).toMatchObject({ severity: "WARNING", location: { file: expect.stringMatching(/weather\.smithy$/), line: expect.any(Number) } });
+    expect(warning!.message).toBe("operation `example.weather#GetCurrentTime` has no @examples: its fake answers a synthesized output");
   });
 
   it("reports an unknown service, naming the ones there are", () => {

@@ -5,6 +5,7 @@
  */
 import type { Model, ValidationEvent } from "@anvil/model";
 import { namespaceOf } from "@anvil/model";
+import { fakesFile } from "./fakes-file.js";
 import { modelFile } from "./model-file.js";
 import { kebabCase } from "./names.js";
 import { planService } from "./plan.js";
@@ -18,7 +19,7 @@ export interface GenerateOptions {
   readonly server: boolean;
   /** Client surface: the typed client interface. */
   readonly client: boolean;
-  /** Fake handlers and clients: accepted, not generated yet (a warning says so). */
+  /** Fakes: `name.fakes.ts` with each operation's answers from `@examples`, a fake handler (with `server`) and a fake client (with `client`). */
   readonly generateFakes: boolean;
   /** Called after each service, for progress reports. */
   readonly onProgress?: (done: number, total: number, serviceId: string) => void;
@@ -51,7 +52,8 @@ export interface GenerateResult {
  * Generates the code of a model's services. Per service `Name` (file names
  * in kebab case): `name.ts` (types, schemas, errors, operations, service
  * descriptor), `name.server.ts` (handler interfaces, when `server`) and
- * `name.client.ts` (client interface, when `client`).
+ * `name.client.ts` (client interface, when `client`) and `name.fakes.ts`
+ * (fake answers, handler and client, when `generateFakes`).
  *
  * @example
  * ```ts
@@ -73,13 +75,6 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
   } else if (all.length === 0) {
     events.push({ severity: "ERROR", id: "CodegenService", message: "the model has no service to generate" });
   }
-  if (o.generateFakes) {
-    events.push({
-      severity: "WARNING",
-      id: "CodegenFakes",
-      message: "generateFakes: fake handlers and clients are not generated yet (a later release adds them); the other files are",
-    });
-  }
   const bases = fileBases(ids);
   const files: GeneratedFile[] = [];
   ids.forEach((id, i) => {
@@ -89,6 +84,14 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     files.push({ path: `${base}.ts`, text: modelFile(plan, events), service: id });
     if (o.server) files.push({ path: `${base}.server.ts`, text: serverFile(plan, `./${base}.js`), service: id });
     if (o.client) files.push({ path: `${base}.client.ts`, text: clientFile(plan, `./${base}.js`), service: id });
+    if (o.generateFakes) {
+      const modules = {
+        modelModule: `./${base}.js`,
+        ...(o.server ? { serverModule: `./${base}.server.js` } : {}),
+        ...(o.client ? { clientModule: `./${base}.client.js` } : {}),
+      };
+      files.push({ path: `${base}.fakes.ts`, text: fakesFile(plan, modules, events), service: id });
+    }
     o.onProgress?.(i + 1, ids.length, id);
   });
   return { files, events };

@@ -1,0 +1,125 @@
+/**
+ * The fakes file of a service: each operation's fake table (from
+ * `@examples`, built by `@anvil/fakes` on the model's dynamic schemas, the
+ * same tables `anvil serve --fake` answers from) written as literals, a fake
+ * handler class (server surface) and a fake client class (client surface).
+ * Both call core's `fakeCall`, so the answering rules exist once.
+ */
+import type { FakeOperation } from "@anvil/core";
+import { operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
+import { fakeOperation, UnterminatedRecursionError } from "@anvil/fakes";
+import { nameOf, type ValidationEvent } from "@anvil/model";
+import { literal } from "./code.js";
+import { docsOf } from "./docs.js";
+import { Imports } from "./imports.js";
+import { header } from "./model-file.js";
+import { NameScope, propertyKey } from "./names.js";
+import { UNIT, type ServicePlan } from "./plan.js";
+import { runtimeValueCode } from "./traits.js";
+
+/** Which classes the fakes file declares, and where the surfaces it implements live. */
+export interface FakesFileOptions {
+  readonly modelModule: string;
+  /** The server file's module, when the server surface is generated (the fake handler implements it). */
+  readonly serverModule?: string;
+  /** The client file's module, when the client surface is generated (the fake client implements it). */
+  readonly clientModule?: string;
+}
+
+/**
+ * The fake table of every operation of a planned service, built as
+ * `anvil serve --fake` builds them. Problems (no examples, examples that do
+ * not fit their shapes, recursion no value can end) go to `events`; an
+ * operation whose table cannot be built is missing from the result.
+ */
+export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<string, FakeOperation> {
+  const schemas = schemasFromModel(plan.model);
+  const tables = new Map<string, FakeOperation>();
+  for (const op of plan.operations) {
+    const at = op.shape.location;
+    const where = { shapeId: op.shape.id, ...(at.file ? { location: at } : {}) };
+    try {
+      const examples = operationExamples(plan.model, op.shape);
+      const message = `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output`;
+      // An operation bound to several services is reported once.
+      if (examples.length === 0 && !events.some((e) => e.id === "CodegenFakes" && e.message === message)) {
+        events.push({ severity: "WARNING", id: "CodegenFakes", message, ...where });
+      }
+      const warn = (text: string) => events.push({ severity: "WARNING", id: "CodegenFakes", message: text, ...where });
+      tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, warn));
+    } catch (e) {
+      if (e instanceof UnterminatedRecursionError) {
+        events.push({ severity: "ERROR", id: "CodegenFakes", message: `operation \`${op.shape.id}\`: no fake output can be synthesized: recursion through required members never ends: ${e.shapes.join(" -> ")}`, ...where });
+      } else if (e instanceof NodeValueError) {
+        events.push({ severity: "ERROR", id: "CodegenFakes", message: e.reason, ...where });
+      } else throw e;
+    }
+  }
+  return tables;
+}
+
+/** Writes the fakes file of a planned service; problems go to `events`. */
+export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: ValidationEvent[]): string {
+  const tables = fakeTables(plan, events);
+  const imports = new Imports();
+  const scope = new NameScope();
+  // Names this file imports from the model file, so its own declarations cannot shadow them.
+  scope.both(plan.operationsName);
+  for (const op of plan.operations) {
+    scope.both(op.name);
+    for (const id of [op.shape.input, op.shape.output]) if (id && id !== UNIT) scope.both(plan.names.get(id)!.type);
+  }
+  const out: string[] = [];
+  const tablesName = scope.value(`${plan.serviceName}Fakes`);
+  const fakeOperationType = imports.type("FakeOperation");
+  const opsType = imports.from(options.modelModule, plan.operationsName, "type");
+  out.push(
+    docsOf(undefined, "", `What the fakes of \`${nameOf(plan.service.id)}\` answer, per operation: its \`@examples\` (compared with the input in model order) and the output answered when none matches. Compiled from the model: deterministic.`),
+  );
+  const entries = plan.operations
+    .filter((op) => tables.has(op.method))
+    .map((op) => `  ${propertyKey(op.method)}: ${literal(runtimeValueCode(tables.get(op.method), imports, false), "  ")},\n`);
+  out.push(`export const ${tablesName}: { readonly [K in keyof ${opsType}]: ${fakeOperationType} } = {\n${entries.join("")}};\n`);
+  const fakeCall = imports.value("fakeCall");
+  const opConst = (name: string) => imports.from(options.modelModule, name, "value");
+
+  if (options.serverModule !== undefined) {
+    const handler = imports.from(options.serverModule, `${plan.serviceName}Handler`, "type");
+    const inputOf = imports.type("InputOf");
+    const outputOf = imports.type("OutputOf");
+    const fakeName = scope.both(`${plan.serviceName}Fake`);
+    const methods = plan.operations.map((op) => {
+      const c = opConst(op.name);
+      const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`. Override it to replace just this operation.`);
+      return `${doc}  ${propertyKey(op.method)}(input: ${inputOf}<typeof ${c}>, _context: Ctx): Promise<${outputOf}<typeof ${c}>> {\n    return ${fakeCall}(${c}, ${tablesName}.${op.method}, input);\n  }\n`;
+    });
+    out.push("\n");
+    out.push(
+      docsOf(undefined, "", undefined, [
+        `A fake \`${nameOf(plan.service.id)}\` handler: every operation answers from \`${tablesName}\` (an example's output or modeled error, else a synthesized output). Register it like any handler; a subclass overrides single operations, and a per-operation handler registered after it wins.`,
+      ]),
+    );
+    out.push(`export class ${fakeName}<Ctx = unknown> implements ${handler}<Ctx> {\n${methods.join("\n")}}\n`);
+  }
+
+  if (options.clientModule !== undefined) {
+    const client = imports.from(options.clientModule, `${plan.serviceName}Client`, "type");
+    const callOptions = imports.type("CallOptions");
+    const fakeClient = scope.both(`${plan.serviceName}FakeClient`);
+    const typeRef = (id: string | undefined) => (id === undefined || id === UNIT ? "Record<string, never>" : imports.from(options.modelModule, plan.names.get(id)!.type, "type"));
+    const methods = plan.operations.map((op) => {
+      const c = opConst(op.name);
+      const unit = op.shape.input === undefined || op.shape.input === UNIT;
+      const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`, with no network and no serialization.`);
+      return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${typeRef(op.shape.input)}, _options?: ${callOptions}): Promise<${typeRef(op.shape.output)}> {\n    return ${fakeCall}(${c}, ${tablesName}.${op.method}, ${unit ? "input ?? {}" : "input"});\n  }\n`;
+    });
+    out.push("\n");
+    out.push(
+      docsOf(undefined, "", undefined, [
+        `A fake \`${nameOf(plan.service.id)}\` client: the real client's interface, answered in memory from \`${tablesName}\` (paginated operations answer one page).`,
+      ]),
+    );
+    out.push(`export class ${fakeClient} implements ${client} {\n${methods.join("\n")}}\n`);
+  }
+  return `${header(plan.service.id, "fakes")}\n${imports.render()}\n${out.join("")}`;
+}

@@ -1,0 +1,74 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "./args.js";
+import { writeFileSync } from "node:fs";
+import { PACKAGE_ROOT, scratchDir } from "./generate/test-support.js";
+import { serveCommand } from "./serve-command.js";
+
+const ZOO_MODEL = join(PACKAGE_ROOT, "..", "fakes", "src", "__fixtures__", "zoo.smithy");
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) } };
+}
+
+describe("anvil serve", () => {
+  it("serves the model's fakes, logs each call with its protocol and answer, and stops cleanly", async () => {
+    const { out, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = serveCommand(parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0"]), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
+    const response = await fetch(`${url}/animals/lion`);
+    expect(response.status).toBe(200);
+    const invalid = await fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("x-amzn-errortype")).toBe("ValidationException");
+    stop();
+    expect(await running).toBe(0);
+    expect(out).toContain('Zoo.getAnimal via aws.protocols#restJson1: example "lion"');
+    expect(out.filter((l) => l.startsWith("Zoo.feedAnimal"))).toEqual([]); // validation answered before the fake
+    expect(out.at(-1)).toBe("stopping…");
+  });
+
+  it.each([
+    [["serve", "--model", ZOO_MODEL], 2, "pass --fake"],
+    [["serve", "--fake"], 2, "no model given"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--port", "http"], 2, "--port must be a port number"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Nope"], 1, "no service `example.fakes#Nope`"],
+  ])("refuses %j with exit %i", async (argv, code, message) => {
+    const { err, io: sink } = io();
+    expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
+    expect(err.join("\n")).toContain(message);
+  });
+
+  it("serves a gRPC service's HTTP protocols and says gRPC fakes are not available yet", async () => {
+    const file = join(scratchDir("serve-grpc"), "grpc.smithy");
+    writeFileSync(
+      file,
+      `$version: "2.0"
+namespace test.grpc
+use alloy.proto#grpc
+use alloy.proto#protoIndex
+use aws.protocols#restJson1
+@restJson1
+@grpc
+service Both { version: "1", operations: [Hello] }
+@http(method: "GET", uri: "/hello")
+operation Hello { output := { @required @protoIndex(1) greeting: String } }
+`,
+    );
+    const { out, err, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--grpc-port", "9999"]), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    expect(err).toContain("note: test.grpc#Both declares gRPC; gRPC fakes are not available yet (port 9999 is kept for them)");
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.grpc#Both"))!)![1]!;
+    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ greeting: "greeting" });
+    stop();
+    expect(await running).toBe(0);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * `anvil serve --model <files|dirs>... --fake [--service <id>]... [--host H]
+ * [--port 8080] [--grpc-port 8081]`: serves fakes for a model until Ctrl-C.
+ */
+import { UnterminatedRecursionError } from "@anvil/fakes";
+import { loadModel, type ValidationEvent } from "@anvil/model";
+import type { ParsedArgs } from "./args.js";
+import type { Io } from "./commands.js";
+import { GRPC_PROTOCOL, startFakeServe, type FakeServe } from "./serve.js";
+
+/** How `serve` waits to stop: resolves on the first SIGINT or SIGTERM. Tests pass their own. */
+export type StopSignal = Promise<void>;
+
+function processStop(): StopSignal {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+function portOf(args: ParsedArgs, flag: string, fallback: number, io: Io): number | undefined {
+  const raw = args.flags.get(flag);
+  if (raw === undefined) return fallback;
+  const port = Number(raw);
+  if (raw === true || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    io.err(`error: ${flag} must be a port number (0-65535), not ${raw === true ? "nothing" : JSON.stringify(raw)}`);
+    return undefined;
+  }
+  return port;
+}
+
+const isError = (e: ValidationEvent) => e.severity === "ERROR" || e.severity === "DANGER";
+
+/**
+ * Runs `anvil serve`. Resolves with the exit code once `stop` settles (by
+ * default the first SIGINT or SIGTERM): 0 after a clean stop, 1 when the
+ * model has errors or no fake can be built, 2 on bad arguments.
+ */
+export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSignal = processStop): Promise<number> {
+  if (!args.flags.has("--fake")) {
+    io.err("error: anvil serve answers from a model's examples only: pass --fake (a real implementation is a handler you register on @anvil/server)");
+    return 2;
+  }
+  if (args.models.length === 0) {
+    io.err("error: no model given; pass --model <files or directories>");
+    return 2;
+  }
+  const port = portOf(args, "--port", 8080, io);
+  const grpcPort = portOf(args, "--grpc-port", 8081, io);
+  if (port === undefined || grpcPort === undefined) return 2;
+  const host = typeof args.flags.get("--host") === "string" ? (args.flags.get("--host") as string) : "127.0.0.1";
+  const { model, events } = loadModel({
+    paths: args.models,
+    allowUnknownTraits: args.flags.has("--allow-unknown-traits"),
+    bundledTraits: !args.flags.has("--no-bundled-traits"),
+  });
+  if (events.some(isError)) {
+    for (const e of events.filter(isError)) io.err(`error: ${e.message}${e.shapeId ? ` (${e.shapeId})` : ""}`);
+    io.err("✗ the model has errors; nothing served");
+    return 1;
+  }
+  const services = args.lists.get("--service") ?? [];
+  const known = [...model.shapesOfType("service")].filter((s) => !model.isBuiltin(s.id)).map((s) => s.id);
+  const missing = services.filter((s) => !known.includes(s));
+  if (missing.length || known.length === 0) {
+    io.err(`error: ${known.length === 0 ? "the model has no service" : `no service ${missing.map((m) => `\`${m}\``).join(", ")} in the model (services: ${known.join(", ")})`}`);
+    return 1;
+  }
+  let serve: FakeServe;
+  try {
+    serve = await startFakeServe(model, {
+      services,
+      host,
+      port,
+      reservedPorts: [grpcPort],
+      onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
+      onWarning: (message) => io.err(`warning: ${message}`),
+      onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+  } catch (e) {
+    if (e instanceof UnterminatedRecursionError) {
+      io.err(`error: ${e.message}`);
+      return 1;
+    }
+    io.err(`error: ${(e as Error).message}`);
+    return 1;
+  }
+  for (const l of serve.listening) io.out(`${l.service} (${l.protocols.join(", ")})  ${l.url}`);
+  for (const [service, protocols] of serve.unserved) {
+    if (protocols.length === 0) io.err(`note: ${service} declares no protocol; it is not served`);
+    for (const protocol of protocols) {
+      // HOOK(grpc): when @anvil/protocol-grpc lands, serve `alloy.proto#grpc` here on --grpc-port
+      // (the fake handler is the same object; only the transport differs).
+      if (protocol === GRPC_PROTOCOL) io.err(`note: ${service} declares gRPC; gRPC fakes are not available yet (port ${grpcPort} is kept for them)`);
+      else io.err(`note: ${service} declares ${protocol}, which anvil serve does not implement; it is not served`);
+    }
+  }
+  if (serve.listening.length === 0) {
+    io.err("✗ no declared protocol can be served");
+    await serve.close(0);
+    return 1;
+  }
+  io.out("Fakes answer from @examples (else synthesized values). Ctrl-C stops.");
+  await stop();
+  io.out("stopping…");
+  await serve.close();
+  return 0;
+}

@@ -1,0 +1,176 @@
+/**
+ * `anvil serve --fake`: a mock server from any model, no codegen step. The
+ * model's schemas are built at run time (`@anvil/dynamic`), each operation's
+ * fake table by `@anvil/fakes` (the tables `anvil generate --fakes` writes as
+ * literals), and every HTTP protocol the service declares is served by
+ * `@anvil/server`, input validation included.
+ */
+import type { FakeOperation, ServiceSchema, ServerProtocol } from "@anvil/core";
+import { operationExamples, schemasFromModel } from "@anvil/dynamic";
+import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";
+import type { Model } from "@anvil/model";
+import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
+import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
+import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
+import { rpcv2Json } from "@anvil/protocol-rpcv2json";
+import { createServer, type Server } from "@anvil/server";
+import { listen, type NodeListener } from "@anvil/server/node";
+
+/** The gRPC protocol trait: served by a gRPC transport, not by the HTTP protocols below. */
+export const GRPC_PROTOCOL = "alloy.proto#grpc";
+
+/** Every HTTP protocol `anvil serve` can answer on, by trait id. */
+export function httpProtocols(): ReadonlyMap<string, ServerProtocol> {
+  return new Map([restJson1(), simpleRestJson(), awsJson1_0(), awsJson1_1(), rpcv2Cbor(), rpcv2Json()].map((p) => [p.server.id, p.server]));
+}
+
+/**
+ * The fake table of every operation of a service, by operation key: the
+ * same tables generated fakes hold as literals.
+ *
+ * @param model - The model the service comes from.
+ * @param service - The service's dynamic schema.
+ * @param onWarning - Told about examples the fakes cannot use.
+ */
+export function serviceFakeTables(model: Model, service: ServiceSchema, onWarning?: (message: string) => void): Record<string, FakeOperation> {
+  const tables: Record<string, FakeOperation> = {};
+  for (const [key, operation] of Object.entries(service.operations)) {
+    tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!), onWarning);
+  }
+  return tables;
+}
+
+/** One fake server: a service on a set of protocols that share one router (one port). */
+export interface FakeServer {
+  readonly service: ServiceSchema;
+  /** Protocol trait ids it answers on. */
+  readonly protocols: readonly string[];
+  readonly server: Server<ServiceSchema>;
+}
+
+/** What {@link fakeServers} builds: the servers, and the declared protocols no server answers. */
+export interface FakeServers {
+  readonly servers: readonly FakeServer[];
+  /**
+   * Declared protocols without an HTTP implementation here, by service id
+   * (gRPC among them, until it lands); an empty list for a service that
+   * declares no protocol.
+   */
+  readonly unserved: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Options of {@link fakeServers}. */
+export interface FakeServersOptions {
+  /** Service shape ids to serve; empty means every service of the model. */
+  readonly services?: readonly string[];
+  /** Called after every answered call. */
+  readonly onCall?: (service: ServiceSchema, call: FakeCall) => void;
+  /** Called with errors that became 500s. */
+  readonly onInternalError?: (error: unknown) => void;
+  /** Told about examples the fakes cannot use. */
+  readonly onWarning?: (message: string) => void;
+}
+
+/**
+ * Fake servers for a model's services, not listening yet: every declared
+ * HTTP protocol is served; protocols whose routes collide (restJson1 and
+ * simpleRestJson share URIs) go to separate servers, in declaration order.
+ * Throws when a fake table cannot be built (recursion no value can end).
+ */
+export function fakeServers(model: Model, options: FakeServersOptions = {}): FakeServers {
+  const schemas = schemasFromModel(model);
+  const available = httpProtocols();
+  const wanted = options.services?.length ? options.services : undefined;
+  const servers: FakeServer[] = [];
+  const unserved = new Map<string, string[]>();
+  for (const service of schemas.services()) {
+    if (wanted && !wanted.includes(service.id)) continue;
+    const handler = createFakeHandler(service, serviceFakeTables(model, service, options.onWarning), {
+      ...(options.onCall ? { onCall: (call: FakeCall) => options.onCall!(service, call) } : {}),
+    });
+    const make = (ids: readonly string[]): Server<ServiceSchema> =>
+      createServer(service, {
+        protocols: ids.map((id) => available.get(id)!),
+        ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+      })
+        .register(handler)
+        .mapService(...ids);
+    const groups: string[][] = [];
+    if (service.protocols.length === 0) unserved.set(service.id, []);
+    for (const id of service.protocols) {
+      if (!available.has(id)) {
+        unserved.set(service.id, [...(unserved.get(service.id) ?? []), id]);
+        continue;
+      }
+      // Join the first group whose routes this protocol's do not collide with.
+      const group = groups.find((g) => {
+        try {
+          make([...g, id]).start();
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      if (group) group.push(id);
+      else groups.push([id]);
+    }
+    for (const ids of groups) servers.push({ service, protocols: ids, server: make(ids) });
+  }
+  return { servers, unserved };
+}
+
+/** Options of {@link startFakeServe}. */
+export interface FakeServeOptions extends FakeServersOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** The first server's port; the next servers take the following ports (0: any free port each). Default 8080. */
+  readonly port?: number;
+  /** Ports the servers skip when counting up from {@link port} (the gRPC port). */
+  readonly reservedPorts?: readonly number[];
+}
+
+/** A running `anvil serve --fake`. */
+export interface FakeServe {
+  /** Each listening server: its service, protocols and base URL. */
+  readonly listening: readonly { readonly service: string; readonly protocols: readonly string[]; readonly url: string }[];
+  /** Declared protocols no server answers, by service id. */
+  readonly unserved: ReadonlyMap<string, readonly string[]>;
+  /** Stops every server (calls in flight get `graceMs`). */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts fake servers for a model's services on consecutive ports.
+ *
+ * @example
+ * ```ts
+ * const { model } = loadModel({ paths: ["model/"] });
+ * const serve = await startFakeServe(model, { port: 0, onCall: (s, c) => console.log(s.name, c.operation, c.source) });
+ * console.log(serve.listening.map((l) => l.url));
+ * await serve.close();
+ * ```
+ */
+export async function startFakeServe(model: Model, options: FakeServeOptions = {}): Promise<FakeServe> {
+  const { servers, unserved } = fakeServers(model, options);
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 8080;
+  const listeners: NodeListener[] = [];
+  try {
+    let next = port;
+    for (const s of servers) {
+      while (next !== 0 && options.reservedPorts?.includes(next)) next++;
+      listeners.push(await listen(s.server, { host, port: next }));
+      if (next !== 0) next++;
+    }
+  } catch (e) {
+    await Promise.all(listeners.map((l) => l.close({ graceMs: 0 })));
+    throw e;
+  }
+  return {
+    listening: servers.map((s, i) => ({ service: s.service.id, protocols: s.protocols, url: listeners[i]!.url })),
+    unserved,
+    close: async (graceMs = 1_000) => {
+      await Promise.all(listeners.map((l) => l.close({ graceMs })));
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * How a fake answers one call: from a table of examples compiled into
+ * generated code (or built at run time by `@anvil/fakes`). The rules that
+ * pick an answer live here once, so a generated fake and `anvil serve
+ * --fake` answer the same input the same way.
+ */
+import { createModeledError, type ModeledError } from "../errors/errors.js";
+import type { InputOf, OutputOf } from "../schema/mapped-types.js";
+import type { OperationSchema, StructSchema } from "../schema/schema.js";
+import { compileExampleMatcher } from "./match.js";
+
+/** One `@examples` entry of an operation, in runtime value form. */
+export interface FakeExample {
+  /** The example's title (for logs). */
+  readonly title: string;
+  /** The example input: members it lists must equal the incoming ones; absent ones match anything. */
+  readonly input: unknown;
+  /** The output answered when the input matches (required members already filled in). */
+  readonly output?: unknown;
+  /** The modeled error thrown when the input matches, with its members (`message` among them). */
+  readonly error?: { readonly shapeId: string; readonly content: unknown };
+}
+
+/** What a fake knows about one operation. */
+export interface FakeOperation {
+  /**
+   * Examples compared with the incoming input in model order; the first
+   * match decides. Empty when the operation always answers {@link output}
+   * (a single non-error example, or none).
+   */
+  readonly examples: readonly FakeExample[];
+  /** The answer when no example matches: the first non-error example's output, or a synthesized one. */
+  readonly output: unknown;
+  /** The title of the example {@link output} comes from; absent when it is synthesized. */
+  readonly outputFrom?: string;
+}
+
+/** A fake's answer to one call, and where it comes from (`example "title"` or `synthesized`). */
+export type FakeAnswer =
+  | { readonly output: unknown; readonly source: string }
+  | { readonly error: ModeledError; readonly source: string };
+
+interface CompiledOperation {
+  readonly matchInput: (example: unknown, input: unknown) => boolean;
+  readonly materialize: (output: unknown) => unknown;
+}
+
+const compiled = new WeakMap<OperationSchema, CompiledOperation>();
+
+function compileOperation(operation: OperationSchema): CompiledOperation {
+  let c = compiled.get(operation);
+  if (!c) {
+    const matcher = compileExampleMatcher(operation.input);
+    c = { matchInput: (example, input) => matcher(example ?? {}, input ?? {}), materialize: outputMaterializer(operation.output) };
+    compiled.set(operation, c);
+  }
+  return c;
+}
+
+/**
+ * Streamed output members are stored as data (bytes, a list of events) and
+ * handed out as fresh streams on every call; the rest of the output is
+ * copied shallowly, so a caller that changes it leaves the table intact.
+ */
+function outputMaterializer(output: StructSchema): (value: unknown) => unknown {
+  const streamed = output.members.filter((m) => m.target.traits.streaming).map((m) => m.name);
+  return (value) => {
+    const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const name of streamed) {
+      const data = out[name];
+      if (data === undefined) continue;
+      out[name] = Array.isArray(data) ? streamOf(data) : streamOf([data]);
+    }
+    return out;
+  };
+}
+
+async function* streamOf(items: readonly unknown[]): AsyncIterable<unknown> {
+  for (const item of items) yield item;
+}
+
+const sourceOf = (title: string | undefined): string => (title === undefined ? "synthesized" : `example ${JSON.stringify(title)}`);
+
+/**
+ * The answer of a fake operation to an input: the first example whose input
+ * matches (its output, or its modeled error), else the default output.
+ *
+ * @param operation - The operation's schema.
+ * @param fake - The operation's examples and default output.
+ * @param input - The incoming (decoded, validated) input.
+ */
+export function fakeAnswer(operation: OperationSchema, fake: FakeOperation, input: unknown): FakeAnswer {
+  const c = compileOperation(operation);
+  for (const example of fake.examples) {
+    if (!c.matchInput(example.input, input)) continue;
+    const source = sourceOf(example.title);
+    if (example.error) {
+      const schema = operation.errors.find((e) => e.id === example.error!.shapeId);
+      if (!schema) throw new TypeError(`fake ${operation.id}: example ${JSON.stringify(example.title)} names error ${example.error.shapeId}, which the operation does not declare`);
+      return { error: createModeledError(schema, example.error.content as Record<string, unknown>), source };
+    }
+    return { output: c.materialize(example.output ?? {}), source };
+  }
+  return { output: c.materialize(fake.output), source: sourceOf(fake.outputFrom) };
+}
+
+/**
+ * Answers a call as a fake: resolves with the output, or rejects with the
+ * matched example's modeled error. Generated fake handlers and clients call
+ * it from every operation method.
+ *
+ * @example
+ * ```ts
+ * getCity(input: GetCityInput): Promise<GetCityOutput> {
+ *   return fakeCall(GetCity, FAKES.getCity, input);
+ * }
+ * ```
+ */
+export async function fakeCall<Op extends OperationSchema<any, any>>(operation: Op, fake: FakeOperation, input: InputOf<Op>): Promise<OutputOf<Op>> {
+  const answer = fakeAnswer(operation, fake, input);
+  if ("error" in answer) throw answer.error;
+  return answer.output as OutputOf<Op>;
+}

@@ -1,0 +1,49 @@
+import { loadModel } from "@anvil/model";
+import { describe, expect, it } from "vitest";
+import { NodeValueError, operationExamples } from "./index.js";
+
+const text = (examples: string) => `
+$version: "2"
+namespace ex
+@error("client")
+structure Oops { message: String, at: Timestamp }
+@streaming
+union Events { tick: Tick }
+structure Tick { at: Timestamp }
+union Pick { bytes: Blob, text: String }
+@examples(${examples})
+operation Op {
+  input := { when: Timestamp, pick: Pick }
+  output := { data: Blob, events: Events }
+  errors: [Oops]
+}
+`;
+
+function examplesOf(examples: string) {
+  const { model } = loadModel({ sources: [{ file: "ex.smithy", text: text(examples) }] });
+  return operationExamples(model, model.getShape("ex#Op")!);
+}
+
+describe("operationExamples", () => {
+  it("converts inputs, outputs, events and error contents to runtime values", () => {
+    const [ok, failed] = examplesOf(`[
+      { title: "ok", input: { when: 1, pick: { bytes: "AQI=" } }, output: { data: "aGk=", events: [{ tick: { at: 2 } }] } }
+      { title: "failed", input: { pick: { text: "x" } }, error: { shapeId: Oops, content: { message: "no", at: "1970-01-01T00:00:03Z" } } }
+    ]`);
+    expect(ok).toEqual({
+      title: "ok",
+      input: { when: new Date(1000), pick: { $case: "bytes", value: new Uint8Array([1, 2]) } },
+      output: { data: new TextEncoder().encode("hi"), events: [{ $case: "tick", value: { at: new Date(2000) } }] },
+    });
+    expect(failed).toEqual({ title: "failed", input: { pick: { $case: "text", value: "x" } }, error: { shapeId: "ex#Oops", content: { message: "no", at: new Date(3000) } } });
+  });
+
+  it("numbers untitled examples and has none without the trait", () => {
+    expect(examplesOf(`[{ output: {} }]`).map((e) => e.title)).toEqual(["#1"]);
+  });
+
+  it("reports a value that does not fit its shape, naming the example", () => {
+    expect(() => examplesOf(`[{ title: "bad", input: { when: "yesterday" } }]`)).toThrow(NodeValueError);
+    expect(() => examplesOf(`[{ title: "bad", input: { when: "yesterday" } }]`)).toThrow(/@examples of `ex#Op` \("bad"\) input/);
+  });
+});

@@ -1,0 +1,43 @@
+import { BigDecimal, validateValue, type Schema, type Traits } from "@anvil/core";
+import * as b from "@anvil/core/codegen";
+import { describe, expect, it } from "vitest";
+import { completeStructure, synthesize, SYNTHESIZED_INSTANT, UnterminatedRecursionError } from "./index.js";
+
+describe("synthesize", () => {
+  it.each<[string, Schema<any>, Traits, unknown]>([
+    ["a string echoes the name", b.string, {}, "name"],
+    ["padded to @length min", b.string, { length: { min: 10 } }, "namenamena"],
+    ["cut to @length max", b.string, { length: { max: 2 } }, "na"],
+    ["following @pattern", b.string, { pattern: "^[0-9]{3}$" }, "000"],
+    ["a pattern the generator cannot follow", b.string, { pattern: "^\\p{Lu}+$" }, "NAME"],
+    ["a UUID", b.string, { uuidFormat: true }, "00000000-0000-4000-8000-000000000000"],
+    ["0 clamped into @range", b.integer, { range: { min: 3, max: 9 } }, 3],
+    ["0 clamped below", b.integer, { range: { max: -2 } }, -2],
+    ["a fractional minimum rounds up for integers", b.integer, { range: { min: 1.5 } }, 2],
+    ["booleans true", b.boolean, {}, true],
+    ["one fixed instant", b.timestamp, {}, new Date(SYNTHESIZED_INSTANT)],
+    ["a document holds the name", b.document, {}, "name"],
+    ["a big decimal 0", b.bigDecimal, {}, BigDecimal.from("0")],
+  ])("%s", (_title, schema, traits, expected) => {
+    expect(synthesize(schema, "name", traits)).toEqual(expected);
+  });
+
+  it("makes distinct entries where @uniqueItems needs them", () => {
+    const list = b.list("t#L", b.member("member", b.string), { length: { min: 3 }, uniqueItems: true });
+    const value = synthesize(list, "tag");
+    expect(value).toEqual(["tag", "tag1", "tag2"]);
+    expect(validateValue(list, value as never)).toEqual([]);
+  });
+
+  it("throws for required recursion no value can end, naming the cycle", () => {
+    const A: ReturnType<typeof b.struct> = b.struct("t#A", [b.member("b", () => B, { required: true })]);
+    const B: ReturnType<typeof b.struct> = b.struct("t#B", [b.member("a", () => A, { required: true })]);
+    expect(() => synthesize(A, "a")).toThrow(UnterminatedRecursionError);
+    expect(() => synthesize(A, "a")).toThrow("t#A -> t#B -> t#A");
+  });
+
+  it("completes only the required members an example leaves out", () => {
+    const S = b.struct("t#S", [b.member("req", b.string, { required: true }), b.member("opt", b.string), b.member("given", b.integer, { required: true })]);
+    expect(completeStructure(S, { given: 7 })).toEqual({ req: "req", given: 7 });
+  });
+});
