@@ -378,7 +378,7 @@ Usage:
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
   anvil docs --model <files|dirs>... --out <dir>
-  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081]
+  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--no-docs]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -406,6 +406,7 @@ Documentation:
   openapi                   The OpenAPI 3.1 document of a service (printed, or written with --out);
                             --service picks one when the model has several
   docs                      The static reference site of every service (HTML, CSS and a search script)
+
 Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
   --fake                    Answer from @examples (matched against the input), else synthesized values
   --service <shapeId>       Serve only this service (repeatable; default: every service)
@@ -413,6 +414,7 @@ Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
   --port <n>                First HTTP port (default 8080); protocols whose routes collide and further
                             services take the next ports
   --grpc-port <n>           Port for gRPC (default 8081; gRPC fakes are not available yet)
+  --no-docs                 Leave out /openapi, /openapi.json and /docs (served on each port by default)
 
   --help, -h                Show this help
 `;

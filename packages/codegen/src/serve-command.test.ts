@@ -26,6 +26,12 @@ describe("anvil serve", () => {
     const invalid = await fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("x-amzn-errortype")).toBe("ValidationException");
+    // The documentation routes come with the fake: the OpenAPI document of the service and the reference site.
+    expect(out).toContain(`  explorer ${url}/openapi   reference ${url}/docs/`);
+    const openapi = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown>; servers: { url: string }[] };
+    expect(Object.keys(openapi.paths)).toContain("/animals/{name}");
+    expect(openapi.servers[0]!.url).toBe(url);
+    expect((await fetch(`${url}/docs/`)).headers.get("content-type")).toContain("text/html");
     stop();
     expect(await running).toBe(0);
     expect(out).toContain('Zoo.getAnimal via aws.protocols#restJson1: example "lion"');
@@ -42,6 +48,14 @@ describe("anvil serve", () => {
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
     expect(err.join("\n")).toContain(message);
+  });
+
+  it("names the file, line and column of a model error", async () => {
+    const file = join(scratchDir("serve-bad"), "bad.smithy");
+    writeFileSync(file, `$version: "2.0"\nnamespace test.bad\nstructure S {\n  a: Missing\n}\n`);
+    const { err, io: sink } = io();
+    expect(await serveCommand(parseArgs(["serve", "--model", file, "--fake"]), sink, () => Promise.resolve())).toBe(1);
+    expect(err.join("\n")).toMatch(/bad\.smithy:4:\d+: error: .*Missing/);
   });
 
   it("serves a gRPC service's HTTP protocols and says gRPC fakes are not available yet", async () => {

@@ -5,7 +5,7 @@
 import { UnterminatedRecursionError } from "@anvil/fakes";
 import { loadModel, type ValidationEvent } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
-import type { Io } from "./commands.js";
+import { formatDiagnostic, type Io } from "./commands.js";
 import { GRPC_PROTOCOL, startFakeServe, type FakeServe } from "./serve.js";
 
 /** How `serve` waits to stop: resolves on the first SIGINT or SIGTERM. Tests pass their own. */
@@ -60,7 +60,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     bundledTraits: !args.flags.has("--no-bundled-traits"),
   });
   if (events.some(isError)) {
-    for (const e of events.filter(isError)) io.err(`error: ${e.message}${e.shapeId ? ` (${e.shapeId})` : ""}`);
+    for (const e of events.filter(isError)) io.err(formatDiagnostic(e));
     io.err("✗ the model has errors; nothing served");
     return 1;
   }
@@ -78,6 +78,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       host,
       port,
       reservedPorts: [grpcPort],
+      docs: !args.flags.has("--no-docs"),
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
       onWarning: (message) => io.err(`warning: ${message}`),
       onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
@@ -90,7 +91,10 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     io.err(`error: ${(e as Error).message}`);
     return 1;
   }
-  for (const l of serve.listening) io.out(`${l.service} (${l.protocols.join(", ")})  ${l.url}`);
+  for (const l of serve.listening) {
+    io.out(`${l.service} (${l.protocols.join(", ")})  ${l.url}`);
+    if (!args.flags.has("--no-docs")) io.out(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
+  }
   for (const [service, protocols] of serve.unserved) {
     if (protocols.length === 0) io.err(`note: ${service} declares no protocol; it is not served`);
     for (const protocol of protocols) {

@@ -6,6 +6,7 @@
  * `@anvil/server`, input validation included.
  */
 import type { FakeOperation, ServiceSchema, ServerProtocol } from "@anvil/core";
+import { docsRoutes } from "@anvil/docs-site";
 import { operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";
 import type { Model } from "@anvil/model";
@@ -69,6 +70,8 @@ export interface FakeServersOptions {
   readonly onInternalError?: (error: unknown) => void;
   /** Told about examples the fakes cannot use. */
   readonly onWarning?: (message: string) => void;
+  /** Mount the documentation routes (`/openapi`, `/openapi.json`, `/docs`) on each server. Default true. */
+  readonly docs?: boolean;
 }
 
 /**
@@ -114,7 +117,11 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
       if (group) group.push(id);
       else groups.push([id]);
     }
-    for (const ids of groups) servers.push({ service, protocols: ids, server: make(ids) });
+    for (const ids of groups) {
+      const server = make(ids);
+      if (options.docs !== false) for (const { prefix, handler } of docsRoutes(model, { service: service.id })) server.mount(prefix, handler);
+      servers.push({ service, protocols: ids, server });
+    }
   }
   return { servers, unserved };
 }
