@@ -8,3 +8,6 @@
 
 /** The protocol trait id this package implements. */
 export const GRPC_PROTOCOL_ID = "alloy.proto#grpc";
+
+export { compileProtobufReader, compileProtobufWriter, protobufCodec } from "./protobuf/index.js";
+export type { ProtobufReader, ProtobufWriter } from "./protobuf/index.js";

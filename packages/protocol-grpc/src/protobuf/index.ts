@@ -1,0 +1,6 @@
+/**
+ * The protobuf codec: schema-compiled readers and writers following alloy's
+ * Smithy ↔ protobuf mapping.
+ */
+export { compileProtobufReader, compileProtobufWriter, protobufCodec } from "./codec.js";
+export type { ProtobufReader, ProtobufWriter } from "./codec.js";
