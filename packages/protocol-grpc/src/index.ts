@@ -9,5 +9,5 @@
 /** The protocol trait id this package implements. */
 export const GRPC_PROTOCOL_ID = "alloy.proto#grpc";
 
-export { compileProtobufReader, compileProtobufWriter, protobufCodec } from "./protobuf/index.js";
-export type { ProtobufReader, ProtobufWriter } from "./protobuf/index.js";
+export { compileProtobufReader, compileProtobufWriter, GoogleRpcStatusSchema, ProtoAnySchema, protobufCodec, typeUrlOf } from "./protobuf/index.js";
+export type { GoogleRpcStatus, ProtoAny, ProtobufReader, ProtobufWriter } from "./protobuf/index.js";

@@ -185,3 +185,14 @@ describe("protobuf codec", () => {
     expect(hex(compileProtobufWriter(S)("hi"))).toBe("0a026869");
   });
 });
+
+describe("google.rpc.Status", () => {
+  it("encodes as protoc does and reads back", async () => {
+    const { GoogleRpcStatusSchema } = await import("./google-rpc.js");
+    const status = { code: 5, message: "nope", details: [{ typeUrl: "type.googleapis.com/a.B", value: new Uint8Array([8, 1]) }] };
+    const bytes = compileProtobufWriter(GoogleRpcStatusSchema)(status);
+    expect(hex(bytes)).toBe("0805" + "12046e6f7065" + "1a1d" + "0a17" + Buffer.from("type.googleapis.com/a.B").toString("hex") + "12020801");
+    expect(compileProtobufReader(GoogleRpcStatusSchema)(bytes)).toEqual(status);
+    expect(compileProtobufReader(GoogleRpcStatusSchema)(new Uint8Array(0))).toEqual({ code: 0, message: "", details: [] });
+  });
+});
