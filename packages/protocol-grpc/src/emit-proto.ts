@@ -202,12 +202,12 @@ class Emitter {
 
   private elementType(list: ListSchema<unknown>): string {
     const m = list.member;
-    return list.traits.sparse === true ? this.wrapper(m.target, m.traits) : this.fieldType(m.target, m.traits, "element");
+    return list.traits.sparse === true ? this.nullable(m.target, m.traits) : this.fieldType(m.target, m.traits, "element");
   }
 
   private mapValueType(map: MapSchema<unknown>): string {
     const m = map.value;
-    return map.traits.sparse === true ? this.wrapper(m.target, m.traits) : this.fieldType(m.target, m.traits, "mapValue");
+    return map.traits.sparse === true ? this.nullable(m.target, m.traits) : this.fieldType(m.target, m.traits, "mapValue");
   }
 
   private plainType(target: Schema, traits: Traits): string {
@@ -270,6 +270,21 @@ class Emitter {
     const name = this.unique(base);
     byKey.set(key, name);
     this.pending.push(() => this.message(name, [`${this.fieldType(target, inner, "field")} value = 1;`]));
+    return name;
+  }
+
+  /** The element of a `@sparse` collection: `message Nullable<T> { optional T value = 1; }`, empty for `null`. */
+  private nullable(target: Schema, traits: Traits): string {
+    const inner = { ...traits, protoWrapped: false } as Traits;
+    const type = this.fieldType(target, inner, "variant");
+    const key = `nullable:${traits.protoNumType ?? ""}`;
+    let byKey = this.wrappers.get(target);
+    if (!byKey) this.wrappers.set(target, (byKey = new Map()));
+    const known = byKey.get(key);
+    if (known) return known;
+    const name = this.unique(`Nullable${pascal(type.replace(/^google\.protobuf\./, ""))}`);
+    byKey.set(key, name);
+    this.message(name, [`optional ${type} value = 1;`]);
     return name;
   }
 }

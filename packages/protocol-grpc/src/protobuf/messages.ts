@@ -125,9 +125,11 @@ export function readNested(r: ProtoReader, body: ReadBody): unknown {
 }
 
 /**
- * A wrapper message `{ T value = 1; }`. The value is always written, even a
- * zero value, so presence survives; an empty wrapper reads as the zero value,
- * or as `null` for the elements of `@sparse` collections.
+ * A wrapper message `{ T value = 1; }`. For `@protoWrapped` (Google's
+ * wrappers), the value has implicit presence: a zero value is left out and
+ * an empty wrapper reads as the zero value. For the elements of `@sparse`
+ * collections (`emptyIsNull`), the value has explicit presence (`optional`):
+ * it is always written, and an empty wrapper is `null`.
  */
 function wrapped(target: Schema, traits: Traits, emptyIsNull: boolean): ValueType {
   const key = `wrapped:${traits.protoNumType ?? ""}:${emptyIsNull}`;
@@ -155,7 +157,8 @@ function wrapped(target: Schema, traits: Traits, emptyIsNull: boolean): ValueTyp
 
 function wrapperMessage(target: Schema, traits: Traits, emptyIsNull: boolean): MessageCodec {
   const unwrapped = { ...traits, protoWrapped: false } as Traits;
-  const field = fieldCodec("value", 1, target, unwrapped, "field", true);
+  // nullable contents have explicit presence, like a oneof variant (and a collection among them is wrapped again)
+  const field = fieldCodec("value", 1, target, unwrapped, emptyIsNull ? "variant" : "field", true);
   const zero = emptyIsNull ? () => null : (field.zero ?? (() => undefined));
   return {
     writeBody: (value, w) => {
@@ -183,7 +186,8 @@ function wrapperMessage(target: Schema, traits: Traits, emptyIsNull: boolean): M
 /**
  * The field codec of a member: singular, repeated (a list), a map, or (for
  * `required` zero values) with its zero. `forceZero` gives every field a
- * zero (wrapper contents).
+ * zero (wrapper contents). A singular scalar field in a message has
+ * implicit presence: a zero value is left out, as proto3 encoders do.
  */
 function fieldCodec(name: string, number: number, target: Schema, traits: Traits, position: Position, forceZero: boolean): FieldCodec {
   if (target.kind === "list" && traits.protoWrapped !== true && position === "field") return listField(name, number, target, forceZero || isPresent(traits));
@@ -192,13 +196,20 @@ function fieldCodec(name: string, number: number, target: Schema, traits: Traits
   const tag = number * 8 + type.wireType;
   const expected = type.wireType;
   const { write, read } = type;
+  const isZero = position === "field" ? type.isZero : undefined;
   return {
     name,
     numbers: [number],
-    write: (value, w) => {
-      w.uint32(tag);
-      write(value, w);
-    },
+    write: isZero
+      ? (value, w) => {
+          if (isZero(value)) return;
+          w.uint32(tag);
+          write(value, w);
+        }
+      : (value, w) => {
+          w.uint32(tag);
+          write(value, w);
+        },
     read: (r, _number, wireType, target) => {
       if (wireType !== expected) wrongWireType(number, wireType);
       target[name] = read(r);

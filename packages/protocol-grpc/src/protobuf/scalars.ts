@@ -21,6 +21,11 @@ export interface ValueType {
   readonly read: (r: ProtoReader) => unknown;
   /** The value of an absent field (proto3 zero value), or undefined when there is none. */
   readonly zero: () => unknown;
+  /**
+   * For scalars (implicit presence in proto3): whether a value is the zero
+   * value, which a singular field leaves out. Absent for message types.
+   */
+  readonly isZero?: (value: unknown) => boolean;
 }
 
 const TWO_32 = 0x100000000;
@@ -29,6 +34,8 @@ const MIN_I64 = -(2n ** 63n);
 const MAX_I64 = 2n ** 63n - 1n;
 
 const zeroNumber = (): unknown => 0;
+/** Zero for numbers: `0` and `0n`, but not `-0` (its bits are not all zero, so proto3 writes it). */
+const isZeroNumber = (value: unknown): boolean => (value === 0 && !Object.is(value, -0)) || value === 0n;
 
 function int32Type(min: number, max: number, name: string, numType: ProtoNumType | undefined): ValueType {
   const check = (value: unknown): number => {
@@ -46,7 +53,7 @@ function int32Type(min: number, max: number, name: string, numType: ProtoNumType
           const n = r.uint32();
           return inRange((n >>> 1) ^ -(n & 1));
         },
-        zero: zeroNumber,
+        zero: zeroNumber, isZero: isZeroNumber,
       };
     case "UNSIGNED":
     case "FIXED": {
@@ -56,13 +63,13 @@ function int32Type(min: number, max: number, name: string, numType: ProtoNumType
         return v < 0 || v >= TWO_32 ? fail(`${name} out of range for an unsigned 32-bit field`) : v;
       };
       return numType === "FIXED"
-        ? { wireType: I32, packable: true, write: (value, w) => w.fixed32(unsigned(value)), read: (r) => r.fixed32(), zero: zeroNumber }
-        : { wireType: VARINT, packable: true, write: (value, w) => w.uint32(unsigned(value)), read: (r) => r.uint32(), zero: zeroNumber };
+        ? { wireType: I32, packable: true, write: (value, w) => w.fixed32(unsigned(value)), read: (r) => r.fixed32(), zero: zeroNumber, isZero: isZeroNumber }
+        : { wireType: VARINT, packable: true, write: (value, w) => w.uint32(unsigned(value)), read: (r) => r.uint32(), zero: zeroNumber, isZero: isZeroNumber };
     }
     case "FIXED_SIGNED":
-      return { wireType: I32, packable: true, write: (value, w) => w.fixed32(inRange(check(value))), read: (r) => inRange(r.fixed32() | 0), zero: zeroNumber };
+      return { wireType: I32, packable: true, write: (value, w) => w.fixed32(inRange(check(value))), read: (r) => inRange(r.fixed32() | 0), zero: zeroNumber, isZero: isZeroNumber };
     default:
-      return { wireType: VARINT, packable: true, write: (value, w) => w.int32(inRange(check(value))), read: (r) => inRange(r.uint32() | 0), zero: zeroNumber };
+      return { wireType: VARINT, packable: true, write: (value, w) => w.int32(inRange(check(value))), read: (r) => inRange(r.uint32() | 0), zero: zeroNumber, isZero: isZeroNumber };
   }
 }
 
@@ -102,7 +109,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.varint64();
           return r.zigzag64();
         },
-        zero: zeroNumber,
+        zero: zeroNumber, isZero: isZeroNumber,
       };
     case "UNSIGNED":
       return {
@@ -116,7 +123,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.varint64();
           return r.unsigned64();
         },
-        zero: zeroNumber,
+        zero: zeroNumber, isZero: isZeroNumber,
       };
     case "FIXED":
       return {
@@ -130,7 +137,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.fixed64();
           return r.unsigned64();
         },
-        zero: zeroNumber,
+        zero: zeroNumber, isZero: isZeroNumber,
       };
     case "FIXED_SIGNED":
       return {
@@ -144,7 +151,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.fixed64();
           return r.signed64();
         },
-        zero: zeroNumber,
+        zero: zeroNumber, isZero: isZeroNumber,
       };
     default:
       return {
@@ -159,7 +166,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.varint64();
           return r.signed64();
         },
-        zero: zeroNumber,
+        zero: zeroNumber, isZero: isZeroNumber,
       };
   }
 }
@@ -176,6 +183,7 @@ const booleanType: ValueType = {
     return (r.lo | r.hi) !== 0;
   },
   zero: () => false,
+  isZero: (value) => value === false,
 };
 
 const stringType: ValueType = {
@@ -187,6 +195,7 @@ const stringType: ValueType = {
   },
   read: (r) => r.string(),
   zero: () => "",
+  isZero: (value) => value === "",
 };
 
 const blobType: ValueType = {
@@ -198,6 +207,7 @@ const blobType: ValueType = {
   },
   read: (r) => r.bytes(),
   zero: () => new Uint8Array(0),
+  isZero: (value) => value instanceof Uint8Array && value.length === 0,
 };
 
 const floatType: ValueType = {
@@ -208,7 +218,7 @@ const floatType: ValueType = {
     w.float(value);
   },
   read: (r) => r.float(),
-  zero: zeroNumber,
+  zero: zeroNumber, isZero: isZeroNumber,
 };
 
 const doubleType: ValueType = {
@@ -219,7 +229,7 @@ const doubleType: ValueType = {
     w.double(value);
   },
   read: (r) => r.double(),
-  zero: zeroNumber,
+  zero: zeroNumber, isZero: isZeroNumber,
 };
 
 const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;
@@ -286,6 +296,7 @@ function closedEnumType(schema: EnumSchema | IntEnumSchema): ValueType {
       return v !== undefined ? v : fail(`unknown number ${n} of enum ${schema.id}`);
     },
     zero: () => zero,
+    isZero: (value) => numbers.get(value as string | number) === 0,
   };
 }
 
