@@ -43,9 +43,8 @@ const INT64_TYPES = { SIGNED: "sint64", UNSIGNED: "uint64", FIXED: "fixed64", FI
  *
  * @example
  * ```ts
- * import { schemasFromModel } from "@anvil/dynamic";
- * const { service } = schemasFromModel(model);
- * writeFileSync("weather.proto", emitProto(service("example.weather#Weather")));
+ * // `schemas` from generated code, or from schemasFromModel(model) of the dynamic package
+ * writeFileSync("weather.proto", emitProto(schemas.service("example.weather#Weather")));
  * ```
  */
 export function emitProto(service: ServiceSchema, options: EmitProtoOptions = {}): string {
