@@ -32,7 +32,22 @@ interface FieldCodec {
   readonly write: (value: unknown, w: ProtoWriter) => void;
   readonly read: (r: ProtoReader, number: number, wireType: number, target: Record<string, unknown>) => void;
   /** For required and defaulted members: the value of an absent field. */
-  readonly zero?: () => unknown;
+  readonly zero: (() => unknown) | undefined;
+  /** For singular fields, the value reader and its wire type: the message loop calls it directly (the hot path). */
+  readonly readValue: ((r: ProtoReader) => unknown) | undefined;
+  readonly wireType: number;
+}
+
+/** Builds a field codec (every one with the same shape, so the message loop's property loads stay monomorphic). */
+function field(
+  name: string,
+  numbers: readonly number[],
+  write: FieldCodec["write"],
+  read: FieldCodec["read"],
+  zero: (() => unknown) | undefined,
+  single?: ValueType,
+): FieldCodec {
+  return { name, numbers, write, read, zero, readValue: single?.read, wireType: single?.wireType ?? -1 };
 }
 
 const messages = new WeakMap<Schema, MessageCodec>();
@@ -197,10 +212,10 @@ function fieldCodec(name: string, number: number, target: Schema, traits: Traits
   const expected = type.wireType;
   const { write, read } = type;
   const isZero = position === "field" ? type.isZero : undefined;
-  return {
+  return field(
     name,
-    numbers: [number],
-    write: isZero
+    [number],
+    isZero
       ? (value, w) => {
           if (isZero(value)) return;
           w.uint32(tag);
@@ -210,12 +225,13 @@ function fieldCodec(name: string, number: number, target: Schema, traits: Traits
           w.uint32(tag);
           write(value, w);
         },
-    read: (r, _number, wireType, target) => {
+    (r, _number, wireType, target) => {
       if (wireType !== expected) wrongWireType(number, wireType);
       target[name] = read(r);
     },
-    ...(forceZero || isPresent(traits) ? { zero: type.zero } : {}),
-  };
+    forceZero || isPresent(traits) ? type.zero : undefined,
+    type,
+  );
 }
 
 /** Required and defaulted members always have a value: an absent field is its zero value. */
@@ -230,10 +246,10 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
   const { write, read, wireType } = item;
   const packed = item.packable;
   const tag = number * 8 + (packed ? LEN : wireType);
-  return {
+  return field(
     name,
-    numbers: [number],
-    write: (value, w) => {
+    [number],
+    (value, w) => {
       if (!Array.isArray(value)) fail(`expected array, got ${describe(value)}`);
       const n = value.length;
       if (n === 0) return;
@@ -263,7 +279,7 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
         }
       }
     },
-    read: (r, _number, wt, target) => {
+    (r, _number, wt, target) => {
       let list = target[name] as unknown[] | undefined;
       if (list === undefined) target[name] = list = [];
       if (wt === wireType) {
@@ -286,8 +302,8 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
         r.end = outer;
       } else wrongWireType(number, wt);
     },
-    ...(present ? { zero: () => [] } : {}),
-  };
+    present ? () => [] : undefined,
+  );
 }
 
 function mapField(name: string, number: number, schema: MapSchema<unknown>, present: boolean): FieldCodec {
@@ -299,10 +315,10 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
   const writeValue = valueType.write;
   const readValue = valueType.read;
   const zeroValue = sparse ? () => null : valueType.zero;
-  return {
+  return field(
     name,
-    numbers: [number],
-    write: (value, w) => {
+    [number],
+    (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
         return fail(`expected map object, got ${describe(value)}`);
       }
@@ -324,7 +340,7 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
         }
       }
     },
-    read: (r, _number, wt, target) => {
+    (r, _number, wt, target) => {
       if (wt !== LEN) wrongWireType(number, wt);
       let map = target[name] as Record<string, unknown> | undefined;
       if (map === undefined) target[name] = map = {};
@@ -348,10 +364,11 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
       r.end = outer;
       if (value === undefined) value = zeroValue();
       if (value === undefined) rethrow(new Error("map entry without a value"), key);
-      setDataKey(map, key, value);
+      if (key === "__proto__") setDataKey(map, key, value);
+      else map[key] = value;
     },
-    ...(present ? { zero: () => ({}) } : {}),
-  };
+    present ? () => ({}) : undefined,
+  );
 }
 
 /** The variants of a oneof as one field codec answering each variant's number. */
@@ -364,10 +381,10 @@ function oneofField(name: string, variants: readonly VariantLayout[]): FieldCode
     byNumber.set(number, { variant: member.name, codec });
   }
   const box: Record<string, unknown> = {};
-  return {
+  return field(
     name,
-    numbers: [...byNumber.keys()],
-    write: (value, w) => {
+    [...byNumber.keys()],
+    (value, w) => {
       if (typeof value !== "object" || value === null || typeof (value as { $case?: unknown }).$case !== "string") {
         return fail(`expected union value { $case, value }, got ${describe(value)}`);
       }
@@ -381,7 +398,7 @@ function oneofField(name: string, variants: readonly VariantLayout[]): FieldCode
         rethrow(error, $case);
       }
     },
-    read: (r, number, wireType, target) => {
+    (r, number, wireType, target) => {
       const { variant, codec } = byNumber.get(number)!;
       try {
         codec.read(r, number, wireType, box);
@@ -391,21 +408,23 @@ function oneofField(name: string, variants: readonly VariantLayout[]): FieldCode
       target[name] = { $case: variant, value: box.value };
       box.value = undefined;
     },
-  };
+    undefined,
+  );
 }
 
-/** Field codecs by number: an array for small numbers, a map beyond. */
-function numberIndex(fields: readonly FieldCodec[]): (n: number) => FieldCodec | undefined {
+/** Field codecs by number: an array for small numbers (the usual case), a map beyond. */
+function numberIndex(fields: readonly FieldCodec[]): { table: (FieldCodec | undefined)[]; far: Map<number, FieldCodec> | undefined } {
   let max = 0;
-  for (const f of fields) for (const n of f.numbers) if (n > max) max = n;
-  if (max <= 1024) {
-    const table: (FieldCodec | undefined)[] = new Array(max + 1).fill(undefined);
-    for (const f of fields) for (const n of f.numbers) table[n] = f;
-    return (n) => (n <= max ? table[n] : undefined);
+  for (const f of fields) for (const n of f.numbers) if (n <= 1024 && n > max) max = n;
+  const table: (FieldCodec | undefined)[] = new Array(max + 1).fill(undefined);
+  let far: Map<number, FieldCodec> | undefined;
+  for (const f of fields) {
+    for (const n of f.numbers) {
+      if (n <= max) table[n] = f;
+      else (far ??= new Map()).set(n, f);
+    }
   }
-  const map = new Map<number, FieldCodec>();
-  for (const f of fields) for (const n of f.numbers) map.set(n, f);
-  return (n) => map.get(n);
+  return { table, far };
 }
 
 function structMessage(schema: StructSchema<unknown>): MessageCodec {
@@ -419,8 +438,23 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
   const n = fields.length;
   const names = fields.map((f) => f.name);
   const writes = fields.map((f) => f.write);
-  const lookup = numberIndex(fields);
+  const { table, far } = numberIndex(fields);
+  const size = table.length;
   const zeros = fields.filter((f) => f.zero !== undefined).map((f) => [f.name, f.zero!] as const);
+  // a bit per field with a zero value, set as it is read: when all are set, the zero pass is skipped
+  const bits = new Int32Array(size);
+  let allBits = 0;
+  let count = 0;
+  let alwaysZeroPass = zeros.length > 30;
+  fields.forEach((f) => {
+    if (f.zero === undefined || alwaysZeroPass) return;
+    const bit = 1 << count++;
+    for (const n of f.numbers) {
+      if (n < size) bits[n] = bit;
+      else alwaysZeroPass = true;
+    }
+    allBits |= bit;
+  });
   return {
     writeBody: (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
@@ -440,20 +474,33 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
     },
     readBody: (r, end) => {
       const out: Record<string, unknown> = {};
+      const b = r.buf;
+      let seen = 0;
       while (r.pos < end) {
-        const tag = readTag(r);
+        // one-byte tags (fields 1 to 15) inline, the rest through readTag
+        const first = b[r.pos]!;
+        let tag: number;
+        if (first >= 8 && first < 0x80) {
+          tag = first;
+          r.pos++;
+        } else tag = readTag(r);
         const number = tag >>> 3;
-        const field = lookup(number);
+        const field = number < size ? table[number] : far?.get(number);
         if (field === undefined) {
           r.skip(tag & 7, number);
           continue;
         }
+        if (number < size) seen |= bits[number]!;
         try {
-          field.read(r, number, tag & 7, out);
+          const readValue = field.readValue;
+          // singular fields (most of them) are read here; lists, maps and oneofs accumulate in their own codec
+          if (readValue !== undefined && (tag & 7) === field.wireType) out[field.name] = readValue(r);
+          else field.read(r, number, tag & 7, out);
         } catch (error) {
           rethrow(error, field.name);
         }
       }
+      if (seen === allBits && !alwaysZeroPass) return out;
       for (let i = 0; i < zeros.length; i++) {
         const [name, zero] = zeros[i]!;
         if (out[name] === undefined) {
@@ -468,7 +515,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
 
 function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
   const field = oneofField("value", oneofLayout(schema));
-  const lookup = numberIndex([field]);
+  const numbers = new Set(field.numbers);
   return {
     writeBody: (value, w) => {
       enterWrite(w);
@@ -480,7 +527,7 @@ function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
       while (r.pos < end) {
         const tag = readTag(r);
         const number = tag >>> 3;
-        if (lookup(number) === undefined) r.skip(tag & 7, number);
+        if (!numbers.has(number)) r.skip(tag & 7, number);
         else field.read(r, number, tag & 7, box);
       }
       return box.value;

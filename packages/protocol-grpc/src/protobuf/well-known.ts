@@ -68,8 +68,7 @@ export const timestampType: ValueType = {
     while (r.pos < end) {
       const tag = readTag(r);
       if (tag === 0x08) {
-        r.varint64();
-        const s = r.signed64();
+        const s = r.int64();
         if (typeof s !== "number" || s < MIN_SECONDS || s > MAX_SECONDS) fail("timestamp seconds out of range");
         seconds = s;
       } else if (tag === 0x10) {
