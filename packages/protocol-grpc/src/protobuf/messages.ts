@@ -10,7 +10,7 @@ import { describe, fail, rethrow } from "./failure.js";
 import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
 import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { scalarType, type ValueType } from "./scalars.js";
-import { documentType, enterRead, enterWrite, readTag, timestampType, wrongWireType } from "./well-known.js";
+import { documentType, enterRead, enterWrite, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
 import type { ProtoWriter } from "./writer-buffer.js";
 
 /** Writes a message body (no tag, no length). */
@@ -80,7 +80,7 @@ export function valueTypeOf(target: Schema, traits: Traits, position: Position):
 }
 
 function plainType(target: Schema, traits: Traits): ValueType {
-  const key = traits.protoNumType ?? "";
+  const key = variantKey(target, traits);
   let byKey = types.get(target);
   if (!byKey) types.set(target, (byKey = new Map()));
   let type = byKey.get(key);
@@ -91,12 +91,17 @@ function plainType(target: Schema, traits: Traits): ValueType {
   return type;
 }
 
+/** What, besides the schema, decides a value type: the number type, or a timestamp's format. */
+export function variantKey(target: Schema, traits: Traits): string {
+  return target.kind === "timestamp" ? protoTimestampFormat(traits) : (traits.protoNumType ?? "");
+}
+
 function buildType(target: Schema, traits: Traits): ValueType {
   const scalar = scalarType(target, traits.protoNumType);
   if (scalar) return scalar;
   switch (target.kind) {
     case "timestamp":
-      return timestampType;
+      return timestampTypeFor(traits);
     case "document":
       return documentType;
     case "structure":
@@ -147,7 +152,7 @@ export function readNested(r: ProtoReader, body: ReadBody): unknown {
  * it is always written, and an empty wrapper is `null`.
  */
 function wrapped(target: Schema, traits: Traits, emptyIsNull: boolean): ValueType {
-  const key = `wrapped:${traits.protoNumType ?? ""}:${emptyIsNull}`;
+  const key = `wrapped:${variantKey(target, traits)}:${emptyIsNull}`;
   let byKey = types.get(target);
   if (!byKey) types.set(target, (byKey = new Map()));
   const cached = byKey.get(key);
