@@ -196,3 +196,16 @@ describe("google.rpc.Status", () => {
     expect(compileProtobufReader(GoogleRpcStatusSchema)(new Uint8Array(0))).toEqual({ code: 0, message: "", details: [] });
   });
 });
+
+describe("unions on the wire", () => {
+  const U = union("test#U", [member("a", string, idx(1)), member("b", integer, idx(2))]);
+  const S = struct("test#HasU", [member("u", U, idx(1)), member("us", list("test#Us", member("member", U)), idx(2))]);
+  it("reads an empty union message as no value, and rejects one in a list", () => {
+    expect(compileProtobufReader(S)(unhex("0a00"))).toEqual({});
+    expect(() => compileProtobufReader(S)(unhex("1200"))).toThrow(/no member set at \/us\/0/);
+  });
+  it("keeps the last variant when several arrive", () => {
+    expect(compileProtobufReader(S)(unhex("0a030a0178 0a021005"))).toEqual({ u: { $case: "b", value: 5 } });
+    expect(compileProtobufReader(S)(unhex("0a05 0a0178 1005"))).toEqual({ u: { $case: "b", value: 5 } });
+  });
+});
