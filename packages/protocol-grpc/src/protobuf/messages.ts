@@ -117,13 +117,16 @@ function buildType(target: Schema, traits: Traits): ValueType {
 /** A nested message: length, then body. */
 function messageType(schema: StructSchema<unknown> | UnionSchema<unknown>): ValueType {
   const codec = messageFor(schema);
+  // length bytes the last message of this type needed: the reservation that usually avoids moving the body
+  let hint = 1;
   return {
     wireType: LEN,
     packable: false,
     write: (value, w) => {
-      const start = w.fork();
+      const reserved = hint;
+      const start = w.fork(reserved);
       codec.writeBody(value, w);
-      w.join(start);
+      hint = w.join(start, reserved);
     },
     read: (r) => readNested(r, codec.readBody),
     zero: schema.kind === "structure" ? () => emptyBody(codec) : () => undefined,
