@@ -245,3 +245,12 @@ describe("length backpatching", () => {
     expect(bytes.length).toBe(expected);
   });
 });
+
+describe("error paths", () => {
+  it("name the element of a list of messages", () => {
+    const Inner = struct("test#EpInner", [member("s", string, idx(1))]);
+    const S = struct("test#Ep", [member("items", list("test#EpItems", member("member", Inner)), idx(1))]);
+    // items[0] = { s: "a" }, items[1] = { s: <bad UTF-8> }
+    expect(() => compileProtobufReader(S)(unhex("0a030a0161 0a030a01ff"))).toThrow(/malformed UTF-8 in string at \/items\/1\/s$/);
+  });
+});
