@@ -11,5 +11,5 @@ export const GRPC_PROTOCOL_ID = "alloy.proto#grpc";
 
 export { compileProtobufReader, compileProtobufWriter, GoogleRpcStatusSchema, ProtoAnySchema, protobufCodec, typeUrlOf } from "./protobuf/index.js";
 export type { GoogleRpcStatus, ProtoAny, ProtobufReader, ProtobufWriter } from "./protobuf/index.js";
-export { emitProto } from "./emit-proto.js";
+export { emitProto, protoTypeNames } from "./emit-proto.js";
 export type { EmitProtoOptions } from "./emit-proto.js";
