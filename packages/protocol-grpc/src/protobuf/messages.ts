@@ -7,11 +7,11 @@
 import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
 import { setDataKey } from "@anvil/core";
 import { describe, fail, rethrow } from "./failure.js";
-import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
-import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { Fast } from "./fast-kinds.js";
+import { oneofLayout, structLayout, type VariantLayout } from "./layout.js";
+import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { scalarType, type ValueType } from "./scalars.js";
-import { documentType, enterWrite, MAX_DEPTH, readTimestamp, tooDeep, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
+import { documentType, enterWrite, MAX_DEPTH, protoTimestampFormat, readTag, readTimestamp, timestampTypeFor, tooDeep, wrongWireType } from "./well-known.js";
 import type { ProtoWriter } from "./writer-buffer.js";
 
 /** Writes a message body (no tag, no length). */
