@@ -272,6 +272,12 @@ class Emitter {
       case "intEnum":
         return isOpenEnum(target) ? "int32" : this.names.get(target)!;
       case "structure":
+        if (!this.names.has(target)) {
+          // smithy.api#Unit (a unit union variant)
+          this.imports.add(WELL_KNOWN.empty);
+          return "google.protobuf.Empty";
+        }
+        return this.names.get(target)!;
       case "union":
         return this.names.get(target)!;
       default:
