@@ -131,6 +131,8 @@ class Emitter {
   }
 
   private assignNames(order: readonly Schema[]): void {
+    // the service shares the package scope with the messages
+    this.used.add(this.service.name);
     const byName = new Map<string, Schema[]>();
     for (const schema of order) {
       if (!isNamedDefinition(schema)) continue;
