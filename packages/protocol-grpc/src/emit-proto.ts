@@ -4,7 +4,7 @@
  * compiled from the file reads and writes the codec's bytes.
  */
 import type { EnumSchema, IntEnumSchema, ListSchema, MapSchema, MemberSchema, OperationSchema, Schema, ServiceSchema, StructSchema, Traits, UnionSchema } from "@anvil/core";
-import { enumNumbers, isOpenEnum, oneofLayout, structLayout } from "./protobuf/layout.js";
+import { checkFieldNumbers, enumNumbers, flatFields, isOpenEnum, oneofLayout, structLayout } from "./protobuf/layout.js";
 import { variantKey } from "./protobuf/messages.js";
 import { protoTimestampFormat } from "./protobuf/well-known.js";
 
@@ -180,6 +180,7 @@ class Emitter {
       case "structure":
         return this.message(name, this.structBody(schema), reservedOf(schema.traits));
       case "union":
+        checkFieldNumbers(schema.id, oneofLayout(schema));
         return this.message(name, this.oneof("definition", schema, 1), reservedOf(schema.traits));
       case "enum":
       case "intEnum":
@@ -195,7 +196,9 @@ class Emitter {
 
   private structBody(schema: StructSchema<unknown>): string[] {
     const lines: string[] = [];
-    for (const { member, number, variants } of structLayout(schema.members)) {
+    const layout = structLayout(schema.members);
+    checkFieldNumbers(schema.id, flatFields(layout));
+    for (const { member, number, variants } of layout) {
       if (variants) lines.push(...this.oneof(member.name, member.target as UnionSchema<unknown>, number));
       else lines.push(`${this.fieldType(member.target, member.traits, "field")} ${member.name} = ${number};`);
     }

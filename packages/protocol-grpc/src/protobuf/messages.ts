@@ -8,7 +8,7 @@ import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema }
 import { setDataKey } from "@anvil/core";
 import { describe, fail, rethrow } from "./failure.js";
 import { Fast } from "./fast-kinds.js";
-import { oneofLayout, structLayout, type VariantLayout } from "./layout.js";
+import { checkFieldNumbers, flatFields, oneofLayout, structLayout, type VariantLayout } from "./layout.js";
 import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { scalarType, type ValueType } from "./scalars.js";
 import { documentType, enterWrite, MAX_DEPTH, protoTimestampFormat, readTag, readTimestamp, timestampTypeFor, tooDeep, wrongWireType } from "./well-known.js";
@@ -90,7 +90,13 @@ export function messageFor(schema: Schema): MessageCodec {
   let impl: MessageCodec | undefined;
   // recursive references reach this trampoline until the real codec exists
   messages.set(schema, { writeBody: (v, w) => impl!.writeBody(v, w), readBody: (r, end) => impl!.readBody(r, end) });
-  impl = schema.kind === "structure" ? structMessage(schema) : schema.kind === "union" ? unionMessage(schema) : wrapperMessage(schema, schema.traits, false);
+  try {
+    impl = schema.kind === "structure" ? structMessage(schema) : schema.kind === "union" ? unionMessage(schema) : wrapperMessage(schema, schema.traits, false);
+  } catch (error) {
+    // a schema that cannot compile (duplicate field numbers) leaves no half-built trampoline behind
+    messages.delete(schema);
+    throw error;
+  }
   messages.set(schema, impl);
   return impl;
 }
@@ -548,7 +554,9 @@ function plainObjects(): new () => Record<string, unknown> {
 }
 
 function structMessage(schema: StructSchema<unknown>): MessageCodec {
-  const fields = structLayout(schema.members).map(({ member, number, variants }) =>
+  const layout = structLayout(schema.members);
+  checkFieldNumbers(schema.id, flatFields(layout));
+  const fields = layout.map(({ member, number, variants }) =>
     variants ? oneofField(member.name, variants) : fieldCodec(member.name, number, member.target, member.traits, "field", false),
   );
   return fieldsMessage(fields);
@@ -671,7 +679,9 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
 }
 
 function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
-  const field = oneofField("value", oneofLayout(schema));
+  const variants = oneofLayout(schema);
+  checkFieldNumbers(schema.id, variants);
+  const field = oneofField("value", variants);
   const numbers = new Set(field.numbers);
   return {
     writeBody: (value, w) => {
