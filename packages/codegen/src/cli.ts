@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "./args.js";
-import { astCommand, docsCommand, generateCommand, initCommand, openapiCommand, USAGE, validateCommand, type Io } from "./commands.js";
+import { astCommand, docsCommand, generateCommand, initCommand, openapiCommand, protoCommand, USAGE, validateCommand, type Io } from "./commands.js";
 import { serveCommand } from "./serve-command.js";
 
 /** Runs the CLI with the given arguments; returns the exit code (`serve` resolves with it when it stops). */
@@ -29,6 +29,8 @@ export function main(argv: readonly string[], io: Io): number | Promise<number> 
       return docsCommand(args, io);
     case "serve":
       return serveCommand(args, io);
+    case "proto":
+      return protoCommand(args, io);
     default:
       io.err(`error: unknown command \`${args.command}\`\n\n${USAGE}`);
       return 2;

@@ -13,6 +13,8 @@ import {
   type ValidationEvent,
 } from "@anvil/model";
 import { DocsError, generateSite, toOpenApi } from "@anvil/docs-site";
+import { schemasFromModel } from "@anvil/dynamic";
+import { emitProto } from "@anvil/protocol-grpc";
 import type { ParsedArgs } from "./args.js";
 import { generate } from "./generate/generate.js";
 import { writeInit } from "./init.js";
@@ -203,6 +205,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     server: settings.server,
     client: settings.client,
     generateFakes: settings.generateFakes,
+    proto: settings.proto,
     onProgress: (done, total, id) => io.progress?.(`anvil: generated ${id} (${done}/${total})`),
   });
   io.progress?.(undefined);
@@ -239,6 +242,62 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
   const services = new Set(result.files.map((f) => f.service));
   const ms = Math.round(performance.now() - started);
   io.out(`✓ generated ${result.files.length} files for ${services.size} service${services.size === 1 ? "" : "s"} (${[...services].join(", ")}) in ${where}: ${written} written, ${result.files.length - written} unchanged, ${ms} ms`);
+  return 0;
+}
+
+/**
+ * `anvil proto --model ... [--service <id>] --out <file.proto>`: emits proto3
+ * for a gRPC service (the one with `alloy.proto#grpc`, or the one named).
+ * Exit code 1 on model errors (printed as path:line:col), 2 on bad arguments.
+ */
+export function protoCommand(args: ParsedArgs, io: Io): number {
+  const out = args.flags.get("--out");
+  if (typeof out !== "string") {
+    io.err("error: no output given; pass --out <file.proto>");
+    return 2;
+  }
+  const result = load(args, io, io.err);
+  if (!result) return 2;
+  const shown = result.events.filter((e) => e.severity !== "SUPPRESSED" && e.severity !== "NOTE");
+  if (hasModelErrors(result.events)) {
+    printEvents(shown, io);
+    io.err("✗ the model has errors; nothing written");
+    return 1;
+  }
+  const { model } = result;
+  const services = [...model.shapes.values()].filter((s) => s.type === "service" && !model.isBuiltin(s.id));
+  const wanted = args.flags.get("--service");
+  let serviceId: string;
+  if (typeof wanted === "string") {
+    if (!services.some((s) => s.id === wanted)) {
+      io.err(`error: no service \`${wanted}\` in the model (services: ${services.map((s) => s.id).join(", ") || "none"})`);
+      return 2;
+    }
+    serviceId = wanted;
+  } else {
+    const grpc = services.filter((s) => s.traits.has("alloy.proto#grpc"));
+    if (grpc.length !== 1) {
+      io.err(
+        grpc.length === 0
+          ? "error: no service with @alloy.proto#grpc in the model; name one with --service <shapeId>"
+          : `error: several gRPC services (${grpc.map((s) => s.id).join(", ")}); pick one with --service <shapeId>`,
+      );
+      return 2;
+    }
+    serviceId = grpc[0]!.id;
+  }
+  let text: string;
+  try {
+    text = emitProto(schemasFromModel(model).service(serviceId));
+  } catch (error) {
+    // what the model validator lets through but protobuf does not (field numbers in protobuf's reserved range)
+    io.err(`error: ${(error as Error).message}`);
+    io.err("✗ nothing written");
+    return 1;
+  }
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+  writeFileSync(out, text);
+  io.err(`✓ wrote ${displayPath(resolve(out))} for ${serviceId}`);
   return 0;
 }
 
@@ -373,12 +432,13 @@ export const USAGE = `anvil — Smithy toolkit for TypeScript
 Usage:
   anvil validate --model <files|dirs>... [--summary] [--severity LEVEL]
   anvil ast --model <files|dirs>... [--out FILE] [--include-prelude]
-  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
+  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--proto] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
   anvil docs --model <files|dirs>... --out <dir>
   anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--no-docs]
+  anvil proto --model <files|dirs>... --out <file.proto> [--service <shapeId>]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -393,6 +453,7 @@ Generate options (flags override the config file):
   --client / --no-client    Generate the typed client interface (default off)
   --server / --no-server    Generate the server handler interfaces (default on)
   --fakes                   Fakes from @examples: answers, a fake handler, a fake client (with --client)
+  --proto / --no-proto      Also write <service>.proto for services with @alloy.proto#grpc (default off)
   --config <file>           Read settings from this anvil.config.json or smithy-build.json
                             (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
   --check                   Write nothing; exit 1 when generated files are missing or out of date
@@ -415,6 +476,9 @@ Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
                             services take the next ports
   --grpc-port <n>           Port for gRPC (default 8081; gRPC fakes are not available yet)
   --no-docs                 Leave out /openapi, /openapi.json and /docs (served on each port by default)
+Proto options (proto3 for a gRPC service, for peers on protoc, grpc-js or protobufjs):
+  --out <file.proto>        The file to write
+  --service <shapeId>       The service (default: the one service with @alloy.proto#grpc)
 
   --help, -h                Show this help
 `;

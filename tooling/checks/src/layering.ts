@@ -30,10 +30,12 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // source of truth) and its runtime value types from core. What it emits imports only
   // @anvil/core (codegen's generate.test.ts checks every generated file's imports).
   // `anvil generate --fakes` builds fake tables with @anvil/fakes (the same ones `anvil serve --fake`
-  // answers from); `anvil serve` runs a server (@anvil/server) on every protocol package.
+  // answers from); `anvil serve` runs a server (@anvil/server) on every protocol package; `anvil proto`
+  // emits .proto files with protocol-grpc's emitter (the same layout its codec uses).
   "@anvil/codegen": [
     "@anvil/model", "@anvil/docs-site", "@anvil/dynamic", "@anvil/core", "@anvil/fakes", "@anvil/server",
     "@anvil/protocol-restjson", "@anvil/protocol-awsjson", "@anvil/protocol-rpcv2cbor", "@anvil/protocol-rpcv2json",
+    "@anvil/protocol-grpc",
   ],
   // Apps sit on top and may use any package.
   "@anvil/conformance": ["*"],

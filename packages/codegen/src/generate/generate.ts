@@ -3,7 +3,9 @@
  * the CLI writes them). Pure and deterministic: the same model and options
  * give byte-identical files.
  */
+import { schemasFromModel, type DynamicSchemas } from "@anvil/dynamic";
 import type { Model, ValidationEvent } from "@anvil/model";
+import { emitProto } from "@anvil/protocol-grpc";
 import { namespaceOf } from "@anvil/model";
 import { fakesFile } from "./fakes-file.js";
 import { modelFile } from "./model-file.js";
@@ -21,6 +23,8 @@ export interface GenerateOptions {
   readonly client: boolean;
   /** Fakes: `name.fakes.ts` with each operation's answers from `@examples`, a fake handler (with `server`) and a fake client (with `client`). */
   readonly generateFakes: boolean;
+  /** `name.proto` (proto3, as `anvil proto` writes it) for each service with `alloy.proto#grpc`. */
+  readonly proto: boolean;
   /** Called after each service, for progress reports. */
   readonly onProgress?: (done: number, total: number, serviceId: string) => void;
 }
@@ -31,6 +35,7 @@ export const GENERATE_DEFAULTS: Readonly<GenerateOptions> = Object.freeze({
   server: true,
   client: false,
   generateFakes: false,
+  proto: false,
 });
 
 /** One generated file. */
@@ -51,9 +56,10 @@ export interface GenerateResult {
 /**
  * Generates the code of a model's services. Per service `Name` (file names
  * in kebab case): `name.ts` (types, schemas, errors, operations, service
- * descriptor), `name.server.ts` (handler interfaces, when `server`) and
- * `name.client.ts` (client interface, when `client`) and `name.fakes.ts`
- * (fake answers, handler and client, when `generateFakes`).
+ * descriptor), `name.server.ts` (handler interfaces, when `server`),
+ * `name.client.ts` (client interface, when `client`), `name.fakes.ts`
+ * (fake answers, handler and client, when `generateFakes`) and `name.proto`
+ * (for gRPC services, when `proto`).
  *
  * @example
  * ```ts
@@ -77,6 +83,7 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
   }
   const bases = fileBases(ids);
   const files: GeneratedFile[] = [];
+  let schemas: DynamicSchemas | undefined;
   ids.forEach((id, i) => {
     const plan = planService(model, id);
     events.push(...plan.events);
@@ -91,6 +98,14 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
         ...(o.client ? { clientModule: `./${base}.client.js` } : {}),
       };
       files.push({ path: `${base}.fakes.ts`, text: fakesFile(plan, modules, events), service: id });
+    }
+    if (o.proto && model.getShape(id)?.traits.has("alloy.proto#grpc")) {
+      schemas ??= schemasFromModel(model);
+      try {
+        files.push({ path: `${base}.proto`, text: emitProto(schemas.service(id)), service: id });
+      } catch (error) {
+        events.push({ severity: "ERROR", id: "CodegenProto", message: (error as Error).message, shapeId: id });
+      }
     }
     o.onProgress?.(i + 1, ids.length, id);
   });
