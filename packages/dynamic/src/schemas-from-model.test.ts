@@ -1,5 +1,5 @@
 import { BigDecimal, isMemberOptional } from "@anvil/core";
-import type { ListSchema, MapSchema, OperationSchema, Schema, StructSchema, UnionSchema } from "@anvil/core";
+import type { EnumSchema, ListSchema, MapSchema, OperationSchema, Schema, StructSchema, UnionSchema } from "@anvil/core";
 import * as core from "@anvil/core/codegen";
 import { loadModel } from "@anvil/model";
 import type { Model } from "@anvil/model";
@@ -141,6 +141,25 @@ structure Defaults {
     added: Integer = 0
 }
 `;
+
+describe("schemasFromModel: enum values", () => {
+  it("carry @protoIndex and @internal from their members", () => {
+    const model = load(`$version: "2"
+namespace t
+use alloy.proto#protoIndex
+enum Color {
+  @protoIndex(4)
+  RED = "red"
+  @internal
+  GREEN = "green"
+}`);
+    const color = schemasFromModel(model).shape("t#Color") as EnumSchema;
+    expect(color.values).toEqual([
+      { name: "RED", value: "red", protoIndex: 4 },
+      { name: "GREEN", value: "green", internal: true },
+    ]);
+  });
+});
 
 describe("schemasFromModel: shapes", () => {
   const model = load(SHAPES);

@@ -149,7 +149,8 @@ function build(model: Model): DynamicSchemas {
           // An enum member without @enumValue has its name as value; an intEnum member always has one.
           const value = typeof v === "string" || typeof v === "number" ? v : m.name;
           const internal = m.traits.has("smithy.api#internal");
-          values.push(Object.freeze({ name: m.name, value, ...(internal ? { internal } : {}) }));
+          const protoIndex = m.traits.get("alloy.proto#protoIndex");
+          values.push(Object.freeze({ name: m.name, value, ...(internal ? { internal } : {}), ...(typeof protoIndex === "number" ? { protoIndex } : {}) }));
         }
         return s.type === "enum"
           ? b.enumeration(s.id, values as EnumValue<string>[], traits)

@@ -98,6 +98,28 @@ describe("emitProto", () => {
     protobuf.loadSync(f).resolveAll();
   });
 
+  it("numbers enum values by @protoIndex when they carry it, in the file and on the wire", async () => {
+    const { enumeration, intEnum, member, operation, service, struct } = await import("@anvil/core/codegen");
+    const Color = enumeration("x#Color", [
+      { name: "RED", value: "red", protoIndex: 3 },
+      { name: "GREEN", value: "green", protoIndex: 0 },
+    ]);
+    const Level = intEnum("x#Level", [{ name: "LOW", value: 10, protoIndex: 2 }]);
+    const S = struct("x#S", [member("color", Color, { protoIndex: 1 }), member("level", Level, { protoIndex: 2 })]);
+    const svc = service("x#Svc", { version: "1", operations: { op: operation("x#Op", { input: S, output: S }) } });
+    const proto = emitProto(svc);
+    expect(proto).toContain("GREEN = 0;\n  RED = 3;");
+    expect(proto).toContain("LEVEL_UNSPECIFIED = 0;\n  LOW = 2;");
+    const { compileProtobufWriter, compileProtobufReader } = await import("./protobuf/codec.js");
+    const bytes = compileProtobufWriter(S)({ color: "red", level: 10 });
+    expect([...bytes]).toEqual([0x08, 3, 0x10, 2]);
+    expect(compileProtobufReader(S)(bytes)).toEqual({ color: "red", level: 10 });
+    const f = join(dir, "enum-index.proto");
+    writeFileSync(f, proto);
+    const root = protobuf.loadSync(f);
+    expect(root.lookupType("x.S").decode(bytes).toJSON()).toEqual({ color: "RED", level: "LOW" });
+  });
+
   it("names the messages for Any type URLs as the file does", () => {
     const svc = kitchen();
     const names = protoTypeNames(svc);

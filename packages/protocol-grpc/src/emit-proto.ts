@@ -215,7 +215,9 @@ class Emitter {
     const prefix = upperSnake(name);
     const lines: string[] = [];
     if (![...numbers.values()].includes(0)) lines.push(`${prefix}_UNSPECIFIED = 0;`);
-    for (const v of schema.values) {
+    // proto3 wants the zero value first; the others keep model order.
+    const values = [...schema.values].sort((a, b) => Number(numbers.get(a.value) !== 0) - Number(numbers.get(b.value) !== 0));
+    for (const v of values) {
       const valueName = (this.enumValueNames.get(v.name) ?? 0) > 1 || this.used.has(v.name) ? `${prefix}_${v.name}` : v.name;
       lines.push(`${valueName} = ${numbers.get(v.value)};`);
     }

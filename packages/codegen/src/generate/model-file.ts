@@ -117,7 +117,12 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
       out.push(`export const ${n.value} = {\n${body.join("\n")}\n} as const;\n`);
       out.push(docsOf(shape, "", fallback));
       out.push(`export type ${n.type} = (typeof ${n.value})[keyof typeof ${n.value}]${open ? ` | (${isInt ? "number" : "string"} & {})` : ""};\n`);
-      const values = entries.map((e) => ({ name: e.name, value: e.value, ...(e.internal ? { internal: true } : {}) }));
+      const values = entries.map((e) => ({
+        name: e.name,
+        value: e.value,
+        ...(e.internal ? { internal: true } : {}),
+        ...(e.protoIndex !== undefined ? { protoIndex: e.protoIndex } : {}),
+      }));
       const builder = imports.builder(isInt ? "intEnum" : "enumeration");
       const schemaType = imports.type(isInt ? "IntEnumSchema" : "EnumSchema");
       out.push(`/** Schema of {@link ${n.type}}. */\n`);

@@ -88,6 +88,8 @@ export interface EnumEntry {
   readonly name: string;
   readonly value: string | number;
   readonly internal: boolean;
+  /** `@alloy.proto#protoIndex` on the member. */
+  readonly protoIndex?: number;
   readonly member?: MemberShape;
   readonly documentation?: string;
 }
@@ -101,10 +103,12 @@ export function enumEntries(shape: Shape): EnumEntry[] | undefined {
     return [...shape.members.values()].map((m) => {
       const v = m.traits.get("smithy.api#enumValue");
       const doc = m.traits.get("smithy.api#documentation");
+      const protoIndex = m.traits.get("alloy.proto#protoIndex");
       return {
         name: m.name,
         value: typeof v === "string" || typeof v === "number" ? v : m.name,
         internal: m.traits.has("smithy.api#internal"),
+        ...(typeof protoIndex === "number" ? { protoIndex } : {}),
         member: m,
         ...(typeof doc === "string" ? { documentation: doc } : {}),
       };

@@ -50,6 +50,8 @@ export interface EnumValue<V extends string | number = string | number> {
   readonly value: V;
   /** `@internal` on the member: accepted, but not listed in validation messages. */
   readonly internal?: boolean;
+  /** `@alloy.proto#protoIndex` on the member: its number in the protobuf enum (default: by position, an intEnum's value). */
+  readonly protoIndex?: number;
 }
 
 /** A string enum. Values outside `values` are rejected by validation unless the enum is open. */

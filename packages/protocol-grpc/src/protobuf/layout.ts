@@ -57,10 +57,10 @@ export function oneofLayout(union: UnionSchema<unknown>, start = 1): readonly Va
   return union.members.map((member, i) => ({ member, number: member.traits.protoIndex ?? start + i }));
 }
 
-/** Enum numbers by value: string enums by position (from 0), int enums by value. */
+/** Enum numbers by value: `@protoIndex` when a value has one, else string enums by position (from 0) and int enums by value. */
 export function enumNumbers(schema: EnumSchema | IntEnumSchema): ReadonlyMap<string | number, number> {
   const out = new Map<string | number, number>();
-  schema.values.forEach((v, i) => out.set(v.value, schema.kind === "intEnum" ? (v.value as number) : i));
+  schema.values.forEach((v, i) => out.set(v.value, v.protoIndex ?? (schema.kind === "intEnum" ? (v.value as number) : i)));
   return out;
 }
 
