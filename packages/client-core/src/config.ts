@@ -74,7 +74,7 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
   return Object.freeze({
     endpoint,
     protocol,
-    transport: config.transport ?? fetchTransport(),
+    transport: transportFor(protocol, config.transport),
     retry,
     timeoutMs: config.timeoutMs,
     interceptors: Object.freeze([...(config.interceptors ?? [])]),
@@ -83,6 +83,21 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
     idempotencyToken: config.idempotencyToken,
     sleep: config.sleep ?? sleep,
   });
+}
+
+/** The transport given (it must speak HTTP/2 for a protocol that needs it), else the fetch transport. */
+function transportFor(protocol: ClientProtocol, transport: Transport | undefined): Transport {
+  if (protocol.requiresHttp2 === true) {
+    if (transport === undefined) {
+      throw new TypeError(`createClient: ${protocol.id} needs HTTP/2; pass transport: http2Transport() from @anvil/client-core/node (the default fetch transport is HTTP/1.1)`);
+    }
+    if (transport.httpVersion !== "2") {
+      throw new TypeError(
+        `createClient: ${protocol.id} needs HTTP/2, but the transport given speaks ${transport.httpVersion === undefined ? "an undeclared HTTP version" : `HTTP/${transport.httpVersion}`}; use http2Transport() from @anvil/client-core/node (or a transport whose httpVersion is "2")`,
+      );
+    }
+  }
+  return transport ?? fetchTransport();
 }
 
 function parseEndpoint(endpoint: string | URL): URL {

@@ -41,6 +41,7 @@ export function http2Transport(options: Http2TransportOptions = {}): Transport &
   };
 
   return {
+    httpVersion: "2",
     send(request: TransportRequest): Promise<HttpResponse> {
       if (request.signal?.aborted) return Promise.reject(request.signal.reason);
       const url = request.url;

@@ -5,6 +5,17 @@
  *
  * @packageDocumentation
  */
-
-/** The protocol trait id this package implements. */
-export const GRPC_PROTOCOL_ID = "alloy.proto#grpc";
+export { GRPC_PROTOCOL_ID } from "./constants.js";
+export { grpc } from "./grpc.js";
+export type { GrpcProtocol } from "./grpc.js";
+export type { GrpcOptions } from "./options.js";
+export { GrpcStatus, statusFromHttp, statusName } from "./status.js";
+export type { GrpcStatusCode, GrpcStatusName } from "./status.js";
+export { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages } from "./frames.js";
+export type { ReadMessagesOptions } from "./frames.js";
+export { formatTimeout, parseTimeout } from "./timeout.js";
+export { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
+export { customMetadata, decodeBinaryHeader, encodeBinaryHeader, isBinaryKey } from "./metadata.js";
+export { decodeRpcStatus, encodeRpcStatus, TYPE_URL_PREFIX } from "./status-details.js";
+export type { RpcStatus, StatusDetail } from "./status-details.js";
+export { grpcPath, protoFullName } from "./names.js";

@@ -1,0 +1,134 @@
+/**
+ * Anvil client ↔ Anvil server over h2c, every call kind, errors, deadlines,
+ * cancellation, metadata and limits. The message codec here is a stand-in
+ * (JSON): what is under test is the transport.
+ */
+import { createClient } from "@anvil/client-core";
+import { http2Transport } from "@anvil/client-core/node";
+import { jsonCodec } from "@anvil/codec-json";
+import { ModeledError, UnmodeledError } from "@anvil/core";
+import { createServer } from "@anvil/server";
+import { listen, type NodeListener } from "@anvil/server/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grpc } from "./index.js";
+import { greeterHandlers, type Seen } from "./test-handlers.js";
+import { type ChatEvent, Greeter, NoSuchName, type TickEvent } from "./test-service.js";
+
+const protocol = grpc({ codec: jsonCodec });
+const seen: Seen = { aborted: [] };
+let listener: NodeListener;
+const transport = http2Transport();
+
+beforeAll(async () => {
+  const server = createServer(Greeter, { protocols: [protocol] }).register(greeterHandlers(seen) as never).mapService();
+  listener = await listen(server, { http2: true });
+});
+afterAll(async () => {
+  await transport.close();
+  await listener.close({ graceMs: 100 });
+});
+
+const client = () => createClient(Greeter, { endpoint: listener.url, protocols: [protocol], transport, retry: { maxAttempts: 1 } });
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+async function* from<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+describe("grpc: Anvil client and server", () => {
+  it("makes a unary call, with custom metadata in", async () => {
+    const out = await client().sayHello({ name: "ada" }, { headers: { "x-tenant": "blue", "trace-bin": "AAH+/w==" } });
+    expect(out.message).toBe("hello ada");
+    expect(seen.headers?.get("x-tenant")).toBe("blue");
+    expect(seen.headers?.get("trace-bin")).toBe("AAH+/w==");
+    expect(seen.headers?.get("te")).toBe("trailers");
+  });
+
+  it("decodes a modeled error from grpc-status-details-bin into its class", async () => {
+    const error = await rejection(client().sayHello({ name: "nobody" }));
+    expect(NoSuchName.is(error)).toBe(true);
+    expect(error).toBeInstanceOf(NoSuchName);
+    expect((error as InstanceType<typeof NoSuchName>).name).toBe("nobody");
+    expect((error as Error).message).toBe("no such name");
+  });
+
+  it("answers invalid input with INVALID_ARGUMENT and the ValidationException fields", async () => {
+    const error = (await rejection(client().sayHello({ name: "" }))) as UnmodeledError;
+    expect(UnmodeledError.is(error)).toBe(true);
+    expect(error.code).toBe("INVALID_ARGUMENT");
+    expect(error.message).toMatch(/validation error/);
+  });
+
+  it("answers an unmodeled failure with INTERNAL and no internals", async () => {
+    const error = (await rejection(client().fail({}))) as UnmodeledError;
+    expect(error.code).toBe("INTERNAL");
+    expect(error.message).not.toMatch(/password/);
+  });
+
+  it("carries a deadline: the handler's signal aborts and the call fails DEADLINE_EXCEEDED", async () => {
+    const error = await rejection(client().wait({}, { timeoutMs: 150 }));
+    expect(ModeledError.isModeledError(error)).toBe(false);
+    await expect.poll(() => seen.aborted.some((m) => /deadline/.test(m))).toBe(true);
+  });
+
+  it("cancels a call when the caller aborts: the handler's signal fires", async () => {
+    const before = seen.aborted.length;
+    const controller = new AbortController();
+    const call = client().wait({}, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("changed my mind")), 100);
+    await rejection(call);
+    await expect.poll(() => seen.aborted.length).toBeGreaterThan(before);
+  });
+
+  it("moves a 4 MiB message, and refuses one over the limit with RESOURCE_EXHAUSTED", async () => {
+    const limit = 4 * 1024 * 1024;
+    // JSON base64 grows 4/3: the largest blob whose message is at the limit.
+    const fits = new Uint8Array(Math.floor((limit - 16) * 0.74)).fill(7);
+    expect((await client().echo({ data: fits })).size).toBe(fits.byteLength);
+    const error = (await rejection(client().echo({ data: new Uint8Array(limit).fill(7) }))) as UnmodeledError;
+    expect(error.code).toBe("RESOURCE_EXHAUSTED");
+  });
+
+  it("streams from the server, ending with the trailers' status", async () => {
+    const out = await client().countdown({ from: 3 });
+    const got: number[] = [];
+    for await (const event of out.ticks!) if (event.$case === "tick") got.push((event.value as { n: number }).n);
+    expect(got).toEqual([3, 2, 1]);
+  });
+
+  it("fails a server stream with the modeled error of its trailers after its events", async () => {
+    const out = await client().countdown({ from: -2 });
+    const got: number[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of out.ticks!) if (event.$case === "tick") got.push((event.value as { n: number }).n);
+      })(),
+    );
+    expect(got).toEqual([2, 1]);
+    expect(NoSuchName.is(error)).toBe(true);
+  });
+
+  it("streams from the client", async () => {
+    const ticks: TickEvent[] = [1, 2, 3, 4].map((n) => ({ $case: "tick", value: { n } }));
+    expect((await client().sum({ ticks: from(ticks) })).total).toBe(10);
+  });
+
+  it("streams both ways, each reply following its message", async () => {
+    const says = async function* (): AsyncGenerator<ChatEvent> {
+      yield { $case: "say", value: { text: "one" } };
+      yield { $case: "say", value: { text: "two" } };
+    };
+    const out = await client().chat({ says: says() });
+    const replies: string[] = [];
+    for await (const event of out.replies!) replies.push((event.value as { text: string }).text);
+    expect(replies).toEqual(["you said one", "you said two"]);
+  });
+});
