@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "./args.js";
-import { astCommand, generateCommand, initCommand, USAGE, validateCommand, type Io } from "./commands.js";
+import { astCommand, generateCommand, initCommand, protoCommand, USAGE, validateCommand, type Io } from "./commands.js";
 
 /** Runs the CLI with the given arguments; returns the exit code. */
 export function main(argv: readonly string[], io: Io): number {
@@ -22,6 +22,8 @@ export function main(argv: readonly string[], io: Io): number {
       return generateCommand(args, io);
     case "init":
       return initCommand(args, io);
+    case "proto":
+      return protoCommand(args, io);
     default:
       io.err(`error: unknown command \`${args.command}\`\n\n${USAGE}`);
       return 2;

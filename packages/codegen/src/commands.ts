@@ -12,6 +12,8 @@ import {
   type Severity,
   type ValidationEvent,
 } from "@anvil/model";
+import { schemasFromModel } from "@anvil/dynamic";
+import { emitProto } from "@anvil/protocol-grpc";
 import type { ParsedArgs } from "./args.js";
 import { generate } from "./generate/generate.js";
 import { writeInit } from "./init.js";
@@ -242,6 +244,54 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
 }
 
 /**
+ * `anvil proto --model ... [--service <id>] --out <file.proto>`: emits proto3
+ * for a gRPC service (the one with `alloy.proto#grpc`, or the one named).
+ * Exit code 1 on model errors (printed as path:line:col), 2 on bad arguments.
+ */
+export function protoCommand(args: ParsedArgs, io: Io): number {
+  const out = args.flags.get("--out");
+  if (typeof out !== "string") {
+    io.err("error: no output given; pass --out <file.proto>");
+    return 2;
+  }
+  const result = load(args, io, io.err);
+  if (!result) return 2;
+  const shown = result.events.filter((e) => e.severity !== "SUPPRESSED" && e.severity !== "NOTE");
+  if (hasModelErrors(result.events)) {
+    printEvents(shown, io);
+    io.err("✗ the model has errors; nothing written");
+    return 1;
+  }
+  const { model } = result;
+  const services = [...model.shapes.values()].filter((s) => s.type === "service" && !model.isBuiltin(s.id));
+  const wanted = args.flags.get("--service");
+  let serviceId: string;
+  if (typeof wanted === "string") {
+    if (!services.some((s) => s.id === wanted)) {
+      io.err(`error: no service \`${wanted}\` in the model (services: ${services.map((s) => s.id).join(", ") || "none"})`);
+      return 2;
+    }
+    serviceId = wanted;
+  } else {
+    const grpc = services.filter((s) => s.traits.has("alloy.proto#grpc"));
+    if (grpc.length !== 1) {
+      io.err(
+        grpc.length === 0
+          ? "error: no service with @alloy.proto#grpc in the model; name one with --service <shapeId>"
+          : `error: several gRPC services (${grpc.map((s) => s.id).join(", ")}); pick one with --service <shapeId>`,
+      );
+      return 2;
+    }
+    serviceId = grpc[0]!.id;
+  }
+  const text = emitProto(schemasFromModel(model).service(serviceId));
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+  writeFileSync(out, text);
+  io.err(`✓ wrote ${displayPath(resolve(out))} for ${serviceId}`);
+  return 0;
+}
+
+/**
  * `anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]`:
  * writes a new service project and prints the next steps. Exit code 2 on
  * bad arguments or a non-empty folder without `--force`.
@@ -302,6 +352,7 @@ Usage:
   anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
+  anvil proto --model <files|dirs>... --out <file.proto> [--service <shapeId>]
 
 Options:
   --model, -m <paths>       Smithy IDL (.smithy) and JSON AST (.json) files or directories
@@ -324,6 +375,10 @@ Init options (a new service project: model, config, handlers, server, test, scri
   --name <Service>          The service's shape name (default: the folder name in PascalCase)
   --force                   Write into a folder that is not empty (same-named files are overwritten)
   --anvil-from <checkout>   Depend on a local Anvil checkout (link: specs) instead of registry versions
+
+Proto options (proto3 for a gRPC service, for peers on protoc, grpc-js or protobufjs):
+  --out <file.proto>        The file to write
+  --service <shapeId>       The service (default: the one service with @alloy.proto#grpc)
 
   --help, -h                Show this help
 `;

@@ -19,3 +19,7 @@ export { customMetadata, decodeBinaryHeader, encodeBinaryHeader, isBinaryKey } f
 export { decodeRpcStatus, encodeRpcStatus, TYPE_URL_PREFIX } from "./status-details.js";
 export type { RpcStatus, StatusDetail } from "./status-details.js";
 export { grpcPath, protoFullName } from "./names.js";
+export { compileProtobufReader, compileProtobufWriter, GoogleRpcStatusSchema, ProtoAnySchema, protobufCodec, typeUrlOf } from "./protobuf/index.js";
+export type { GoogleRpcStatus, ProtoAny, ProtobufReader, ProtobufWriter } from "./protobuf/index.js";
+export { emitProto } from "./emit-proto.js";
+export type { EmitProtoOptions } from "./emit-proto.js";

@@ -29,7 +29,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // The generator runs at build time: it takes its schema traits from dynamic's mapping (one
   // source of truth) and its runtime value types from core. What it emits imports only
   // @anvil/core (codegen's generate.test.ts checks every generated file's imports).
-  "@anvil/codegen": ["@anvil/model", "@anvil/docs-site", "@anvil/dynamic", "@anvil/core"],
+  // `anvil proto` emits .proto files with protocol-grpc's emitter (the same layout its codec uses).
+  "@anvil/codegen": ["@anvil/model", "@anvil/docs-site", "@anvil/dynamic", "@anvil/core", "@anvil/protocol-grpc"],
   // Apps sit on top and may use any package.
   "@anvil/conformance": ["*"],
   "@anvil/example": ["*"],

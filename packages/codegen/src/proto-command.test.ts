@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import protobuf from "protobufjs";
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "./args.js";
+import { protoCommand } from "./commands.js";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
+}
+
+const MODEL = `$version: "2"
+namespace example.notes
+
+use alloy.proto#grpc
+use alloy.proto#protoIndex
+
+@grpc
+service Notes {
+    version: "1"
+    operations: [GetNote]
+}
+
+operation GetNote {
+    input := {
+        @protoIndex(1)
+        @required
+        id: String
+    }
+    output := {
+        @protoIndex(1)
+        text: String
+        @protoIndex(2)
+        tags: Tags
+    }
+}
+
+list Tags {
+    member: String
+}
+`;
+
+function inTemp(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "anvil-proto-cli-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+function run(argv: string[], cwd: string) {
+  const { io, out, err } = capture();
+  const prev = process.cwd();
+  process.chdir(cwd);
+  try {
+    return { code: protoCommand(parseArgs(argv), io), out, err };
+  } finally {
+    process.chdir(prev);
+  }
+}
+
+describe("anvil proto", () => {
+  it("writes proto3 for the gRPC service that protobufjs loads", () => {
+    const dir = inTemp({ "notes.smithy": MODEL });
+    const { code, err } = run(["proto", "--model", "notes.smithy", "--out", "out/notes.proto"], dir);
+    expect(err.join("\n")).toContain("✓ wrote out/notes.proto for example.notes#Notes");
+    expect(code).toBe(0);
+    const text = readFileSync(join(dir, "out/notes.proto"), "utf8");
+    expect(text).toContain("package example.notes;");
+    expect(text).toContain("rpc GetNote (GetNoteInput) returns (GetNoteOutput);");
+    expect(text).toContain("repeated string tags = 2;");
+    protobuf.loadSync(join(dir, "out/notes.proto")).resolveAll();
+  });
+
+  it("names model errors by file:line:col (a member without @protoIndex) and writes nothing", () => {
+    const dir = inTemp({ "notes.smithy": MODEL.replace("        @protoIndex(2)\n", "") });
+    const { code, err } = run(["proto", "--model", "notes.smithy", "--out", "notes.proto"], dir);
+    expect(code).toBe(1);
+    expect(err.join("\n")).toMatch(/^notes\.smithy:\d+:\d+: error: Member `example\.notes#GetNoteOutput\$tags` has no @protoIndex/m);
+    expect(err.at(-1)).toContain("nothing written");
+  });
+
+  it("asks for --out and for a known --service", () => {
+    const dir = inTemp({ "notes.smithy": MODEL });
+    expect(run(["proto", "--model", "notes.smithy"], dir).code).toBe(2);
+    const unknown = run(["proto", "--model", "notes.smithy", "--out", "x.proto", "--service", "example.notes#Nope"], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err.join("\n")).toContain("no service `example.notes#Nope`");
+  });
+});

@@ -1,0 +1,198 @@
+import { BigDecimal, SerializationError, type StructSchema } from "@anvil/core";
+import {
+  bigDecimal, bigInteger, blob, boolean, byte, document, double, enumeration, float, intEnum, integer, list, long, map, member, scalar, short, string, struct, timestamp, union,
+} from "@anvil/core/codegen";
+import { describe, expect, it } from "vitest";
+import { compileProtobufReader, compileProtobufWriter, protobufCodec } from "./codec.js";
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+const unhex = (text: string) => new Uint8Array(Buffer.from(text.replace(/\s+/g, ""), "hex"));
+const idx = (n: number) => ({ protoIndex: n });
+
+const Color = enumeration("test#Color", [{ name: "RED", value: "red" }, { name: "GREEN", value: "green" }]);
+const Level = intEnum("test#Level", [{ name: "NONE", value: 0 }, { name: "HIGH", value: 5 }]);
+const Choice = union("test#Choice", [member("text", string, idx(1)), member("number", integer, idx(2))]);
+
+const Everything = struct("test#Everything", [
+  member("bool", boolean, idx(1)),
+  member("str", string, idx(2)),
+  member("bytes", blob, idx(3)),
+  member("i8", byte, idx(4)),
+  member("i16", short, idx(5)),
+  member("i32", integer, idx(6)),
+  member("i64", long, idx(7)),
+  member("big", bigInteger, idx(8)),
+  member("f32", float, idx(9)),
+  member("f64", double, idx(10)),
+  member("dec", bigDecimal, idx(11)),
+  member("time", timestamp, idx(12)),
+  member("doc", document, idx(13)),
+  member("color", Color, idx(14)),
+  member("level", Level, idx(15)),
+  member("strings", list("test#Strings", member("member", string)), idx(16)),
+  member("ints", list("test#Ints", member("member", integer)), idx(17)),
+  member("counts", map("test#Counts", member("key", string), member("value", integer)), idx(18)),
+  member("choice", Choice, idx(19)),
+  member("sparse", list("test#Sparse", member("member", string), { sparse: true }), idx(20)),
+]);
+
+const roundTrip = <T>(schema: StructSchema<T>, value: T): T => compileProtobufReader(schema)(compileProtobufWriter(schema)(value));
+
+describe("protobuf codec", () => {
+  it("writes the bytes protoc would for simple fields", () => {
+    const S = struct("test#S", [member("a", integer, idx(1)), member("b", string, idx(2)), member("c", long, idx(3))]);
+    expect(hex(compileProtobufWriter(S)({ a: 150, b: "testing", c: -1 }))).toBe("089601" + "120774657374696e67" + "18ffffffffffffffffff01");
+  });
+
+  it("round-trips every supported type", () => {
+    const value = {
+      bool: true,
+      str: "héllo \u{1F600}",
+      bytes: new Uint8Array([0, 1, 255]),
+      i8: -128,
+      i16: 32767,
+      i32: -2147483648,
+      i64: 2n ** 62n,
+      big: -(2n ** 100n),
+      f32: 1.5,
+      f64: -0.1,
+      dec: BigDecimal.from("1.50"),
+      time: new Date("2024-02-29T12:34:56.789Z"),
+      doc: { a: [1, "x", true, null, { b: {} }] },
+      color: "green",
+      level: 5,
+      strings: ["a", "", "c"],
+      ints: [1, -1, 300],
+      counts: JSON.parse(`{"x":1,"":0,"__proto__":2}`),
+      choice: { $case: "number", value: 7 },
+      sparse: ["a", null, ""],
+    };
+    const out = roundTrip(Everything, value as never) as Record<string, unknown>;
+    expect(out).toEqual(value);
+    expect(Object.hasOwn(out.counts as object, "__proto__")).toBe(true);
+  });
+
+  it("packs repeated scalars and accepts them unpacked", () => {
+    const S = struct("test#Packed", [member("v", list("test#L", member("member", integer)), idx(4))]);
+    expect(hex(compileProtobufWriter(S)({ v: [3, 270, 86942] }))).toBe("2206038e029ea705");
+    expect(compileProtobufReader(S)(unhex("2003 208e02 209ea705"))).toEqual({ v: [3, 270, 86942] });
+  });
+
+  it("encodes @protoNumType variants", () => {
+    const S = struct("test#Nums", [
+      member("s32", integer, { protoIndex: 1, protoNumType: "SIGNED" }),
+      member("u32", integer, { protoIndex: 2, protoNumType: "UNSIGNED" }),
+      member("f32", integer, { protoIndex: 3, protoNumType: "FIXED" }),
+      member("sf32", integer, { protoIndex: 4, protoNumType: "FIXED_SIGNED" }),
+      member("s64", long, { protoIndex: 5, protoNumType: "SIGNED" }),
+      member("u64", long, { protoIndex: 6, protoNumType: "UNSIGNED" }),
+      member("f64", long, { protoIndex: 7, protoNumType: "FIXED" }),
+      member("sf64", long, { protoIndex: 8, protoNumType: "FIXED_SIGNED" }),
+    ]);
+    const write = compileProtobufWriter(S);
+    expect(hex(write({ s32: -1 }))).toBe("0801");
+    expect(hex(write({ u32: 4294967295 }))).toBe("10ffffffff0f");
+    expect(hex(write({ sf32: -2 }))).toBe("25feffffff");
+    expect(hex(write({ s64: -(2n ** 63n) }))).toBe("28ffffffffffffffffff01");
+    expect(hex(write({ f64: 2n ** 64n - 1n }))).toBe("39ffffffffffffffff");
+    const value = { s32: -5, u32: 4000000000, f32: 7, sf32: -7, s64: -(2n ** 60n), u64: 2n ** 64n - 1n, f64: 12, sf64: -12 };
+    expect(roundTrip(S, value)).toEqual(value);
+  });
+
+  it("reads absent required members as proto3 zero values", () => {
+    const S = struct("test#Req", [
+      member("n", integer, { protoIndex: 1, required: true }),
+      member("s", string, { protoIndex: 2, required: true }),
+      member("l", list("test#L2", member("member", string)), { protoIndex: 3, required: true }),
+      member("c", Color, { protoIndex: 4, required: true }),
+      member("o", string, { protoIndex: 5 }),
+    ]);
+    expect(compileProtobufReader(S)(new Uint8Array(0))).toEqual({ n: 0, s: "", l: [], c: "red" });
+  });
+
+  it("skips unknown fields of every wire type, groups included", () => {
+    const S = struct("test#Small", [member("a", integer, idx(1))]);
+    expect(compileProtobufReader(S)(unhex("0801 5005 5d01020304 5901020304050607 08 620100 6b 7001 6c 0802"))).toEqual({ a: 2 });
+  });
+
+  it("inlines @protoInlinedOneOf unions into the containing message", () => {
+    const Inline = union("test#Inline", [member("a", string, idx(2)), member("b", integer, idx(3))], { protoInlinedOneOf: true });
+    const S = struct("test#Holder", [member("x", integer, idx(1)), member("pick", Inline)]);
+    const bytes = compileProtobufWriter(S)({ x: 1, pick: { $case: "b", value: 9 } });
+    expect(hex(bytes)).toBe("0801" + "1809");
+    expect(compileProtobufReader(S)(bytes)).toEqual({ x: 1, pick: { $case: "b", value: 9 } });
+  });
+
+  it("handles recursion and wraps nested collections", () => {
+    interface Tree { value?: number; children?: Tree[]; grid?: number[][] }
+    const TreeSchema: StructSchema<Tree> = struct<Tree>("test#Tree", [
+      member("value", integer, idx(1)),
+      member("children", () => list("test#Trees", member("member", () => TreeSchema)), idx(2)),
+      member("grid", list("test#Grid", member("member", list("test#Row", member("member", integer)))), idx(3)),
+    ]);
+    const value: Tree = { value: 1, children: [{ value: 2, children: [{ value: 3 }] }, {}], grid: [[1, 2], [], [3]] };
+    expect(roundTrip(TreeSchema, value)).toEqual(value);
+  });
+
+  it("writes long bodies with multi-byte lengths", () => {
+    const S = struct("test#Long", [member("inner", struct("test#Inner", [member("s", string, idx(1))]), idx(1))]);
+    const value = { inner: { s: "x".repeat(20000) } };
+    expect(roundTrip(S, value)).toEqual(value);
+  });
+
+  it("exposes the Codec interface", () => {
+    expect(protobufCodec.mediaType).toBe("application/protobuf");
+    expect(protobufCodec.reader(Everything)).toBe(compileProtobufReader(Everything));
+  });
+
+  describe("malformed input", () => {
+    const S = struct("test#M", [member("n", integer, idx(1)), member("s", string, idx(2)), member("inner", struct("test#MI", [member("s", string, idx(1))]), idx(3))]);
+    const read = compileProtobufReader(S);
+    const cases: [string, string, RegExp][] = [
+      ["truncated varint", "0896", /truncated varint/],
+      ["11-byte varint", "08ffffffffffffffffffff01", /longer than ten bytes/],
+      ["field number 0", "0001", /field number 0/],
+      ["wrong wire type", "0d01020304", /wire type 5/],
+      ["length past the end", "120561", /past the end/],
+      ["length of 2^31", "1280808080086161", /past the end/],
+      ["bad UTF-8", "1202c328", /malformed UTF-8/],
+      ["bad UTF-8 nested", "1a040a02ff61", /malformed UTF-8 in string at \/inner\/s/],
+      ["end group", "2c", /end-group/],
+      ["invalid wire type", "2f", /invalid wire type/],
+    ];
+    for (const [name, bytes, message] of cases) {
+      it(`rejects ${name}`, () => {
+        let error: unknown;
+        try {
+          read(unhex(bytes));
+        } catch (e) {
+          error = e;
+        }
+        expect(SerializationError.is(error)).toBe(true);
+        expect((error as Error).message).toMatch(message);
+      });
+    }
+  });
+
+  it("rejects values that do not fit the schema, with a path", () => {
+    expect(() => compileProtobufWriter(Everything)({ i8: 300 } as never)).toThrow(/byte out of range at \/i8/);
+    expect(() => compileProtobufWriter(Everything)({ strings: ["a", 1] } as never)).toThrow(/expected string, got integer at \/strings\/1/);
+    expect(() => compileProtobufWriter(Everything)({ color: "blue" } as never)).toThrow(SerializationError);
+  });
+
+  it("writes non-structure schemas as a one-field message", () => {
+    const S = scalar("string", "test#Name");
+    expect(hex(compileProtobufWriter(S)("hi"))).toBe("0a026869");
+  });
+});
+
+describe("google.rpc.Status", () => {
+  it("encodes as protoc does and reads back", async () => {
+    const { GoogleRpcStatusSchema } = await import("./google-rpc.js");
+    const status = { code: 5, message: "nope", details: [{ typeUrl: "type.googleapis.com/a.B", value: new Uint8Array([8, 1]) }] };
+    const bytes = compileProtobufWriter(GoogleRpcStatusSchema)(status);
+    expect(hex(bytes)).toBe("0805" + "12046e6f7065" + "1a1d" + "0a17" + Buffer.from("type.googleapis.com/a.B").toString("hex") + "12020801");
+    expect(compileProtobufReader(GoogleRpcStatusSchema)(bytes)).toEqual(status);
+    expect(compileProtobufReader(GoogleRpcStatusSchema)(new Uint8Array(0))).toEqual({ code: 0, message: "", details: [] });
+  });
+});

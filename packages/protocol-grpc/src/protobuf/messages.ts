@@ -1,0 +1,489 @@
+/**
+ * Messages and fields: structures, unions (oneofs, inlined or in their own
+ * message), lists (packed when they can be), maps, and wrapper messages for
+ * presence. Each schema compiles once into closures, registered before
+ * recursing so recursive shapes reach themselves through a trampoline.
+ */
+import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
+import { setDataKey } from "@anvil/core";
+import { describe, fail, rethrow } from "./failure.js";
+import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
+import { LEN, type ProtoReader } from "./reader-buffer.js";
+import { scalarType, type ValueType } from "./scalars.js";
+import { documentType, enterRead, enterWrite, readTag, timestampType, wrongWireType } from "./well-known.js";
+import type { ProtoWriter } from "./writer-buffer.js";
+
+/** Writes a message body (no tag, no length). */
+export type WriteBody = (value: unknown, w: ProtoWriter) => void;
+/** Reads a message body up to `end` (the reader's `end` is set to it). */
+export type ReadBody = (r: ProtoReader, end: number) => unknown;
+
+/** A message: its body codec. */
+export interface MessageCodec {
+  readonly writeBody: WriteBody;
+  readonly readBody: ReadBody;
+}
+
+/** One field of a message: writes its tag(s) and value(s), reads one occurrence into the message object. */
+interface FieldCodec {
+  readonly name: string;
+  /** Field numbers this codec answers (several for an inlined oneof). */
+  readonly numbers: readonly number[];
+  readonly write: (value: unknown, w: ProtoWriter) => void;
+  readonly read: (r: ProtoReader, number: number, wireType: number, target: Record<string, unknown>) => void;
+  /** For required and defaulted members: the value of an absent field. */
+  readonly zero?: () => unknown;
+}
+
+const messages = new WeakMap<Schema, MessageCodec>();
+const types = new WeakMap<Schema, Map<string, ValueType>>();
+
+/** The message codec of a structure or union schema; any other schema is a one-field message (`value = 1`). */
+export function messageFor(schema: Schema): MessageCodec {
+  const cached = messages.get(schema);
+  if (cached) return cached;
+  let impl: MessageCodec | undefined;
+  // recursive references reach this trampoline until the real codec exists
+  messages.set(schema, { writeBody: (v, w) => impl!.writeBody(v, w), readBody: (r, end) => impl!.readBody(r, end) });
+  impl = schema.kind === "structure" ? structMessage(schema) : schema.kind === "union" ? unionMessage(schema) : wrapperMessage(schema, schema.traits, false);
+  messages.set(schema, impl);
+  return impl;
+}
+
+/** Where a value sits: a structure field, a list element, a map value or a oneof variant. */
+type Position = "field" | "element" | "mapValue" | "variant";
+
+/**
+ * The value type of a member's target: a scalar, a nested message, or a
+ * wrapper message when `@protoWrapped` asks for presence or the position
+ * cannot hold a collection (lists and maps inside lists, maps and oneofs).
+ */
+export function valueTypeOf(target: Schema, traits: Traits, position: Position): ValueType {
+  const collection = target.kind === "list" || target.kind === "map";
+  if (traits.protoWrapped === true || (collection && position !== "field")) return wrapped(target, traits, false);
+  return plainType(target, traits);
+}
+
+function plainType(target: Schema, traits: Traits): ValueType {
+  const key = traits.protoNumType ?? "";
+  let byKey = types.get(target);
+  if (!byKey) types.set(target, (byKey = new Map()));
+  let type = byKey.get(key);
+  if (!type) {
+    type = buildType(target, traits);
+    byKey.set(key, type);
+  }
+  return type;
+}
+
+function buildType(target: Schema, traits: Traits): ValueType {
+  const scalar = scalarType(target, traits.protoNumType);
+  if (scalar) return scalar;
+  switch (target.kind) {
+    case "timestamp":
+      return timestampType;
+    case "document":
+      return documentType;
+    case "structure":
+    case "union":
+      return messageType(target);
+    default:
+      throw new TypeError(`protobuf: ${target.id} (${target.kind}) has no single-value type`);
+  }
+}
+
+/** A nested message: length, then body. */
+function messageType(schema: StructSchema<unknown> | UnionSchema<unknown>): ValueType {
+  const codec = messageFor(schema);
+  return {
+    wireType: LEN,
+    packable: false,
+    write: (value, w) => {
+      const start = w.fork();
+      codec.writeBody(value, w);
+      w.join(start);
+    },
+    read: (r) => readNested(r, codec.readBody),
+    zero: schema.kind === "structure" ? () => emptyBody(codec) : () => undefined,
+  };
+}
+
+function emptyBody(codec: MessageCodec): unknown {
+  return codec.readBody({ pos: 0, end: 0 } as ProtoReader, 0);
+}
+
+/** @internal Reads a length-delimited body with the reader's `end` narrowed to it. */
+export function readNested(r: ProtoReader, body: ReadBody): unknown {
+  const end = r.length();
+  const outer = r.end;
+  r.end = end;
+  enterRead(r);
+  const out = body(r, end);
+  r.depth--;
+  r.end = outer;
+  return out;
+}
+
+/**
+ * A wrapper message `{ T value = 1; }`. For `@protoWrapped` (Google's
+ * wrappers), the value has implicit presence: a zero value is left out and
+ * an empty wrapper reads as the zero value. For the elements of `@sparse`
+ * collections (`emptyIsNull`), the value has explicit presence (`optional`):
+ * it is always written, and an empty wrapper is `null`.
+ */
+function wrapped(target: Schema, traits: Traits, emptyIsNull: boolean): ValueType {
+  const key = `wrapped:${traits.protoNumType ?? ""}:${emptyIsNull}`;
+  let byKey = types.get(target);
+  if (!byKey) types.set(target, (byKey = new Map()));
+  const cached = byKey.get(key);
+  if (cached) return cached;
+  let codec: MessageCodec | undefined;
+  const type: ValueType = {
+    wireType: LEN,
+    packable: false,
+    write: (value, w) => {
+      const start = w.fork();
+      codec!.writeBody(value, w);
+      w.join(start);
+    },
+    read: (r) => readNested(r, codec!.readBody),
+    zero: () => undefined,
+  };
+  // registered before compiling the contents: a recursive list reaches itself
+  byKey.set(key, type);
+  codec = wrapperMessage(target, traits, emptyIsNull);
+  return type;
+}
+
+function wrapperMessage(target: Schema, traits: Traits, emptyIsNull: boolean): MessageCodec {
+  const unwrapped = { ...traits, protoWrapped: false } as Traits;
+  // nullable contents have explicit presence, like a oneof variant (and a collection among them is wrapped again)
+  const field = fieldCodec("value", 1, target, unwrapped, emptyIsNull ? "variant" : "field", true);
+  const zero = emptyIsNull ? () => null : (field.zero ?? (() => undefined));
+  return {
+    writeBody: (value, w) => {
+      if (value === null) {
+        if (!emptyIsNull) fail("null value");
+        return;
+      }
+      enterWrite(w);
+      field.write(value, w);
+      w.depth--;
+    },
+    readBody: (r, end) => {
+      const box: Record<string, unknown> = {};
+      while (r.pos < end) {
+        const tag = readTag(r);
+        if (tag >>> 3 === 1) field.read(r, 1, tag & 7, box);
+        else r.skip(tag & 7, tag >>> 3);
+      }
+      const value = box.value;
+      return value === undefined ? zero() : value;
+    },
+  };
+}
+
+/**
+ * The field codec of a member: singular, repeated (a list), a map, or (for
+ * `required` zero values) with its zero. `forceZero` gives every field a
+ * zero (wrapper contents). A singular scalar field in a message has
+ * implicit presence: a zero value is left out, as proto3 encoders do.
+ */
+function fieldCodec(name: string, number: number, target: Schema, traits: Traits, position: Position, forceZero: boolean): FieldCodec {
+  if (target.kind === "list" && traits.protoWrapped !== true && position === "field") return listField(name, number, target, forceZero || isPresent(traits));
+  if (target.kind === "map" && traits.protoWrapped !== true && position === "field") return mapField(name, number, target, forceZero || isPresent(traits));
+  const type = valueTypeOf(target, traits, position);
+  const tag = number * 8 + type.wireType;
+  const expected = type.wireType;
+  const { write, read } = type;
+  const isZero = position === "field" ? type.isZero : undefined;
+  return {
+    name,
+    numbers: [number],
+    write: isZero
+      ? (value, w) => {
+          if (isZero(value)) return;
+          w.uint32(tag);
+          write(value, w);
+        }
+      : (value, w) => {
+          w.uint32(tag);
+          write(value, w);
+        },
+    read: (r, _number, wireType, target) => {
+      if (wireType !== expected) wrongWireType(number, wireType);
+      target[name] = read(r);
+    },
+    ...(forceZero || isPresent(traits) ? { zero: type.zero } : {}),
+  };
+}
+
+/** Required and defaulted members always have a value: an absent field is its zero value. */
+function isPresent(traits: Traits): boolean {
+  return traits.required === true || traits.default !== undefined;
+}
+
+function listField(name: string, number: number, schema: ListSchema<unknown>, present: boolean): FieldCodec {
+  const sparse = schema.traits.sparse === true;
+  const member = schema.member;
+  const item = sparse ? wrapped(member.target, member.traits, true) : valueTypeOf(member.target, member.traits, "element");
+  const { write, read, wireType } = item;
+  const packed = item.packable;
+  const tag = number * 8 + (packed ? LEN : wireType);
+  return {
+    name,
+    numbers: [number],
+    write: (value, w) => {
+      if (!Array.isArray(value)) fail(`expected array, got ${describe(value)}`);
+      const n = value.length;
+      if (n === 0) return;
+      if (packed) {
+        w.uint32(tag);
+        const start = w.fork();
+        for (let i = 0; i < n; i++) {
+          const v = value[i];
+          try {
+            if (v === null || v === undefined) fail("null in a non-sparse list");
+            write(v, w);
+          } catch (error) {
+            rethrow(error, i);
+          }
+        }
+        w.join(start);
+        return;
+      }
+      for (let i = 0; i < n; i++) {
+        const v = value[i];
+        try {
+          if (v === undefined || (v === null && !sparse)) fail("null in a non-sparse list");
+          w.uint32(tag);
+          write(v, w);
+        } catch (error) {
+          rethrow(error, i);
+        }
+      }
+    },
+    read: (r, _number, wt, target) => {
+      let list = target[name] as unknown[] | undefined;
+      if (list === undefined) target[name] = list = [];
+      if (wt === wireType) {
+        try {
+          list.push(read(r));
+        } catch (error) {
+          rethrow(error, list.length);
+        }
+      } else if (wt === LEN && packed) {
+        const end = r.length();
+        const outer = r.end;
+        r.end = end;
+        while (r.pos < end) {
+          try {
+            list.push(read(r));
+          } catch (error) {
+            rethrow(error, list.length);
+          }
+        }
+        r.end = outer;
+      } else wrongWireType(number, wt);
+    },
+    ...(present ? { zero: () => [] } : {}),
+  };
+}
+
+function mapField(name: string, number: number, schema: MapSchema<unknown>, present: boolean): FieldCodec {
+  const sparse = schema.traits.sparse === true;
+  const valueMember = schema.value;
+  const valueType = sparse ? wrapped(valueMember.target, valueMember.traits, true) : valueTypeOf(valueMember.target, valueMember.traits, "mapValue");
+  const valueTag = 16 + valueType.wireType;
+  const tag = number * 8 + LEN;
+  const writeValue = valueType.write;
+  const readValue = valueType.read;
+  const zeroValue = sparse ? () => null : valueType.zero;
+  return {
+    name,
+    numbers: [number],
+    write: (value, w) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
+        return fail(`expected map object, got ${describe(value)}`);
+      }
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined) continue;
+        try {
+          if (v === null && !sparse) fail("null in a non-sparse map");
+          w.uint32(tag);
+          const start = w.fork();
+          w.uint32(0x0a);
+          w.string(key);
+          w.uint32(valueTag);
+          writeValue(v, w);
+          w.join(start);
+        } catch (error) {
+          rethrow(error, key);
+        }
+      }
+    },
+    read: (r, _number, wt, target) => {
+      if (wt !== LEN) wrongWireType(number, wt);
+      let map = target[name] as Record<string, unknown> | undefined;
+      if (map === undefined) target[name] = map = {};
+      const end = r.length();
+      const outer = r.end;
+      r.end = end;
+      let key = "";
+      let value: unknown = undefined;
+      while (r.pos < end) {
+        const t = readTag(r);
+        if (t === 0x0a) key = r.string();
+        else if (t === valueTag) {
+          try {
+            value = readValue(r);
+          } catch (error) {
+            rethrow(error, key);
+          }
+        } else if (t >>> 3 === 1 || t >>> 3 === 2) wrongWireType(t >>> 3, t & 7);
+        else r.skip(t & 7, t >>> 3);
+      }
+      r.end = outer;
+      if (value === undefined) value = zeroValue();
+      if (value === undefined) rethrow(new Error("map entry without a value"), key);
+      setDataKey(map, key, value);
+    },
+    ...(present ? { zero: () => ({}) } : {}),
+  };
+}
+
+/** The variants of a oneof as one field codec answering each variant's number. */
+function oneofField(name: string, variants: readonly VariantLayout[]): FieldCodec {
+  const byName = new Map<string, FieldCodec>();
+  const byNumber = new Map<number, { variant: string; codec: FieldCodec }>();
+  for (const { member, number } of variants) {
+    const codec = fieldCodec("value", number, member.target, member.traits, "variant", true);
+    byName.set(member.name, codec);
+    byNumber.set(number, { variant: member.name, codec });
+  }
+  const box: Record<string, unknown> = {};
+  return {
+    name,
+    numbers: [...byNumber.keys()],
+    write: (value, w) => {
+      if (typeof value !== "object" || value === null || typeof (value as { $case?: unknown }).$case !== "string") {
+        return fail(`expected union value { $case, value }, got ${describe(value)}`);
+      }
+      const { $case, value: v } = value as { $case: string; value: unknown };
+      const codec = byName.get($case);
+      if (codec === undefined) return fail($case === "$unknown" ? "cannot write an unknown union variant" : `unknown union member ${JSON.stringify($case)}`);
+      try {
+        if (v === undefined || v === null) fail("union value is null");
+        codec.write(v, w);
+      } catch (error) {
+        rethrow(error, $case);
+      }
+    },
+    read: (r, number, wireType, target) => {
+      const { variant, codec } = byNumber.get(number)!;
+      try {
+        codec.read(r, number, wireType, box);
+      } catch (error) {
+        rethrow(error, variant);
+      }
+      target[name] = { $case: variant, value: box.value };
+      box.value = undefined;
+    },
+  };
+}
+
+/** Field codecs by number: an array for small numbers, a map beyond. */
+function numberIndex(fields: readonly FieldCodec[]): (n: number) => FieldCodec | undefined {
+  let max = 0;
+  for (const f of fields) for (const n of f.numbers) if (n > max) max = n;
+  if (max <= 1024) {
+    const table: (FieldCodec | undefined)[] = new Array(max + 1).fill(undefined);
+    for (const f of fields) for (const n of f.numbers) table[n] = f;
+    return (n) => (n <= max ? table[n] : undefined);
+  }
+  const map = new Map<number, FieldCodec>();
+  for (const f of fields) for (const n of f.numbers) map.set(n, f);
+  return (n) => map.get(n);
+}
+
+function structMessage(schema: StructSchema<unknown>): MessageCodec {
+  const fields = structLayout(schema.members).map(({ member, number, variants }) =>
+    variants ? oneofField(member.name, variants) : fieldCodec(member.name, number, member.target, member.traits, "field", false),
+  );
+  return fieldsMessage(fields);
+}
+
+function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
+  const n = fields.length;
+  const names = fields.map((f) => f.name);
+  const writes = fields.map((f) => f.write);
+  const lookup = numberIndex(fields);
+  const zeros = fields.filter((f) => f.zero !== undefined).map((f) => [f.name, f.zero!] as const);
+  return {
+    writeBody: (value, w) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
+        return fail(`expected structure object, got ${describe(value)}`);
+      }
+      enterWrite(w);
+      for (let i = 0; i < n; i++) {
+        const v = (value as Record<string, unknown>)[names[i]!];
+        if (v === undefined || v === null) continue;
+        try {
+          writes[i]!(v, w);
+        } catch (error) {
+          rethrow(error, names[i]!);
+        }
+      }
+      w.depth--;
+    },
+    readBody: (r, end) => {
+      const out: Record<string, unknown> = {};
+      while (r.pos < end) {
+        const tag = readTag(r);
+        const number = tag >>> 3;
+        const field = lookup(number);
+        if (field === undefined) {
+          r.skip(tag & 7, number);
+          continue;
+        }
+        try {
+          field.read(r, number, tag & 7, out);
+        } catch (error) {
+          rethrow(error, field.name);
+        }
+      }
+      for (let i = 0; i < zeros.length; i++) {
+        const [name, zero] = zeros[i]!;
+        if (out[name] === undefined) {
+          const z = zero();
+          if (z !== undefined) out[name] = z;
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
+  const field = oneofField("value", oneofLayout(schema));
+  const lookup = numberIndex([field]);
+  return {
+    writeBody: (value, w) => {
+      enterWrite(w);
+      field.write(value, w);
+      w.depth--;
+    },
+    readBody: (r, end) => {
+      const box: Record<string, unknown> = {};
+      while (r.pos < end) {
+        const tag = readTag(r);
+        const number = tag >>> 3;
+        if (lookup(number) === undefined) r.skip(tag & 7, number);
+        else field.read(r, number, tag & 7, box);
+      }
+      return box.value;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * The input side: a cursor over the bytes with the protobuf primitives. Every
+ * read is bounded by `end`, the end of the innermost length-delimited body,
+ * so a nested field can never read past its message, and lengths are checked
+ * against what is left before anything is allocated.
+ */
+import { fail } from "./failure.js";
+
+/** Wire types. */
+export const VARINT = 0;
+export const I64 = 1;
+export const LEN = 2;
+export const SGROUP = 3;
+export const EGROUP = 4;
+export const I32 = 5;
+
+const TWO_32 = 0x100000000;
+/** Above this high half, a 64-bit magnitude is beyond 2^53 and stays a bigint. */
+const SAFE_HI = 0x200000;
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** @internal */
+export class ProtoReader {
+  buf: Uint8Array;
+  view: DataView;
+  pos = 0;
+  /** The end of the current body. */
+  end: number;
+  /** Message nesting (depth guard). */
+  depth = 0;
+  /** The halves of the last {@link varint64} or {@link fixed64}. */
+  lo = 0;
+  hi = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.buf = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.end = bytes.length;
+  }
+
+  /** A varint's low 32 bits, unsigned; rejects truncated and over-long (more than ten byte) varints. */
+  uint32(): number {
+    const b = this.buf;
+    let p = this.pos;
+    if (p < this.end) {
+      const first = b[p]!;
+      if (first < 0x80) {
+        this.pos = p + 1;
+        return first;
+      }
+    }
+    let result = 0;
+    let shift = 0;
+    const end = this.end;
+    for (let i = 0; i < 10; i++) {
+      if (p >= end) return fail("truncated varint");
+      const byte = b[p++]!;
+      if (shift < 32) result |= (byte & 0x7f) << shift;
+      shift += 7;
+      if (byte < 0x80) {
+        this.pos = p;
+        return result >>> 0;
+      }
+    }
+    return fail("varint longer than ten bytes");
+  }
+
+  /** A 64-bit varint into {@link lo} and {@link hi}. */
+  varint64(): void {
+    const b = this.buf;
+    const end = this.end;
+    let p = this.pos;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < 10; i++) {
+      if (p >= end) fail("truncated varint");
+      const byte = b[p++]!;
+      const bits = byte & 0x7f;
+      if (i < 4) lo |= bits << (i * 7);
+      else if (i === 4) {
+        lo |= bits << 28;
+        hi |= bits >>> 4;
+      } else hi |= bits << (i * 7 - 32);
+      if (byte < 0x80) {
+        this.pos = p;
+        this.lo = lo >>> 0;
+        this.hi = hi >>> 0;
+        return;
+      }
+    }
+    fail("varint longer than ten bytes");
+  }
+
+  /** The last 64-bit value as unsigned: a number when safe, else a bigint. */
+  unsigned64(): number | bigint {
+    const { lo, hi } = this;
+    if (hi < SAFE_HI) return hi * TWO_32 + lo;
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  }
+
+  /** The last 64-bit value as two's complement signed: a number when safe, else a bigint. */
+  signed64(): number | bigint {
+    const { lo, hi } = this;
+    if (hi < 0x80000000) return this.unsigned64();
+    // negative: magnitude = ~x + 1
+    const mlo = (~lo + 1) >>> 0;
+    const mhi = (~hi + (mlo === 0 ? 1 : 0)) >>> 0;
+    if (mhi < SAFE_HI) return -(mhi * TWO_32 + mlo);
+    return -((BigInt(mhi) << 32n) | BigInt(mlo));
+  }
+
+  /** The last 64-bit value zigzag-decoded. */
+  zigzag64(): number | bigint {
+    const { lo, hi } = this;
+    const negative = lo & 1;
+    let zlo = ((lo >>> 1) | (hi << 31)) >>> 0;
+    let zhi = hi >>> 1;
+    if (negative) {
+      zlo = ~zlo >>> 0;
+      zhi = ~zhi >>> 0;
+    }
+    this.lo = zlo;
+    this.hi = zhi;
+    return this.signed64();
+  }
+
+  /** Four bytes, little endian, unsigned. */
+  fixed32(): number {
+    const p = this.pos;
+    if (p + 4 > this.end) fail("truncated fixed32");
+    this.pos = p + 4;
+    return this.view.getUint32(p, true);
+  }
+
+  /** Eight bytes, little endian, into {@link lo} and {@link hi}. */
+  fixed64(): void {
+    const p = this.pos;
+    if (p + 8 > this.end) fail("truncated fixed64");
+    this.pos = p + 8;
+    this.lo = this.view.getUint32(p, true);
+    this.hi = this.view.getUint32(p + 4, true);
+  }
+
+  float(): number {
+    const p = this.pos;
+    if (p + 4 > this.end) fail("truncated float");
+    this.pos = p + 4;
+    return this.view.getFloat32(p, true);
+  }
+
+  double(): number {
+    const p = this.pos;
+    if (p + 8 > this.end) fail("truncated double");
+    this.pos = p + 8;
+    return this.view.getFloat64(p, true);
+  }
+
+  /** A length prefix, checked against what is left of the current body. Returns the body's end. */
+  length(): number {
+    const n = this.uint32();
+    if (n > this.end - this.pos) fail(`length ${n} past the end of the message`);
+    return this.pos + n;
+  }
+
+  /** Length-delimited bytes (a copy: the input buffer may be reused by the transport). */
+  bytes(): Uint8Array {
+    const end = this.length();
+    const out = this.buf.slice(this.pos, end);
+    this.pos = end;
+    return out;
+  }
+
+  /** A length-delimited UTF-8 string; malformed UTF-8 is an error. */
+  string(): string {
+    const end = this.length();
+    const b = this.buf;
+    let p = this.pos;
+    if (end - p < 64) {
+      // short strings: decode ASCII in place, hand anything else to the strict decoder
+      let out = "";
+      for (; p < end; p++) {
+        const c = b[p]!;
+        if (c >= 0x80) break;
+        out += String.fromCharCode(c);
+      }
+      if (p === end) {
+        this.pos = end;
+        return out;
+      }
+      p = this.pos;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(b.subarray(p, end));
+    } catch {
+      return fail("malformed UTF-8 in string");
+    }
+    this.pos = end;
+    return text;
+  }
+
+  /** Skips one field's value of the given wire type (an unknown field). */
+  skip(wireType: number, fieldNumber: number): void {
+    switch (wireType) {
+      case VARINT:
+        this.uint32();
+        return;
+      case I64:
+        if (this.pos + 8 > this.end) fail("truncated fixed64");
+        this.pos += 8;
+        return;
+      case LEN:
+        this.pos = this.length();
+        return;
+      case I32:
+        if (this.pos + 4 > this.end) fail("truncated fixed32");
+        this.pos += 4;
+        return;
+      case SGROUP: {
+        // a group: skip fields until the matching end-group tag
+        if (++this.depth > 100) fail("groups nested too deeply");
+        for (;;) {
+          if (this.pos >= this.end) fail("unterminated group");
+          const tag = this.uint32();
+          const no = tag >>> 3;
+          const wt = tag & 7;
+          if (no === 0) fail("field number 0");
+          if (wt === EGROUP) {
+            if (no !== fieldNumber) fail("mismatched end-group tag");
+            break;
+          }
+          this.skip(wt, no);
+        }
+        this.depth--;
+        return;
+      }
+      default:
+        fail(wireType === EGROUP ? "unexpected end-group tag" : `invalid wire type ${wireType}`);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The growable output buffer of the compiled protobuf writers. One instance
+ * is reused across writes (the result is copied out), so steady-state
+ * writing allocates only the returned bytes.
+ *
+ * Length-delimited fields are written in one pass with backpatching: `fork`
+ * reserves one byte for the length, `join` writes it and, in the rare case
+ * the body is 128 bytes or longer, moves the body to make room for a longer
+ * varint. No size pre-pass, no chunk lists.
+ */
+
+const encoder = new TextEncoder();
+const TWO_32 = 0x100000000;
+
+/** @internal */
+export class ProtoWriter {
+  buf: Uint8Array;
+  view: DataView;
+  pos = 0;
+  /** Message nesting of the value being written (cycle and depth guard). */
+  depth = 0;
+  busy = false;
+
+  constructor(size = 8192) {
+    this.buf = new Uint8Array(size);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  reset(): void {
+    this.pos = 0;
+    this.depth = 0;
+  }
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  /** A copy of the written bytes. */
+  result(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+
+  /** An unsigned 32-bit varint (`0 <= value < 2^32`); tags and lengths too. */
+  uint32(value: number): void {
+    this.ensure(5);
+    const b = this.buf;
+    let p = this.pos;
+    while (value > 0x7f) {
+      b[p++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    b[p++] = value;
+    this.pos = p;
+  }
+
+  /** An `int32` varint: negative values take ten bytes (sign-extended to 64 bits). */
+  int32(value: number): void {
+    if (value >= 0) this.uint32(value);
+    else this.varint64(value >>> 0, 0xffffffff);
+  }
+
+  /** A `sint32` varint (zigzag). */
+  sint32(value: number): void {
+    this.uint32(((value << 1) ^ (value >> 31)) >>> 0);
+  }
+
+  /** A 64-bit varint from its unsigned 32-bit halves. */
+  varint64(lo: number, hi: number): void {
+    this.ensure(10);
+    const b = this.buf;
+    let p = this.pos;
+    while (hi > 0 || lo > 0x7f) {
+      b[p++] = (lo & 0x7f) | 0x80;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    b[p++] = lo;
+    this.pos = p;
+  }
+
+  /** Four little-endian bytes from an unsigned or signed 32-bit integer. */
+  fixed32(value: number): void {
+    this.ensure(4);
+    const b = this.buf;
+    const p = this.pos;
+    b[p] = value;
+    b[p + 1] = value >>> 8;
+    b[p + 2] = value >>> 16;
+    b[p + 3] = value >>> 24;
+    this.pos = p + 4;
+  }
+
+  /** Eight little-endian bytes from unsigned 32-bit halves. */
+  fixed64(lo: number, hi: number): void {
+    this.fixed32(lo);
+    this.fixed32(hi);
+  }
+
+  float(value: number): void {
+    this.ensure(4);
+    this.view.setFloat32(this.pos, value, true);
+    this.pos += 4;
+  }
+
+  double(value: number): void {
+    this.ensure(8);
+    this.view.setFloat64(this.pos, value, true);
+    this.pos += 8;
+  }
+
+  /** Length-delimited bytes. */
+  bytes(value: Uint8Array): void {
+    const n = value.length;
+    this.uint32(n);
+    this.ensure(n);
+    if (n < 32) {
+      const b = this.buf;
+      let p = this.pos;
+      for (let i = 0; i < n; i++) b[p++] = value[i]!;
+      this.pos = p;
+    } else {
+      this.buf.set(value, this.pos);
+      this.pos += n;
+    }
+  }
+
+  /** A length-delimited UTF-8 string (lone surrogates become U+FFFD, as TextEncoder does). */
+  string(value: string): void {
+    const n = value.length;
+    if (n < 128) {
+      // short strings: assume ASCII and write in place; fall back on the first other char
+      this.ensure(n + 1);
+      const b = this.buf;
+      const start = this.pos;
+      let p = start + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = value.charCodeAt(i);
+        if (c >= 0x80) break;
+        b[p++] = c;
+      }
+      if (i === n) {
+        b[start] = n;
+        this.pos = p;
+        return;
+      }
+    }
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: reserve the longest length, then move the bytes if a shorter one fits
+    const max = n * 3;
+    const reserved = varintSize(max);
+    this.ensure(reserved + max);
+    const start = this.pos;
+    const written = encoder.encodeInto(value, this.buf.subarray(start + reserved)).written;
+    const actual = varintSize(written);
+    if (actual !== reserved) this.buf.copyWithin(start + actual, start + reserved, start + reserved + written);
+    this.uint32(written);
+    this.pos = start + actual + written;
+  }
+
+  /** Starts a length-delimited body: reserves one length byte and returns where the body starts. */
+  fork(): number {
+    this.ensure(1);
+    return ++this.pos;
+  }
+
+  /** Ends a body started with {@link fork}: writes its length, moving the body if the length needs more than one byte. */
+  join(start: number): void {
+    const length = this.pos - start;
+    if (length < 0x80) {
+      this.buf[start - 1] = length;
+      return;
+    }
+    const size = varintSize(length);
+    this.ensure(size - 1);
+    const b = this.buf;
+    b.copyWithin(start + size - 1, start, this.pos);
+    let p = start - 1;
+    let v = length;
+    while (v > 0x7f) {
+      b[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    b[p++] = v;
+    this.pos = p + length;
+  }
+}
+
+/** @internal The bytes an unsigned 32-bit varint takes. */
+export function varintSize(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
+}
+
+/** @internal Splits an integer (safe number or bigint within 64 bits) into two's complement unsigned 32-bit halves. */
+export function split64(value: number | bigint): [lo: number, hi: number] {
+  if (typeof value === "bigint") return [Number(value & 0xffffffffn), Number((value >> 32n) & 0xffffffffn)];
+  if (value >= 0) return [value >>> 0, Math.floor(value / TWO_32) >>> 0];
+  const magnitude = -value;
+  let lo = magnitude >>> 0;
+  let hi = Math.floor(magnitude / TWO_32) >>> 0;
+  // negate: ~x + 1 over 64 bits
+  lo = (~lo + 1) >>> 0;
+  hi = (~hi + (lo === 0 ? 1 : 0)) >>> 0;
+  return [lo, hi];
+}
