@@ -1,11 +1,9 @@
 /**
  * Anvil client ↔ Anvil server over h2c, every call kind, errors, deadlines,
- * cancellation, metadata and limits. The message codec here is a stand-in
- * (JSON): what is under test is the transport.
+ * cancellation, metadata and limits, with the protobuf codec.
  */
 import { createClient } from "@anvil/client-core";
 import { http2Transport } from "@anvil/client-core/node";
-import { jsonCodec } from "@anvil/codec-json";
 import { ModeledError, UnmodeledError } from "@anvil/core";
 import { createServer } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
@@ -14,7 +12,7 @@ import { grpc } from "./index.js";
 import { greeterHandlers, type Seen } from "./test-handlers.js";
 import { type ChatEvent, Greeter, NoSuchName, type TickEvent } from "./test-service.js";
 
-const protocol = grpc({ codec: jsonCodec });
+const protocol = grpc();
 const seen: Seen = { aborted: [] };
 let listener: NodeListener;
 const transport = http2Transport();
@@ -90,10 +88,10 @@ describe("grpc: Anvil client and server", () => {
 
   it("moves a 4 MiB message, and refuses one over the limit with RESOURCE_EXHAUSTED", async () => {
     const limit = 4 * 1024 * 1024;
-    // JSON base64 grows 4/3: the largest blob whose message is at the limit.
-    const fits = new Uint8Array(Math.floor((limit - 16) * 0.74)).fill(7);
+    // Field 1's tag and a 4-byte length, then the bytes: a message of exactly 4 MiB.
+    const fits = new Uint8Array(limit - 5).fill(7);
     expect((await client().echo({ data: fits })).size).toBe(fits.byteLength);
-    const error = (await rejection(client().echo({ data: new Uint8Array(limit).fill(7) }))) as UnmodeledError;
+    const error = (await rejection(client().echo({ data: new Uint8Array(limit - 4).fill(7) }))) as UnmodeledError;
     expect(error.code).toBe("RESOURCE_EXHAUSTED");
   });
 

@@ -28,7 +28,8 @@ import { decodeBinaryHeader, encodeBinaryHeader } from "./metadata.js";
 import { protoFullName } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus, type GrpcStatusCode, isStatusName, statusName, statusOfHttpError } from "./status.js";
-import { decodeRpcStatus, encodeRpcStatus, type StatusDetail, TYPE_URL_PREFIX } from "./status-details.js";
+import { typeUrlOf } from "./protobuf/google-rpc.js";
+import { decodeRpcStatus, encodeRpcStatus } from "./status-details.js";
 
 /** The header (or trailer) names gRPC answers with. */
 export const GRPC_STATUS = "grpc-status";
@@ -102,7 +103,7 @@ export function writeStatus(target: Headers, answer: StatusAnswer, options: Reso
     } catch {
       return target; // the status still says what happened
     }
-    const details: StatusDetail[] = [{ typeUrl: `${TYPE_URL_PREFIX}${protoFullName(schema.id)}`, value }];
+    const details = [{ typeUrl: typeUrlOf(protoFullName(schema.id)), value }];
     target.set(GRPC_STATUS_DETAILS, encodeBinaryHeader(encodeRpcStatus({ code: answer.code, message: answer.message, details })));
   }
   return target;

@@ -4,6 +4,7 @@
 import type { ClientProtocol, ServerProtocol } from "@anvil/core";
 import { createGrpcClient } from "./client.js";
 import { type GrpcOptions, resolveGrpcOptions } from "./options.js";
+import { protobufCodec } from "./protobuf/codec.js";
 import { createGrpcServer } from "./server.js";
 
 /** Both sides of gRPC. */
@@ -20,7 +21,7 @@ export interface GrpcProtocol {
  * server, client and bidirectional streaming for `@streaming` union
  * members.
  */
-export function grpc(options: Partial<GrpcOptions> & Pick<GrpcOptions, "codec">): GrpcProtocol {
-  const resolved = resolveGrpcOptions(options, undefined);
+export function grpc(options: Partial<GrpcOptions> = {}): GrpcProtocol {
+  const resolved = resolveGrpcOptions(options, protobufCodec);
   return Object.freeze({ client: createGrpcClient(resolved), server: createGrpcServer(resolved) });
 }

@@ -16,8 +16,6 @@ export type { ReadMessagesOptions } from "./frames.js";
 export { formatTimeout, parseTimeout } from "./timeout.js";
 export { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
 export { customMetadata, decodeBinaryHeader, encodeBinaryHeader, isBinaryKey } from "./metadata.js";
-export { decodeRpcStatus, encodeRpcStatus, TYPE_URL_PREFIX } from "./status-details.js";
-export type { RpcStatus, StatusDetail } from "./status-details.js";
 export { grpcPath, protoFullName } from "./names.js";
 export { compileProtobufReader, compileProtobufWriter, GoogleRpcStatusSchema, ProtoAnySchema, protobufCodec, typeUrlOf } from "./protobuf/index.js";
 export type { GoogleRpcStatus, ProtoAny, ProtobufReader, ProtobufWriter } from "./protobuf/index.js";

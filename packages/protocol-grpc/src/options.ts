@@ -9,7 +9,7 @@ import { DEFAULT_MAX_RECEIVE_BYTES } from "./frames.js";
 
 /** Settings of {@link grpc}. */
 export interface GrpcOptions {
-  /** The message codec: protobuf (`application/grpc+proto`). Tests may pass another `Codec`. */
+  /** The message codec. Default Anvil's protobuf codec (`application/grpc+proto`); tests may pass another `Codec`. */
   readonly codec: Codec;
   /** Largest message received, in bytes (after decompression); larger ones fail with RESOURCE_EXHAUSTED. Default 4 MiB. */
   readonly maxReceiveMessageBytes: number;

@@ -73,37 +73,3 @@ export const Greeter = service("example.grpctest#Greeter", {
   operations: { sayHello: SayHello, echo: Echo, fail: Fail, wait: Wait, countdown: Countdown, sum: Sum, chat: Chat },
   protocols: ["alloy.proto#grpc"],
 });
-
-/**
- * The service in proto3, as a conventional peer sees it (until the emitter
- * writes it from the schema).
- */
-export const GREETER_PROTO = `syntax = "proto3";
-package example.grpctest;
-
-message SayHelloInput { string name = 1; int32 times = 2; }
-message SayHelloOutput { string message = 1; }
-message NoSuchName { string message = 1; string name = 2; }
-message EchoInput { bytes data = 1; }
-message EchoOutput { int32 size = 1; bytes data = 2; }
-message FailInput {}
-message FailOutput {}
-message WaitInput {}
-message WaitOutput {}
-message Tick { int32 n = 1; }
-message Say { string text = 1; }
-message TickStream { oneof value { Tick tick = 1; } }
-message ChatStream { oneof value { Say say = 1; } }
-message CountdownInput { int32 from = 1; }
-message SumOutput { int32 total = 1; }
-
-service Greeter {
-  rpc SayHello(SayHelloInput) returns (SayHelloOutput);
-  rpc Echo(EchoInput) returns (EchoOutput);
-  rpc Fail(FailInput) returns (FailOutput);
-  rpc Wait(WaitInput) returns (WaitOutput);
-  rpc Countdown(CountdownInput) returns (stream TickStream);
-  rpc Sum(stream TickStream) returns (SumOutput);
-  rpc Chat(stream ChatStream) returns (stream ChatStream);
-}
-`;

@@ -1,4 +1,4 @@
-import { ProtocolError } from "@anvil/core";
+import { ProtocolError, SerializationError } from "@anvil/core";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages, type ReadMessagesOptions } from "./frames.js";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
@@ -150,8 +150,8 @@ describe("google.rpc.Status", () => {
     expect([...decoded.details[0]!.value]).toEqual([10, 1, 65]);
   });
 
-  it("throws a RangeError on bytes that are not a status", () => {
-    expect(() => decodeRpcStatus(new Uint8Array([0x12, 0x7f]))).toThrow(RangeError);
-    expect(() => decodeRpcStatus(new Uint8Array([0x08, 0x80]))).toThrow(RangeError);
+  it("throws a SerializationError on bytes that are not a status", () => {
+    expect(() => decodeRpcStatus(new Uint8Array([0x12, 0x7f]))).toThrow(SerializationError);
+    expect(() => decodeRpcStatus(new Uint8Array([0x08, 0x80]))).toThrow(SerializationError);
   });
 });
