@@ -3,7 +3,7 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all benchmarks
-//   pnpm bench model json      only those named (model, codegen, json, cbor, client, server)
+//   pnpm bench model json      only those named (model, codegen, json, cbor, client, server, grpc)
 //   pnpm bench --quick         smaller inputs and shorter runs
 import { parseArgs } from "node:util";
 
@@ -18,5 +18,6 @@ const benches = [
   ["cbor", () => import("./cbor-bench.mjs").then((m) => m.runCborBench(options))],
   ["client", () => import("./client-bench.mjs").then((m) => m.runClientBench(options))],
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
+  ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],
 ];
 for (const [name, run] of benches) if (only.size === 0 || only.has(name)) await run();

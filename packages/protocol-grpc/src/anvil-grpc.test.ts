@@ -71,10 +71,18 @@ describe("grpc: Anvil client and server", () => {
     expect(error.message).not.toMatch(/password/);
   });
 
-  it("carries a deadline: the handler's signal aborts and the call fails DEADLINE_EXCEEDED", async () => {
+  it("honours grpc-timeout: the handler's signal aborts and the call fails DEADLINE_EXCEEDED", async () => {
+    const error = (await rejection(client().wait({}, { headers: { "grpc-timeout": "100m" } }))) as UnmodeledError;
+    expect(error.code).toBe("DEADLINE_EXCEEDED");
+    await expect.poll(() => seen.aborted.some((m) => /deadline/.test(m))).toBe(true);
+  });
+
+  it("sends the client's timeout as grpc-timeout, and the call fails when it passes", async () => {
+    const before = seen.aborted.length;
     const error = await rejection(client().wait({}, { timeoutMs: 150 }));
     expect(ModeledError.isModeledError(error)).toBe(false);
-    await expect.poll(() => seen.aborted.some((m) => /deadline/.test(m))).toBe(true);
+    // Whichever comes first, the server's deadline or the client's cancellation, the handler hears of it.
+    await expect.poll(() => seen.aborted.length).toBeGreaterThan(before);
   });
 
   it("cancels a call when the caller aborts: the handler's signal fires", async () => {
