@@ -3,7 +3,7 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all benchmarks
-//   pnpm bench model json      only those named (model, codegen, json, cbor, client, server, grpc)
+//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc)
 //   pnpm bench --quick         smaller inputs and shorter runs
 import { parseArgs } from "node:util";
 
@@ -16,6 +16,7 @@ const benches = [
   ["codegen", () => import("./codegen-bench.mjs").then((m) => m.runCodegenBench(options))],
   ["json", () => import("./json-bench.mjs").then((m) => m.runJsonBench(options))],
   ["cbor", () => import("./cbor-bench.mjs").then((m) => m.runCborBench(options))],
+  ["proto", () => import("./proto-bench.mjs").then((m) => m.runProtoBench(options))],
   ["client", () => import("./client-bench.mjs").then((m) => m.runClientBench(options))],
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
   ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],

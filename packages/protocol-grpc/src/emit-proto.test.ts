@@ -59,6 +59,8 @@ describe("emitProto", () => {
       "sfixed64 sf64 = 8;",
       "repeated sint32 sints = 10;",
       "HIGH = 10;",
+      "int64 millis = 34;",
+      "string text = 35;",
     ]) {
       expect(text).toContain(line);
     }

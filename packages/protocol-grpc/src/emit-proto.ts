@@ -5,6 +5,8 @@
  */
 import type { EnumSchema, IntEnumSchema, ListSchema, MapSchema, MemberSchema, OperationSchema, Schema, ServiceSchema, StructSchema, Traits, UnionSchema } from "@anvil/core";
 import { enumNumbers, isOpenEnum, oneofLayout, structLayout } from "./protobuf/layout.js";
+import { variantKey } from "./protobuf/messages.js";
+import { protoTimestampFormat } from "./protobuf/well-known.js";
 
 /** Options of {@link emitProto}. */
 export interface EmitProtoOptions {
@@ -230,9 +232,12 @@ class Emitter {
         return "float";
       case "double":
         return "double";
-      case "timestamp":
+      case "timestamp": {
+        const format = protoTimestampFormat(traits);
+        if (format !== "PROTOBUF") return format === "EPOCH_MILLIS" ? "int64" : "string";
         this.imports.add(WELL_KNOWN.timestamp);
         return "google.protobuf.Timestamp";
+      }
       case "document":
         this.imports.add(WELL_KNOWN.struct);
         return "google.protobuf.Value";
@@ -259,7 +264,7 @@ class Emitter {
       this.imports.add(WELL_KNOWN.wrappers);
       return `google.protobuf.${google}`;
     }
-    const key = traits.protoNumType ?? "";
+    const key = variantKey(target, traits);
     let byKey = this.wrappers.get(target);
     if (!byKey) this.wrappers.set(target, (byKey = new Map()));
     const known = byKey.get(key);
@@ -276,7 +281,7 @@ class Emitter {
   private nullable(target: Schema, traits: Traits): string {
     const inner = { ...traits, protoWrapped: false } as Traits;
     const type = this.fieldType(target, inner, "variant");
-    const key = `nullable:${traits.protoNumType ?? ""}`;
+    const key = `nullable:${variantKey(target, traits)}`;
     let byKey = this.wrappers.get(target);
     if (!byKey) this.wrappers.set(target, (byKey = new Map()));
     const known = byKey.get(key);

@@ -96,6 +96,9 @@ function fromPb(s: Schema, t: Traits, p: Position, v: unknown): unknown {
     case "blob":
       return new Uint8Array(v as Uint8Array);
     case "timestamp": {
+      const format = t.custom?.["alloy.proto#protoTimestampFormat"];
+      if (format === "EPOCH_MILLIS") return new Date(Number(v));
+      if (format === "RFC3339_STRING") return new Date(v as string);
       const ts = v as { seconds?: string; nanos?: number };
       return new Date(Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6));
     }
@@ -161,6 +164,9 @@ function toPb(s: Schema, t: Traits, p: Position, v: unknown): unknown {
       return String(v);
     case "timestamp": {
       const ms = (v as Date).getTime();
+      const format = t.custom?.["alloy.proto#protoTimestampFormat"];
+      if (format === "EPOCH_MILLIS") return String(ms);
+      if (format === "RFC3339_STRING") return (v as Date).toISOString();
       const seconds = Math.floor(ms / 1000);
       const nanos = (ms - seconds * 1000) * 1e6;
       // zero fields left out, as proto3 encoders do
@@ -245,7 +251,7 @@ function expected(s: Schema, t: Traits, v: unknown): unknown {
       for (const m of s.members) {
         const x = (v as Record<string, unknown>)[m.name];
         if (x === undefined || x === null) continue;
-        if (!m.traits.required && !m.traits.protoWrapped && leftOut(m.target, x)) continue;
+        if (!m.traits.required && !m.traits.protoWrapped && leftOut(m.target, m.traits, x)) continue;
         out[m.name] = expected(m.target, m.traits, x);
       }
       return out;
@@ -261,8 +267,10 @@ function expected(s: Schema, t: Traits, v: unknown): unknown {
 }
 
 /** Whether proto3 leaves a singular field out: implicit presence and a zero value, or an empty repeated field or map. */
-function leftOut(s: Schema, v: unknown): boolean {
+function leftOut(s: Schema, t: Traits, v: unknown): boolean {
   switch (s.kind) {
+    case "timestamp":
+      return t.custom?.["alloy.proto#protoTimestampFormat"] === "EPOCH_MILLIS" && (v as Date).getTime() === 0;
     case "list":
     case "map":
       return Object.keys(v as object).length === 0;

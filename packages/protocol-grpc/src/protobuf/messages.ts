@@ -10,7 +10,7 @@ import { describe, fail, rethrow } from "./failure.js";
 import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
 import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { scalarType, type ValueType } from "./scalars.js";
-import { documentType, enterRead, enterWrite, readTag, timestampType, wrongWireType } from "./well-known.js";
+import { documentType, enterWrite, MAX_DEPTH, tooDeep, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
 import type { ProtoWriter } from "./writer-buffer.js";
 
 /** Writes a message body (no tag, no length). */
@@ -32,7 +32,22 @@ interface FieldCodec {
   readonly write: (value: unknown, w: ProtoWriter) => void;
   readonly read: (r: ProtoReader, number: number, wireType: number, target: Record<string, unknown>) => void;
   /** For required and defaulted members: the value of an absent field. */
-  readonly zero?: () => unknown;
+  readonly zero: (() => unknown) | undefined;
+  /** For singular fields, the value reader and its wire type: the message loop calls it directly (the hot path). */
+  readonly readValue: ((r: ProtoReader) => unknown) | undefined;
+  readonly wireType: number;
+}
+
+/** Builds a field codec (every one with the same shape, so the message loop's property loads stay monomorphic). */
+function field(
+  name: string,
+  numbers: readonly number[],
+  write: FieldCodec["write"],
+  read: FieldCodec["read"],
+  zero: (() => unknown) | undefined,
+  single?: ValueType,
+): FieldCodec {
+  return { name, numbers, write, read, zero, readValue: single?.read, wireType: single?.wireType ?? -1 };
 }
 
 const messages = new WeakMap<Schema, MessageCodec>();
@@ -65,7 +80,7 @@ export function valueTypeOf(target: Schema, traits: Traits, position: Position):
 }
 
 function plainType(target: Schema, traits: Traits): ValueType {
-  const key = traits.protoNumType ?? "";
+  const key = variantKey(target, traits);
   let byKey = types.get(target);
   if (!byKey) types.set(target, (byKey = new Map()));
   let type = byKey.get(key);
@@ -76,12 +91,17 @@ function plainType(target: Schema, traits: Traits): ValueType {
   return type;
 }
 
+/** What, besides the schema, decides a value type: the number type, or a timestamp's format. */
+export function variantKey(target: Schema, traits: Traits): string {
+  return target.kind === "timestamp" ? protoTimestampFormat(traits) : (traits.protoNumType ?? "");
+}
+
 function buildType(target: Schema, traits: Traits): ValueType {
   const scalar = scalarType(target, traits.protoNumType);
   if (scalar) return scalar;
   switch (target.kind) {
     case "timestamp":
-      return timestampType;
+      return timestampTypeFor(traits);
     case "document":
       return documentType;
     case "structure":
@@ -117,7 +137,7 @@ export function readNested(r: ProtoReader, body: ReadBody): unknown {
   const end = r.length();
   const outer = r.end;
   r.end = end;
-  enterRead(r);
+  if (++r.depth > MAX_DEPTH) tooDeep();
   const out = body(r, end);
   r.depth--;
   r.end = outer;
@@ -132,7 +152,7 @@ export function readNested(r: ProtoReader, body: ReadBody): unknown {
  * it is always written, and an empty wrapper is `null`.
  */
 function wrapped(target: Schema, traits: Traits, emptyIsNull: boolean): ValueType {
-  const key = `wrapped:${traits.protoNumType ?? ""}:${emptyIsNull}`;
+  const key = `wrapped:${variantKey(target, traits)}:${emptyIsNull}`;
   let byKey = types.get(target);
   if (!byKey) types.set(target, (byKey = new Map()));
   const cached = byKey.get(key);
@@ -197,10 +217,10 @@ function fieldCodec(name: string, number: number, target: Schema, traits: Traits
   const expected = type.wireType;
   const { write, read } = type;
   const isZero = position === "field" ? type.isZero : undefined;
-  return {
+  return field(
     name,
-    numbers: [number],
-    write: isZero
+    [number],
+    isZero
       ? (value, w) => {
           if (isZero(value)) return;
           w.uint32(tag);
@@ -210,12 +230,13 @@ function fieldCodec(name: string, number: number, target: Schema, traits: Traits
           w.uint32(tag);
           write(value, w);
         },
-    read: (r, _number, wireType, target) => {
+    (r, _number, wireType, target) => {
       if (wireType !== expected) wrongWireType(number, wireType);
       target[name] = read(r);
     },
-    ...(forceZero || isPresent(traits) ? { zero: type.zero } : {}),
-  };
+    forceZero || isPresent(traits) ? type.zero : undefined,
+    type,
+  );
 }
 
 /** Required and defaulted members always have a value: an absent field is its zero value. */
@@ -230,10 +251,10 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
   const { write, read, wireType } = item;
   const packed = item.packable;
   const tag = number * 8 + (packed ? LEN : wireType);
-  return {
+  return field(
     name,
-    numbers: [number],
-    write: (value, w) => {
+    [number],
+    (value, w) => {
       if (!Array.isArray(value)) fail(`expected array, got ${describe(value)}`);
       const n = value.length;
       if (n === 0) return;
@@ -263,7 +284,7 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
         }
       }
     },
-    read: (r, _number, wt, target) => {
+    (r, _number, wt, target) => {
       let list = target[name] as unknown[] | undefined;
       if (list === undefined) target[name] = list = [];
       if (wt === wireType) {
@@ -286,8 +307,8 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
         r.end = outer;
       } else wrongWireType(number, wt);
     },
-    ...(present ? { zero: () => [] } : {}),
-  };
+    present ? () => [] : undefined,
+  );
 }
 
 function mapField(name: string, number: number, schema: MapSchema<unknown>, present: boolean): FieldCodec {
@@ -299,10 +320,10 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
   const writeValue = valueType.write;
   const readValue = valueType.read;
   const zeroValue = sparse ? () => null : valueType.zero;
-  return {
+  return field(
     name,
-    numbers: [number],
-    write: (value, w) => {
+    [number],
+    (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
         return fail(`expected map object, got ${describe(value)}`);
       }
@@ -324,7 +345,7 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
         }
       }
     },
-    read: (r, _number, wt, target) => {
+    (r, _number, wt, target) => {
       if (wt !== LEN) wrongWireType(number, wt);
       let map = target[name] as Record<string, unknown> | undefined;
       if (map === undefined) target[name] = map = {};
@@ -348,10 +369,11 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
       r.end = outer;
       if (value === undefined) value = zeroValue();
       if (value === undefined) rethrow(new Error("map entry without a value"), key);
-      setDataKey(map, key, value);
+      if (key === "__proto__") setDataKey(map, key, value);
+      else map[key] = value;
     },
-    ...(present ? { zero: () => ({}) } : {}),
-  };
+    present ? () => ({}) : undefined,
+  );
 }
 
 /** The variants of a oneof as one field codec answering each variant's number. */
@@ -364,10 +386,10 @@ function oneofField(name: string, variants: readonly VariantLayout[]): FieldCode
     byNumber.set(number, { variant: member.name, codec });
   }
   const box: Record<string, unknown> = {};
-  return {
+  return field(
     name,
-    numbers: [...byNumber.keys()],
-    write: (value, w) => {
+    [...byNumber.keys()],
+    (value, w) => {
       if (typeof value !== "object" || value === null || typeof (value as { $case?: unknown }).$case !== "string") {
         return fail(`expected union value { $case, value }, got ${describe(value)}`);
       }
@@ -381,7 +403,7 @@ function oneofField(name: string, variants: readonly VariantLayout[]): FieldCode
         rethrow(error, $case);
       }
     },
-    read: (r, number, wireType, target) => {
+    (r, number, wireType, target) => {
       const { variant, codec } = byNumber.get(number)!;
       try {
         codec.read(r, number, wireType, box);
@@ -391,21 +413,35 @@ function oneofField(name: string, variants: readonly VariantLayout[]): FieldCode
       target[name] = { $case: variant, value: box.value };
       box.value = undefined;
     },
-  };
+    undefined,
+  );
 }
 
-/** Field codecs by number: an array for small numbers, a map beyond. */
-function numberIndex(fields: readonly FieldCodec[]): (n: number) => FieldCodec | undefined {
+/** Field codecs by number: an array for small numbers (the usual case), a map beyond. */
+function numberIndex(fields: readonly FieldCodec[]): { table: (FieldCodec | undefined)[]; far: Map<number, FieldCodec> | undefined } {
   let max = 0;
-  for (const f of fields) for (const n of f.numbers) if (n > max) max = n;
-  if (max <= 1024) {
-    const table: (FieldCodec | undefined)[] = new Array(max + 1).fill(undefined);
-    for (const f of fields) for (const n of f.numbers) table[n] = f;
-    return (n) => (n <= max ? table[n] : undefined);
+  for (const f of fields) for (const n of f.numbers) if (n <= 1024 && n > max) max = n;
+  const table: (FieldCodec | undefined)[] = new Array(max + 1).fill(undefined);
+  let far: Map<number, FieldCodec> | undefined;
+  for (const f of fields) {
+    for (const n of f.numbers) {
+      if (n <= max) table[n] = f;
+      else (far ??= new Map()).set(n, f);
+    }
   }
-  const map = new Map<number, FieldCodec>();
-  for (const f of fields) for (const n of f.numbers) map.set(n, f);
-  return (n) => map.get(n);
+  return { table, far };
+}
+
+/**
+ * A constructor of plain objects (prototype `Object.prototype`) for one
+ * message type. Each has its own initial map, so V8 sizes the objects of
+ * that type after the first few (in-object slack tracking) instead of
+ * growing a shared `{}` shape field by field: about 1.5× faster to build.
+ */
+function plainObjects(): new () => Record<string, unknown> {
+  const Plain = function (this: Record<string, unknown>) {} as unknown as { prototype: object } & (new () => Record<string, unknown>);
+  Plain.prototype = Object.prototype;
+  return Plain;
 }
 
 function structMessage(schema: StructSchema<unknown>): MessageCodec {
@@ -419,8 +455,24 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
   const n = fields.length;
   const names = fields.map((f) => f.name);
   const writes = fields.map((f) => f.write);
-  const lookup = numberIndex(fields);
+  const { table, far } = numberIndex(fields);
+  const size = table.length;
+  const Plain = plainObjects();
   const zeros = fields.filter((f) => f.zero !== undefined).map((f) => [f.name, f.zero!] as const);
+  // a bit per field with a zero value, set as it is read: when all are set, the zero pass is skipped
+  const bits = new Int32Array(size);
+  let allBits = 0;
+  let count = 0;
+  let alwaysZeroPass = zeros.length > 30;
+  fields.forEach((f) => {
+    if (f.zero === undefined || alwaysZeroPass) return;
+    const bit = 1 << count++;
+    for (const n of f.numbers) {
+      if (n < size) bits[n] = bit;
+      else alwaysZeroPass = true;
+    }
+    allBits |= bit;
+  });
   return {
     writeBody: (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
@@ -439,21 +491,34 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
       w.depth--;
     },
     readBody: (r, end) => {
-      const out: Record<string, unknown> = {};
+      const out = new Plain();
+      const b = r.buf;
+      let seen = 0;
       while (r.pos < end) {
-        const tag = readTag(r);
+        // one-byte tags (fields 1 to 15) inline, the rest through readTag
+        const first = b[r.pos]!;
+        let tag: number;
+        if (first >= 8 && first < 0x80) {
+          tag = first;
+          r.pos++;
+        } else tag = readTag(r);
         const number = tag >>> 3;
-        const field = lookup(number);
+        const field = number < size ? table[number] : far?.get(number);
         if (field === undefined) {
           r.skip(tag & 7, number);
           continue;
         }
+        if (number < size) seen |= bits[number]!;
         try {
-          field.read(r, number, tag & 7, out);
+          const readValue = field.readValue;
+          // singular fields (most of them) are read here; lists, maps and oneofs accumulate in their own codec
+          if (readValue !== undefined && (tag & 7) === field.wireType) out[field.name] = readValue(r);
+          else field.read(r, number, tag & 7, out);
         } catch (error) {
           rethrow(error, field.name);
         }
       }
+      if (seen === allBits && !alwaysZeroPass) return out;
       for (let i = 0; i < zeros.length; i++) {
         const [name, zero] = zeros[i]!;
         if (out[name] === undefined) {
@@ -468,7 +533,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
 
 function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
   const field = oneofField("value", oneofLayout(schema));
-  const lookup = numberIndex([field]);
+  const numbers = new Set(field.numbers);
   return {
     writeBody: (value, w) => {
       enterWrite(w);
@@ -480,7 +545,7 @@ function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
       while (r.pos < end) {
         const tag = readTag(r);
         const number = tag >>> 3;
-        if (lookup(number) === undefined) r.skip(tag & 7, number);
+        if (!numbers.has(number)) r.skip(tag & 7, number);
         else field.read(r, number, tag & 7, box);
       }
       return box.value;

@@ -18,6 +18,11 @@ const TWO_32 = 0x100000000;
 /** Above this high half, a 64-bit magnitude is beyond 2^53 and stays a bigint. */
 const SAFE_HI = 0x200000;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** ASCII bytes to a string: Node's native latin1 slice where there is one (the bytes were checked to be ASCII). */
+const latin1Slice = typeof Buffer === "function" ? (Buffer.prototype as unknown as { latin1Slice?: (start: number, end: number) => string }).latin1Slice : undefined;
+const ascii: (b: Uint8Array, start: number, end: number) => string = latin1Slice
+  ? (b, start, end) => latin1Slice.call(b, start, end)
+  : (b, start, end) => String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
 
 /** @internal */
 export class ProtoReader {
@@ -89,6 +94,30 @@ export class ProtoReader {
       }
     }
     fail("varint longer than ten bytes");
+  }
+
+  /**
+   * A signed 64-bit varint as a number or bigint. Fast path: a non-negative
+   * value of up to seven bytes (below 2^49) is summed directly, without
+   * splitting it in halves.
+   */
+  int64(): number | bigint {
+    const b = this.buf;
+    const start = this.pos;
+    const stop = Math.min(start + 7, this.end);
+    let value = 0;
+    let scale = 1;
+    for (let p = start; p < stop; p++) {
+      const byte = b[p]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) {
+        this.pos = p + 1;
+        return value;
+      }
+      scale *= 128;
+    }
+    this.varint64();
+    return this.signed64();
   }
 
   /** The last 64-bit value as unsigned: a number when safe, else a bigint. */
@@ -174,29 +203,31 @@ export class ProtoReader {
   string(): string {
     const end = this.length();
     const b = this.buf;
-    let p = this.pos;
-    if (end - p < 64) {
-      // short strings: decode ASCII in place, hand anything else to the strict decoder
-      let out = "";
-      for (; p < end; p++) {
-        const c = b[p]!;
-        if (c >= 0x80) break;
-        out += String.fromCharCode(c);
+    const start = this.pos;
+    this.pos = end;
+    if (end - start < 256) {
+      // short strings: mostly ASCII, which needs no decoder; anything else goes to the strict one
+      if (end - start < 16) {
+        // very short: concatenation builds flat strings below 13 chars, cheaper than any native call
+        let out = "";
+        let p = start;
+        for (; p < end; p++) {
+          const c = b[p]!;
+          if (c >= 0x80) break;
+          out += String.fromCharCode(c);
+        }
+        if (p === end) return out;
+      } else {
+        let p = start;
+        while (p < end && b[p]! < 0x80) p++;
+        if (p === end) return ascii(b, start, end);
       }
-      if (p === end) {
-        this.pos = end;
-        return out;
-      }
-      p = this.pos;
     }
-    let text: string;
     try {
-      text = utf8.decode(b.subarray(p, end));
+      return utf8.decode(b.subarray(start, end));
     } catch {
       return fail("malformed UTF-8 in string");
     }
-    this.pos = end;
-    return text;
   }
 
   /** Skips one field's value of the given wire type (an unknown field). */

@@ -162,10 +162,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           const [lo, hi] = split64(checkInt64(value, false));
           w.varint64(lo, hi);
         },
-        read: (r) => {
-          r.varint64();
-          return r.signed64();
-        },
+        read: (r) => r.int64(),
         zero: zeroNumber, isZero: isZeroNumber,
       };
   }

@@ -3,9 +3,9 @@
  * timestamps and `google.protobuf.Value` (with `Struct` and `ListValue`) for
  * documents, hand-written against the wire.
  */
-import { setDataKey, type Document } from "@anvil/core";
+import { setDataKey, type Document, type Traits } from "@anvil/core";
 import { describe, fail, rethrow } from "./failure.js";
-import { LEN, type ProtoReader } from "./reader-buffer.js";
+import { LEN, VARINT, type ProtoReader } from "./reader-buffer.js";
 import type { ValueType } from "./scalars.js";
 import { split64, type ProtoWriter } from "./writer-buffer.js";
 
@@ -19,7 +19,12 @@ export function enterWrite(w: ProtoWriter): void {
 
 /** @internal Enters a nested message on read (depth guard). */
 export function enterRead(r: ProtoReader): void {
-  if (++r.depth > MAX_DEPTH) fail(`message nested deeper than ${MAX_DEPTH}`);
+  if (++r.depth > MAX_DEPTH) tooDeep();
+}
+
+/** @internal */
+export function tooDeep(): never {
+  return fail(`message nested deeper than ${MAX_DEPTH}`);
 }
 
 /** @internal Reads a tag and rejects field number 0. Returns the tag. */
@@ -65,11 +70,13 @@ export const timestampType: ValueType = {
     r.end = end;
     let seconds = 0;
     let nanos = 0;
+    const b = r.buf;
     while (r.pos < end) {
-      const tag = readTag(r);
+      let tag = b[r.pos]!;
+      if (tag === 0x08 || tag === 0x10) r.pos++;
+      else tag = readTag(r);
       if (tag === 0x08) {
-        r.varint64();
-        const s = r.signed64();
+        const s = r.int64();
         if (typeof s !== "number" || s < MIN_SECONDS || s > MAX_SECONDS) fail("timestamp seconds out of range");
         seconds = s;
       } else if (tag === 0x10) {
@@ -84,6 +91,61 @@ export const timestampType: ValueType = {
   },
   zero: () => new Date(0),
 };
+
+/** `@alloy.proto#protoTimestampFormat`, read from a member's (or its target's) traits. */
+export function protoTimestampFormat(traits: Traits): "PROTOBUF" | "EPOCH_MILLIS" | "RFC3339_STRING" {
+  const format = traits.custom?.["alloy.proto#protoTimestampFormat"];
+  return format === "EPOCH_MILLIS" || format === "RFC3339_STRING" ? format : "PROTOBUF";
+}
+
+function checkDate(value: unknown): number {
+  if (!(value instanceof Date)) return fail(`expected Date, got ${describe(value)}`);
+  const ms = value.getTime();
+  return Number.isNaN(ms) ? fail("invalid Date") : ms;
+}
+
+/** `@protoTimestampFormat("EPOCH_MILLIS")`: an `int64` of milliseconds since the epoch. */
+const epochMillisType: ValueType = {
+  wireType: VARINT,
+  packable: true,
+  write: (value, w) => {
+    const [lo, hi] = split64(checkDate(value));
+    w.varint64(lo, hi);
+  },
+  read: (r) => {
+    const ms = r.int64();
+    if (typeof ms !== "number" || Math.abs(ms) > 8.64e15) fail("timestamp out of range");
+    return new Date(ms);
+  },
+  zero: () => new Date(0),
+  isZero: (value) => value instanceof Date && value.getTime() === 0,
+};
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** `@protoTimestampFormat("RFC3339_STRING")`: an RFC 3339 date-time string. */
+const rfc3339Type: ValueType = {
+  wireType: LEN,
+  packable: false,
+  write: (value, w) => {
+    const text = new Date(checkDate(value)).toISOString();
+    // RFC 3339 has four-digit years only
+    if (text.length !== 24) fail("timestamp outside years 0000-9999 cannot be written as RFC 3339");
+    w.string(text);
+  },
+  read: (r) => {
+    const text = r.string();
+    const ms = RFC3339.test(text) ? Date.parse(text) : Number.NaN;
+    return Number.isNaN(ms) ? fail("malformed RFC 3339 timestamp") : new Date(ms);
+  },
+  zero: () => new Date(0),
+};
+
+/** The value type of a timestamp under its `@protoTimestampFormat` (google.protobuf.Timestamp by default). */
+export function timestampTypeFor(traits: Traits): ValueType {
+  const format = protoTimestampFormat(traits);
+  return format === "EPOCH_MILLIS" ? epochMillisType : format === "RFC3339_STRING" ? rfc3339Type : timestampType;
+}
 
 // google.protobuf.Value: oneof kind { NullValue null_value = 1; double number_value = 2; string string_value = 3;
 // bool bool_value = 4; Struct struct_value = 5; ListValue list_value = 6; }
