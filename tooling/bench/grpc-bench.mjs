@@ -1,7 +1,8 @@
 // gRPC unary calls/s: the Anvil gRPC server (@anvil/server + protocol-grpc on
 // h2c) against a grpc-js server of the same service (proto-loader on the
-// emitted .proto), with a bare node:http2 server answering a pre-encoded reply
-// as the floor. The load comes from h2load (Debian's nghttp2-client): one
+// emitted .proto), with bare node:http2 servers answering a pre-encoded reply
+// as the floor (on the stream API, and on the compatibility API that
+// @anvil/server's Node adapter uses). The load comes from h2load (Debian's nghttp2-client): one
 // connection, 50 concurrent streams, the same framed request to every server.
 // Servers run in processes of their own pinned to one core, h2load to the
 // other; they are measured in interleaved rounds, the order rotating each
@@ -15,10 +16,12 @@ import { fileURLToPath } from "node:url";
 import { PATH, REQUEST } from "./servers/greeter-model.mjs";
 import { median } from "./timing.mjs";
 
-const SERVERS = [
+// BENCH_SERVERS=grpc-js,grpc-anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
+const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
   ["grpc-js", "grpc-js.mjs"],
   ["anvil (grpc)", "grpc-anvil.mjs"],
-  ["bare node:http2", "grpc-bare.mjs"],
+  ["bare node:http2 (stream API)", "grpc-bare.mjs"],
+  ["bare node:http2 (compat API)", "grpc-bare-compat.mjs"],
 ];
 
 function has(cmd, args) {

@@ -107,6 +107,61 @@ export async function* readMessages(body: HttpBody, options: ReadMessagesOptions
   if (message !== undefined || pending.byteLength > 0) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
 }
 
+/**
+ * The one message of a unary call's body, or undefined for a body without
+ * any; rejects as {@link readMessages} does, and with UNIMPLEMENTED for a
+ * body with more than one message. A plain loop over the chunks (no
+ * generator): this is every unary call's path.
+ */
+export async function readOneMessage(body: HttpBody, options: ReadMessagesOptions): Promise<Uint8Array | undefined> {
+  if (body === undefined) return undefined;
+  let whole: Uint8Array;
+  if (body instanceof Uint8Array) whole = body;
+  else {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of byteChunks(body)) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      // The limit is checked on the prefix as soon as it is in, before the rest is gathered.
+      if (size >= PREFIX_BYTES && size - chunk.byteLength < PREFIX_BYTES) checkPrefix(chunks.length === 1 ? chunk : concatAll(chunks, size), options);
+      else if (size > PREFIX_BYTES + options.maxMessageBytes) break;
+    }
+    whole = chunks.length === 1 ? chunks[0]! : concatAll(chunks, size);
+  }
+  if (whole.byteLength === 0) return undefined;
+  const length = checkPrefix(whole, options);
+  const end = PREFIX_BYTES + length;
+  if (whole.byteLength < end) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
+  if (whole.byteLength > end) throw grpcFailure("UNIMPLEMENTED", `${options.side}: a unary call carries one message, got more`);
+  const encoding = options.encoding === undefined || options.encoding === "identity" ? undefined : options.encoding;
+  if (whole[0] === 1 && encoding !== undefined && encoding !== "gzip") {
+    throw grpcFailure("UNIMPLEMENTED", `${options.side}: message encoding ${encoding} is not supported (identity, gzip)`);
+  }
+  return finish(whole.subarray(PREFIX_BYTES, end), whole[0] === 1, encoding, options);
+}
+
+/** The length a message prefix announces, checked against the flag rules and the limit. */
+function checkPrefix(data: Uint8Array, options: ReadMessagesOptions): number {
+  const flag = data[0]!;
+  const length = ((data[1]! << 24) | (data[2]! << 16) | (data[3]! << 8) | data[4]!) >>> 0;
+  if (flag > 1) throw grpcFailure("INTERNAL", `${options.side}: message flag ${flag} is not 0 or 1`);
+  if (length > options.maxMessageBytes) {
+    throw grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (${length} vs. ${options.maxMessageBytes})`);
+  }
+  return length;
+}
+
+function concatAll(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 async function finish(bytes: Uint8Array, compressed: boolean, encoding: string | undefined, options: ReadMessagesOptions): Promise<Uint8Array> {
   if (!compressed) return bytes;
   if (encoding === undefined) throw grpcFailure("INTERNAL", `${options.side}: a compressed message came without grpc-encoding`);

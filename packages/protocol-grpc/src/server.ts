@@ -16,7 +16,7 @@ import {
 } from "@anvil/core";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
 import { statusOfError, writeStatus } from "./errors.js";
-import { frameMessage, grpcFailure, readMessages } from "./frames.js";
+import { frameMessage, grpcFailure, readMessages, readOneMessage } from "./frames.js";
 import { grpcPath } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus } from "./status.js";
@@ -62,18 +62,13 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         throw new ProtocolError("UnsupportedMediaTypeException", 415, `${SIDE}: a gRPC request must be application/grpc+proto, got ${contentType ?? "no Content-Type"}`);
       }
       refuseStreamingBlob(operation);
-      const messages = readMessages(request.body, readOptions(request));
       const stream = streamMemberOf(operation.input);
       if (stream !== undefined) {
         // The handler reads the events as they arrive.
         const read = codec.reader(stream.schema);
-        return { [stream.name]: decodeEach(messages, read, context.signal) };
+        return { [stream.name]: decodeEach(readMessages(request.body, readOptions(request)), read, context.signal) };
       }
-      let message: Uint8Array | undefined;
-      for await (const m of messages) {
-        if (message !== undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} takes one request message, got more`);
-        message = m;
-      }
+      const message = await readOneMessage(request.body, readOptions(request));
       if (message === undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} takes one request message, got none`);
       return codec.reader(operation.input)(message);
     },

@@ -1,6 +1,6 @@
 import { ProtocolError, SerializationError } from "@anvil/core";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages, type ReadMessagesOptions } from "./frames.js";
+import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages, type ReadMessagesOptions, readOneMessage } from "./frames.js";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
 import { customMetadata, decodeBinaryHeader, encodeBinaryHeader } from "./metadata.js";
 import { GrpcStatus, statusFromHttp, statusName } from "./status.js";
@@ -64,6 +64,37 @@ describe("message framing", () => {
     expect(await failure(collect([framed], { ...options, encoding: "gzip", maxMessageBytes: 999 }))).toBe("RESOURCE_EXHAUSTED");
     expect(await failure(collect([framed]))).toBe("INTERNAL");
     expect(await failure(collect([framed], { ...options, encoding: "snappy" }))).toBe("UNIMPLEMENTED");
+  });
+});
+
+describe("the message of a unary call", () => {
+  async function* chunked(...chunks: Uint8Array[]) {
+    yield* chunks;
+  }
+
+  it("reads one message however the body is cut, and nothing from an empty body", async () => {
+    const wire = frameMessage(new Uint8Array([1, 2, 3]));
+    for (let cut = 0; cut <= wire.length; cut++) {
+      expect([...(await readOneMessage(chunked(wire.subarray(0, cut), wire.subarray(cut)), options))!]).toEqual([1, 2, 3]);
+    }
+    expect([...(await readOneMessage(wire, options))!]).toEqual([1, 2, 3]);
+    expect(await readOneMessage(chunked(), options)).toBeUndefined();
+    expect(await readOneMessage(undefined, options)).toBeUndefined();
+  });
+
+  it("refuses a message over the limit from its prefix, before the rest arrives", async () => {
+    async function* hangs() {
+      yield new Uint8Array([0, 0, 0, 0, 11]);
+      await new Promise(() => undefined); // the rest never comes
+    }
+    expect(await failure(readOneMessage(hangs(), { ...options, maxMessageBytes: 10 }))).toBe("RESOURCE_EXHAUSTED");
+  });
+
+  it("fails two messages (UNIMPLEMENTED), a cut message and a bad flag (INTERNAL)", async () => {
+    const one = frameMessage(new Uint8Array([1]));
+    expect(await failure(readOneMessage(chunked(one, one), options))).toBe("UNIMPLEMENTED");
+    expect(await failure(readOneMessage(chunked(one.subarray(0, 5)), options))).toBe("INTERNAL");
+    expect(await failure(readOneMessage(chunked(new Uint8Array([3, 0, 0, 0, 0])), options))).toBe("INTERNAL");
   });
 });
 

@@ -302,7 +302,8 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
   const body = response.body;
   if (body === undefined || body instanceof Uint8Array) {
     const length = body?.byteLength ?? 0;
-    if (headers["content-length"] === undefined && !(length === 0 && (response.status === 204 || response.status === 304))) {
+    // An answer with trailers (gRPC) ends with them, not with a counted body.
+    if (headers["content-length"] === undefined && response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304))) {
       headers["content-length"] = String(length);
     }
     if (body === undefined && response.trailers === undefined) {
@@ -314,7 +315,9 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
       return;
     }
     res.writeHead(response.status, headers);
-    if (response.trailers !== undefined) await addTrailers(res, response.trailers);
+    const trailers = response.trailers;
+    if (trailers instanceof Headers) res.addTrailers(trailerObject(trailers));
+    else if (trailers !== undefined) await addTrailers(res, trailers);
     if (body === undefined) res.end();
     else res.end(body);
     return;
@@ -329,10 +332,13 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
 }
 
 async function addTrailers(res: NodeResponse, trailers: Promise<Headers> | Headers): Promise<void> {
-  const resolved = await trailers;
+  res.addTrailers(trailerObject(await trailers));
+}
+
+function trailerObject(trailers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  resolved.forEach((value, name) => (out[name] = value));
-  res.addTrailers(out);
+  trailers.forEach((value, name) => (out[name] = value));
+  return out;
 }
 
 /** Resolves when the response can take more data, or is gone. */
