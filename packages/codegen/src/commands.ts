@@ -204,6 +204,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     server: settings.server,
     client: settings.client,
     generateFakes: settings.generateFakes,
+    proto: settings.proto,
     onProgress: (done, total, id) => io.progress?.(`anvil: generated ${id} (${done}/${total})`),
   });
   io.progress?.(undefined);
@@ -349,7 +350,7 @@ export const USAGE = `anvil — Smithy toolkit for TypeScript
 Usage:
   anvil validate --model <files|dirs>... [--summary] [--severity LEVEL]
   anvil ast --model <files|dirs>... [--out FILE] [--include-prelude]
-  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--check]
+  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--proto] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil proto --model <files|dirs>... --out <file.proto> [--service <shapeId>]
@@ -367,6 +368,7 @@ Generate options (flags override the config file):
   --client / --no-client    Generate the typed client interface (default off)
   --server / --no-server    Generate the server handler interfaces (default on)
   --fakes                   Fake handlers and clients (accepted; not generated yet)
+  --proto / --no-proto      Also write <service>.proto for services with @alloy.proto#grpc (default off)
   --config <file>           Read settings from this anvil.config.json or smithy-build.json
                             (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
   --check                   Write nothing; exit 1 when generated files are missing or out of date

@@ -89,3 +89,22 @@ describe("anvil proto", () => {
     expect(unknown.err.join("\n")).toContain("no service `example.notes#Nope`");
   });
 });
+
+describe("anvil generate --proto", () => {
+  it("writes <service>.proto next to the generated TypeScript for gRPC services", async () => {
+    const { generateCommand } = await import("./commands.js");
+    const dir = inTemp({ "notes.smithy": MODEL });
+    const { io, err } = capture();
+    const prev = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(generateCommand(parseArgs(["generate", "--model", "notes.smithy", "--out", "gen", "--proto"]), io)).toBe(0);
+    } finally {
+      process.chdir(prev);
+    }
+    expect(err.join("\n")).not.toContain("error");
+    const text = readFileSync(join(dir, "gen/notes.proto"), "utf8");
+    expect(text).toContain("service Notes {");
+    protobuf.loadSync(join(dir, "gen/notes.proto")).resolveAll();
+  });
+});

@@ -27,6 +27,7 @@ describe("resolveSettings", () => {
       server: true,
       client: false,
       generateFakes: false,
+      proto: false,
       allowUnknownTraits: false,
       bundledTraits: true,
       source: "flags",

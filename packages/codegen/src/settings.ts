@@ -21,6 +21,8 @@ export interface GenerateSettings {
   readonly client: boolean;
   /** Generate fakes (default false; not generated yet). */
   readonly generateFakes: boolean;
+  /** Write `<service>.proto` for gRPC services (default false). */
+  readonly proto: boolean;
   /** Report unknown traits as warnings instead of errors. */
   readonly allowUnknownTraits: boolean;
   /** Load Anvil's bundled trait definitions (default true). */
@@ -68,6 +70,7 @@ interface FileSettings {
   server?: boolean;
   client?: boolean;
   generateFakes?: boolean;
+  proto?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -106,6 +109,7 @@ function readAnvilBlock(block: Json, base: string, where: string, errors: string
       case "server":
       case "client":
       case "generateFakes":
+      case "proto":
         if (typeof value === "boolean") out[key] = value;
         else errors.push(`${where}: \`${key}\` must be true or false`);
         break;
@@ -220,6 +224,7 @@ export function resolveSettings(args: ParsedArgs, cwd = process.cwd()): Settings
       server: flag("--no-server") ? false : flag("--server") ? true : (fromFile.server ?? true),
       client: flag("--no-client") ? false : flag("--client") ? true : (fromFile.client ?? false),
       generateFakes: flag("--fakes") || flag("--generate-fakes") ? true : (fromFile.generateFakes ?? false),
+      proto: flag("--no-proto") ? false : flag("--proto") ? true : (fromFile.proto ?? false),
       allowUnknownTraits: args.flags.has("--allow-unknown-traits"),
       bundledTraits: !args.flags.has("--no-bundled-traits"),
       source: file ?? "flags",

@@ -3,7 +3,9 @@
  * the CLI writes them). Pure and deterministic: the same model and options
  * give byte-identical files.
  */
+import { schemasFromModel, type DynamicSchemas } from "@anvil/dynamic";
 import type { Model, ValidationEvent } from "@anvil/model";
+import { emitProto } from "@anvil/protocol-grpc";
 import { namespaceOf } from "@anvil/model";
 import { modelFile } from "./model-file.js";
 import { kebabCase } from "./names.js";
@@ -20,6 +22,8 @@ export interface GenerateOptions {
   readonly client: boolean;
   /** Fake handlers and clients: accepted, not generated yet (a warning says so). */
   readonly generateFakes: boolean;
+  /** `name.proto` (proto3, as `anvil proto` writes it) for each service with `alloy.proto#grpc`. */
+  readonly proto: boolean;
   /** Called after each service, for progress reports. */
   readonly onProgress?: (done: number, total: number, serviceId: string) => void;
 }
@@ -30,6 +34,7 @@ export const GENERATE_DEFAULTS: Readonly<GenerateOptions> = Object.freeze({
   server: true,
   client: false,
   generateFakes: false,
+  proto: false,
 });
 
 /** One generated file. */
@@ -50,8 +55,9 @@ export interface GenerateResult {
 /**
  * Generates the code of a model's services. Per service `Name` (file names
  * in kebab case): `name.ts` (types, schemas, errors, operations, service
- * descriptor), `name.server.ts` (handler interfaces, when `server`) and
- * `name.client.ts` (client interface, when `client`).
+ * descriptor), `name.server.ts` (handler interfaces, when `server`),
+ * `name.client.ts` (client interface, when `client`) and `name.proto` (for
+ * gRPC services, when `proto`).
  *
  * @example
  * ```ts
@@ -82,6 +88,7 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
   }
   const bases = fileBases(ids);
   const files: GeneratedFile[] = [];
+  let schemas: DynamicSchemas | undefined;
   ids.forEach((id, i) => {
     const plan = planService(model, id);
     events.push(...plan.events);
@@ -89,6 +96,10 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     files.push({ path: `${base}.ts`, text: modelFile(plan, events), service: id });
     if (o.server) files.push({ path: `${base}.server.ts`, text: serverFile(plan, `./${base}.js`), service: id });
     if (o.client) files.push({ path: `${base}.client.ts`, text: clientFile(plan, `./${base}.js`), service: id });
+    if (o.proto && model.getShape(id)?.traits.has("alloy.proto#grpc")) {
+      schemas ??= schemasFromModel(model);
+      files.push({ path: `${base}.proto`, text: emitProto(schemas.service(id)), service: id });
+    }
     o.onProgress?.(i + 1, ids.length, id);
   });
   return { files, events };

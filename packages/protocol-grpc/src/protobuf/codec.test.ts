@@ -196,3 +196,52 @@ describe("google.rpc.Status", () => {
     expect(compileProtobufReader(GoogleRpcStatusSchema)(new Uint8Array(0))).toEqual({ code: 0, message: "", details: [] });
   });
 });
+
+describe("unions on the wire", () => {
+  const U = union("test#U", [member("a", string, idx(1)), member("b", integer, idx(2))]);
+  const S = struct("test#HasU", [member("u", U, idx(1)), member("us", list("test#Us", member("member", U)), idx(2))]);
+  it("reads an empty union message as no value, and rejects one in a list", () => {
+    expect(compileProtobufReader(S)(unhex("0a00"))).toEqual({});
+    expect(() => compileProtobufReader(S)(unhex("1200"))).toThrow(/no member set at \/us\/0/);
+  });
+  it("keeps the last variant when several arrive", () => {
+    expect(compileProtobufReader(S)(unhex("0a030a0178 0a021005"))).toEqual({ u: { $case: "b", value: 5 } });
+    expect(compileProtobufReader(S)(unhex("0a05 0a0178 1005"))).toEqual({ u: { $case: "b", value: 5 } });
+  });
+});
+
+describe("64-bit integers", () => {
+  const S = struct("test#I64", [member("v", long, idx(1)), member("t", timestamp, idx(2))]);
+  const write = compileProtobufWriter(S);
+  const read = compileProtobufReader(S);
+  it("writes numbers exactly as the equivalent bigints, and reads them back", () => {
+    for (const v of [1, -1, 127, 128, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 32 - 1, 2 ** 32, -(2 ** 32), 2 ** 49, 2 ** 53 - 1, -(2 ** 53 - 1), 1_700_000_000]) {
+      expect(hex(write({ v }))).toBe(hex(write({ v: BigInt(v) })));
+      expect(read(write({ v }))).toEqual({ v });
+    }
+    for (const v of [2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n)]) expect(read(write({ v }))).toEqual({ v });
+  });
+  it("writes timestamps before the epoch", () => {
+    const t = new Date("1900-01-01T00:00:00.001Z");
+    expect(read(write({ t }))).toEqual({ t });
+  });
+});
+
+describe("length backpatching", () => {
+  it("writes minimal lengths whatever the sizes of earlier messages of the type", () => {
+    const Inner = struct("test#BpInner", [member("s", string, idx(1))]);
+    const S = struct("test#Bp", [member("items", list("test#BpItems", member("member", Inner)), idx(1))]);
+    const sizes = [200, 5, 20000, 3, 130, 127, 126, 16384, 0];
+    const value = { items: sizes.map((n) => ({ s: "x".repeat(n) })) };
+    const bytes = compileProtobufWriter(S)(value);
+    expect(compileProtobufReader(S)(bytes)).toEqual({ items: sizes.map((n) => (n === 0 ? {} : { s: "x".repeat(n) })) });
+    // minimal: every length varint is as short as it can be
+    let expected = 0;
+    const varint = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3);
+    for (const n of sizes) {
+      const inner = n === 0 ? 0 : 1 + varint(n) + n;
+      expected += 1 + varint(inner) + inner;
+    }
+    expect(bytes.length).toBe(expected);
+  });
+});

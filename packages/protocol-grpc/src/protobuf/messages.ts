@@ -36,6 +36,8 @@ interface FieldCodec {
   /** For singular fields, the value reader and its wire type: the message loop calls it directly (the hot path). */
   readonly readValue: ((r: ProtoReader) => unknown) | undefined;
   readonly wireType: number;
+  /** For singular nested messages: their body reader. */
+  readonly body: ReadBody | undefined;
 }
 
 /** Builds a field codec (every one with the same shape, so the message loop's property loads stay monomorphic). */
@@ -47,7 +49,7 @@ function field(
   zero: (() => unknown) | undefined,
   single?: ValueType,
 ): FieldCodec {
-  return { name, numbers, write, read, zero, readValue: single?.read, wireType: single?.wireType ?? -1 };
+  return { name, numbers, write, read, zero, readValue: single?.read, wireType: single?.wireType ?? -1, body: single?.body };
 }
 
 const messages = new WeakMap<Schema, MessageCodec>();
@@ -115,16 +117,20 @@ function buildType(target: Schema, traits: Traits): ValueType {
 /** A nested message: length, then body. */
 function messageType(schema: StructSchema<unknown> | UnionSchema<unknown>): ValueType {
   const codec = messageFor(schema);
+  // length bytes the last message of this type needed: the reservation that usually avoids moving the body
+  let hint = 1;
   return {
     wireType: LEN,
     packable: false,
     write: (value, w) => {
-      const start = w.fork();
+      const reserved = hint;
+      const start = w.fork(reserved);
       codec.writeBody(value, w);
-      w.join(start);
+      hint = w.join(start, reserved);
     },
     read: (r) => readNested(r, codec.readBody),
     zero: schema.kind === "structure" ? () => emptyBody(codec) : () => undefined,
+    body: codec.readBody,
   };
 }
 
@@ -248,7 +254,7 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
   const sparse = schema.traits.sparse === true;
   const member = schema.member;
   const item = sparse ? wrapped(member.target, member.traits, true) : valueTypeOf(member.target, member.traits, "element");
-  const { write, read, wireType } = item;
+  const { write, read, wireType, body } = item;
   const packed = item.packable;
   const tag = number * 8 + (packed ? LEN : wireType);
   return field(
@@ -289,7 +295,18 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
       if (list === undefined) target[name] = list = [];
       if (wt === wireType) {
         try {
-          list.push(read(r));
+          if (body === undefined) list.push(read(r));
+          else {
+            const end = r.length();
+            const outer = r.end;
+            r.end = end;
+            if (++r.depth > MAX_DEPTH) tooDeep();
+            const value = body(r, end);
+            if (value === undefined) fail("list element is a union message with no member set");
+            list.push(value);
+            r.depth--;
+            r.end = outer;
+          }
         } catch (error) {
           rethrow(error, list.length);
         }
@@ -512,8 +529,23 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
         try {
           const readValue = field.readValue;
           // singular fields (most of them) are read here; lists, maps and oneofs accumulate in their own codec
-          if (readValue !== undefined && (tag & 7) === field.wireType) out[field.name] = readValue(r);
-          else field.read(r, number, tag & 7, out);
+          if (readValue === undefined || (tag & 7) !== field.wireType) field.read(r, number, tag & 7, out);
+          else {
+            const body = field.body;
+            if (body === undefined) out[field.name] = readValue(r);
+            else {
+              // a nested message, inline
+              const bodyEnd = r.length();
+              const outer = r.end;
+              r.end = bodyEnd;
+              if (++r.depth > MAX_DEPTH) tooDeep();
+              const value = body(r, bodyEnd);
+              // an empty union message is no value
+              if (value !== undefined) out[field.name] = value;
+              r.depth--;
+              r.end = outer;
+            }
+          }
         } catch (error) {
           rethrow(error, field.name);
         }

@@ -55,8 +55,7 @@ export const timestampType: ValueType = {
     const start = w.fork();
     if (seconds !== 0) {
       w.uint32(0x08);
-      const [lo, hi] = split64(seconds);
-      w.varint64(lo, hi);
+      w.int64(seconds);
     }
     if (nanos !== 0) {
       w.uint32(0x10);

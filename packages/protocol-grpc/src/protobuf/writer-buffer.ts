@@ -49,6 +49,10 @@ export class ProtoWriter {
 
   /** An unsigned 32-bit varint (`0 <= value < 2^32`); tags and lengths too. */
   uint32(value: number): void {
+    if (value < 0x80 && this.pos < this.buf.length) {
+      this.buf[this.pos++] = value;
+      return;
+    }
     this.ensure(5);
     const b = this.buf;
     let p = this.pos;
@@ -58,6 +62,18 @@ export class ProtoWriter {
     }
     b[p++] = value;
     this.pos = p;
+  }
+
+  /** A signed 64-bit varint from a safe integer (negative values take ten bytes), without allocating. */
+  int64(value: number): void {
+    if (value >= 0) {
+      if (value < 0x80000000) this.uint32(value);
+      else this.varint64(value >>> 0, Math.floor(value / TWO_32) >>> 0);
+      return;
+    }
+    const magnitude = -value;
+    const lo = (~(magnitude >>> 0) + 1) >>> 0;
+    this.varint64(lo, (~(Math.floor(magnitude / TWO_32) >>> 0) + (lo === 0 ? 1 : 0)) >>> 0);
   }
 
   /** An `int32` varint: negative values take ten bytes (sign-extended to 64 bits). */
@@ -164,24 +180,34 @@ export class ProtoWriter {
     this.pos = start + actual + written;
   }
 
-  /** Starts a length-delimited body: reserves one length byte and returns where the body starts. */
-  fork(): number {
-    this.ensure(1);
-    return ++this.pos;
+  /**
+   * Starts a length-delimited body: reserves `reserve` bytes for the length
+   * (a guess; one unless the caller knows its bodies run long) and returns
+   * where the body starts.
+   */
+  fork(reserve = 1): number {
+    this.ensure(reserve);
+    return (this.pos += reserve);
   }
 
-  /** Ends a body started with {@link fork}: writes its length, moving the body if the length needs more than one byte. */
-  join(start: number): void {
+  /**
+   * Ends a body started with {@link fork}: writes its length in the fewest
+   * bytes, moving the body when that is not the number reserved. Returns the
+   * bytes the length took (the next guess of a caller writing similar bodies).
+   */
+  join(start: number, reserved = 1): number {
     const length = this.pos - start;
-    if (length < 0x80) {
+    if (length < 0x80 && reserved === 1) {
       this.buf[start - 1] = length;
-      return;
+      return 1;
     }
     const size = varintSize(length);
-    this.ensure(size - 1);
+    if (size !== reserved) {
+      this.ensure(size - reserved);
+      this.buf.copyWithin(start - reserved + size, start, this.pos);
+    }
     const b = this.buf;
-    b.copyWithin(start + size - 1, start, this.pos);
-    let p = start - 1;
+    let p = start - reserved;
     let v = length;
     while (v > 0x7f) {
       b[p++] = (v & 0x7f) | 0x80;
@@ -189,6 +215,7 @@ export class ProtoWriter {
     }
     b[p++] = v;
     this.pos = p + length;
+    return size;
   }
 }
 
