@@ -50,6 +50,18 @@ describe("grpc: Anvil client and server", () => {
     expect(seen.headers?.get("te")).toBe("trailers");
   });
 
+  it("carries custom metadata out: response headers the handler adds reach the client", async () => {
+    let served: string | null = null;
+    const watching = createClient(Greeter, {
+      endpoint: listener.url,
+      protocols: [protocol],
+      transport,
+      interceptors: [{ afterAttempt: (result) => void (served = result.response?.headers.get("x-served-by") ?? null) }],
+    });
+    await watching.sayHello({ name: "ada" });
+    expect(served).toBe("anvil");
+  });
+
   it("decodes a modeled error from grpc-status-details-bin into its class", async () => {
     const error = await rejection(client().sayHello({ name: "nobody" }));
     expect(NoSuchName.is(error)).toBe(true);

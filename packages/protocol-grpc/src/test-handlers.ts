@@ -18,6 +18,7 @@ export interface Seen {
 interface Ctx {
   readonly headers: Headers;
   readonly signal: AbortSignal;
+  readonly responseHeaders: Headers;
 }
 
 /** The test service's handlers, recording into `seen`. */
@@ -25,6 +26,7 @@ export function greeterHandlers(seen: Seen) {
   return {
     sayHello(input: { name: string; times?: number }, context: Ctx) {
       seen.headers = context.headers;
+      context.responseHeaders.set("x-served-by", "anvil");
       if (input.name === "nobody") throw new NoSuchName({ message: "no such name", name: input.name });
       return { message: `hello ${input.name}`.repeat(input.times ?? 1) };
     },

@@ -41,6 +41,12 @@ export interface HandlerContext {
    * rather than spreading the context.
    */
   readonly signal: AbortSignal;
+  /**
+   * Headers to add to the response (made on first access): response
+   * metadata the model does not bind, such as gRPC's custom response
+   * metadata. A header the protocol writes itself keeps the protocol's value.
+   */
+  readonly responseHeaders: Headers;
 }
 
 /** What {@link createDispatcher} needs. */
@@ -169,15 +175,26 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     try {
       output = await endpoint.handler(input, context);
     } catch (error) {
-      return failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId)));
+      return withAddedHeaders(context, await failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
     }
 
     try {
-      return await protocol.serializeResponse(operation, output, call);
+      return withAddedHeaders(context, await protocol.serializeResponse(operation, output, call));
     } catch (error) {
       return failure(error, true);
     }
   }
+}
+
+/** The response with the headers the handler added (the protocol's own keep their values). */
+function withAddedHeaders(context: HandlerContext, response: HttpResponse): HttpResponse {
+  const added = (context as Context).addedHeaders;
+  if (added !== undefined) {
+    added.forEach((value, name) => {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    });
+  }
+  return response;
 }
 
 /**
@@ -271,6 +288,17 @@ class Context implements HandlerContext {
 
   get signal(): AbortSignal {
     return this.#options.signal ?? NEVER;
+  }
+
+  #responseHeaders: Headers | undefined;
+
+  get responseHeaders(): Headers {
+    return (this.#responseHeaders ??= new Headers());
+  }
+
+  /** The headers the handler added, if it asked for the container. */
+  get addedHeaders(): Headers | undefined {
+    return this.#responseHeaders;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The two hooks a protocol may give the dispatcher: `deadline` (gRPC's
- * `grpc-timeout`) and `readsOwnBody` (gRPC's length-prefixed messages).
+ * `grpc-timeout`) and `readsOwnBody` (gRPC's length-prefixed messages); and
+ * the response headers a handler adds (gRPC's custom response metadata).
  */
 import { DEADLINE_EXCEEDED, type HttpRequest, readBody, type ServerProtocol, TransportError } from "@anvil/core";
 import { blob, member, operation, service, struct } from "@anvil/core/codegen";
@@ -76,5 +77,26 @@ describe("protocol hooks of the dispatcher", () => {
     expect(own.seenBodies).toEqual([2048]);
     const buffered = createDispatcher({ service: Svc, protocols: [protocolWithHooks(false)], handlers: { wait: () => ({}) }, bodyLimit: 1024 });
     expect((await buffered(post({}, big))).status).toBe(413);
+  });
+});
+
+describe("response headers a handler adds", () => {
+  it("are added to the answer, success or error, the protocol's own headers keeping their values", async () => {
+    const dispatch = createDispatcher({
+      service: Svc,
+      protocols: [testProtocol("test#json")],
+      handlers: {
+        wait: (_input, context) => {
+          context.responseHeaders.set("x-served-by", "anvil");
+          context.responseHeaders.set("content-type", "text/evil");
+          if (context.headers.get("x-fail") !== null) throw new Error("boom");
+          return {};
+        },
+      },
+    });
+    const ok = await dispatch(post({}));
+    expect([ok.status, ok.headers.get("x-served-by"), ok.headers.get("content-type")]).toEqual([200, "anvil", "application/json"]);
+    const failed = await dispatch(post({ "x-fail": "1" }));
+    expect([failed.status, failed.headers.get("x-served-by")]).toEqual([500, "anvil"]);
   });
 });

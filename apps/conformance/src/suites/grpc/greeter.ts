@@ -92,6 +92,7 @@ export interface Seen {
 interface Ctx {
   readonly headers: Headers;
   readonly signal: AbortSignal;
+  readonly responseHeaders: Headers;
 }
 
 /** The Greeter handlers. */
@@ -100,6 +101,7 @@ export function greeterHandlers(service: ServiceSchema, seen: Seen): Record<stri
   return {
     sayHello(input: { name: string; times?: number }, context: Ctx) {
       seen.headers = context.headers;
+      context.responseHeaders.set("x-served-by", "anvil");
       if (input.name === "nobody") throw new NoSuchName({ message: "no such name", name: input.name });
       return { message: `hello ${input.name}`.repeat(input.times ?? 1) };
     },

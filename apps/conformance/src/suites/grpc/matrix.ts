@@ -110,6 +110,16 @@ export function grpcJsClientSide(): InteropSide {
           },
         },
         {
+          name: "metadata out (response headers a handler adds)",
+          async run() {
+            const served = await new Promise<string[]>((resolve, reject) => {
+              const call = client.SayHello({ name: "ada" }, (e: unknown) => e && reject(e));
+              call.on("metadata", (md: grpcJs.Metadata) => resolve(md.get("x-served-by") as string[]));
+            });
+            check(served[0] === "anvil", `x-served-by: ${JSON.stringify(served)}`);
+          },
+        },
+        {
           name: "gzip-compressed request",
           async run() {
             const out = await unary(gzipClient, "SayHello", { name: "zip" });
@@ -251,6 +261,9 @@ export function anvilClientSide(): InteropSide {
             callback({ code: grpcJs.status.NOT_FOUND, details: "no such name", metadata: trailers });
             return;
           }
+          const md = new grpcJs.Metadata();
+          md.set("x-served-by", "grpc-js");
+          call.sendMetadata(md);
           callback(null, { message: `hello ${call.request.name}`.repeat(call.request.times || 1) });
         },
         // A 1-byte request asks for an answer over the client's limit.
@@ -295,6 +308,21 @@ export function anvilClientSide(): InteropSide {
             const out = await client.sayHello({ name: "ada", times: 2 }, { headers: { "x-tenant": "blue" } });
             check(out.message === "hello adahello ada", `got ${JSON.stringify(out)}`);
             check(metadata.at(-1)?.get("x-tenant")[0] === "blue", "x-tenant did not arrive");
+          },
+        },
+        {
+          name: "metadata in (the server's response metadata, seen by an interceptor)",
+          async run() {
+            let served: string | null = null;
+            const watching = createClient(service, {
+              endpoint: `http://127.0.0.1:${port}`,
+              protocols: [grpc()],
+              transport,
+              retry: { maxAttempts: 1 },
+              interceptors: [{ afterAttempt: (result) => void (served = result.response?.headers.get("x-served-by") ?? null) }],
+            }) as any;
+            await watching.sayHello({ name: "ada" });
+            check(served === "grpc-js", `x-served-by: ${served}`);
           },
         },
         {
