@@ -134,6 +134,16 @@ describe("grpc: Anvil client and server", () => {
     expect(NoSuchName.is(error)).toBe(true);
   });
 
+  it("fails a server stream that throws an undeclared modeled error with INTERNAL, leaking nothing", async () => {
+    const out = await client().countdown({ from: -99 });
+    const error = (await rejection(
+      (async () => {
+        for await (const _event of out.ticks!);
+      })(),
+    )) as UnmodeledError;
+    expect([error.code, error.message]).toEqual(["INTERNAL", "Internal failure"]);
+  });
+
   it("streams from the client", async () => {
     const ticks: TickEvent[] = [1, 2, 3, 4].map((n) => ({ $case: "tick", value: { n } }));
     expect((await client().sum({ ticks: from(ticks) })).total).toBe(10);

@@ -8,6 +8,7 @@
 import {
   type HttpRequest,
   type HttpResponse,
+  ModeledError,
   type OperationSchema,
   postRoutes,
   ProtocolError,
@@ -81,7 +82,7 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         let finish!: (trailers: Headers) => void;
         const trailers = new Promise<Headers>((resolve) => (finish = resolve));
         const body = encodeEach(events, codec.writer<unknown>(stream.schema), context.signal, (error) =>
-          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, error, context.service), options)),
+          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, declaredOnly(operation, error), context.service), options)),
         );
         return { status: 200, headers, body, trailers };
       }
@@ -100,6 +101,19 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     },
   });
 }
+
+/**
+ * An error a stream ended with, as the caller may hear of it: a modeled error
+ * the operation (or its service) does not declare is an internal failure,
+ * as the server treats a handler's throw.
+ */
+function declaredOnly(operation: OperationSchema, error: unknown): unknown {
+  if (!ModeledError.isModeledError(error)) return error;
+  return operation.errors.some((e) => e.id === error.$shapeId) ? error : UNDECLARED;
+}
+
+/** What an undeclared modeled error becomes: a plain error that is none of Anvil's kinds. */
+const UNDECLARED = Object.freeze(new Error("undeclared error"));
 
 function refuseStreamingBlob(operation: OperationSchema): void {
   const blob = streamingBlobOf(operation.input) ?? streamingBlobOf(operation.output);

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { EventStream } from "@anvil/core";
-import { type ChatEvent, NoSuchName, type TickEvent } from "./test-service.js";
+import { type ChatEvent, NoSuchName, type TickEvent, Undeclared } from "./test-service.js";
 
 /** What the handlers saw. */
 export interface Seen {
@@ -48,7 +48,8 @@ export function greeterHandlers(seen: Seen) {
       const from = input.from ?? 3;
       async function* ticks(): AsyncGenerator<TickEvent> {
         for (let n = Math.abs(from); n > 0; n--) yield { $case: "tick", value: { n } };
-        // A negative start fails after its events, with a modeled error in the trailers.
+        // A negative start fails after its events, with a modeled error in the trailers; -99 with one the operation does not declare.
+        if (from === -99) throw new Undeclared({ message: "secret detail" });
         if (from < 0) throw new NoSuchName({ message: "ran out", name: "countdown" });
       }
       return { ticks: ticks() };

@@ -16,6 +16,9 @@ const NoSuchNameSchema = struct<{ message?: string; name?: string }>(
 /** A modeled error with members beyond its message. */
 export const NoSuchName = errorClass(NoSuchNameSchema);
 
+/** A modeled error no operation declares. */
+export const Undeclared = errorClass(struct<{ message?: string }>("example.grpctest#Undeclared", [member("message", string, { protoIndex: 1 })], { error: "client" }));
+
 const TickSchema = struct<{ n: number }>("example.grpctest#Tick", [member("n", integer, { required: true, protoIndex: 1 })]);
 const SaySchema = struct<{ text: string }>("example.grpctest#Say", [member("text", string, { required: true, protoIndex: 1 })]);
 
