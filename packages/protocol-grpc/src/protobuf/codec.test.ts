@@ -245,3 +245,31 @@ describe("length backpatching", () => {
     expect(bytes.length).toBe(expected);
   });
 });
+
+describe("error paths", () => {
+  it("name the element of a list of messages", () => {
+    const Inner = struct("test#EpInner", [member("s", string, idx(1))]);
+    const S = struct("test#Ep", [member("items", list("test#EpItems", member("member", Inner)), idx(1))]);
+    // items[0] = { s: "a" }, items[1] = { s: <bad UTF-8> }
+    expect(() => compileProtobufReader(S)(unhex("0a030a0161 0a030a01ff"))).toThrow(/malformed UTF-8 in string at \/items\/1\/s$/);
+  });
+});
+
+describe("fuzzing", () => {
+  it("random bytes and random varint-heavy bytes only ever throw SerializationError", async () => {
+    const fc = (await import("fast-check")).default;
+    const read = compileProtobufReader(Everything);
+    const check = (bytes: Uint8Array) => {
+      try {
+        read(bytes);
+      } catch (error) {
+        if (!SerializationError.is(error)) throw error;
+      }
+    };
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), check), { numRuns: 3000 });
+    // tags of real fields followed by arbitrary bytes reach deeper into the decoders
+    const tags = [0x08, 0x12, 0x1a, 0x20, 0x28, 0x30, 0x38, 0x42, 0x4d, 0x51, 0x5a, 0x62, 0x6a, 0x70, 0x78, 0x82, 0x8a, 0x92, 0x9a, 0xa2];
+    const chunk = fc.tuple(fc.constantFrom(...tags), fc.uint8Array({ maxLength: 12 })).map(([t, rest]) => Uint8Array.of(t, ...rest));
+    fc.assert(fc.property(fc.array(chunk, { maxLength: 12 }), (chunks) => check(Uint8Array.from(chunks.flatMap((c) => [...c])))), { numRuns: 3000 });
+  });
+});

@@ -9,8 +9,9 @@ import { setDataKey } from "@anvil/core";
 import { describe, fail, rethrow } from "./failure.js";
 import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
 import { LEN, type ProtoReader } from "./reader-buffer.js";
+import { Fast } from "./fast-kinds.js";
 import { scalarType, type ValueType } from "./scalars.js";
-import { documentType, enterWrite, MAX_DEPTH, tooDeep, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
+import { documentType, enterWrite, MAX_DEPTH, readTimestamp, tooDeep, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
 import type { ProtoWriter } from "./writer-buffer.js";
 
 /** Writes a message body (no tag, no length). */
@@ -33,12 +34,23 @@ interface FieldCodec {
   readonly read: (r: ProtoReader, number: number, wireType: number, target: Record<string, unknown>) => void;
   /** For required and defaulted members: the value of an absent field. */
   readonly zero: (() => unknown) | undefined;
-  /** For singular fields, the value reader and its wire type: the message loop calls it directly (the hot path). */
-  readonly readValue: ((r: ProtoReader) => unknown) | undefined;
+  /**
+   * How the message loop reads an occurrence on `wireType` itself (the hot
+   * path): {@link Mode}. On any other wire type, or in mode `generic`, it
+   * calls `read`.
+   */
+  readonly mode: number;
   readonly wireType: number;
-  /** For singular nested messages: their body reader. */
+  /** Mode `value`: the value reader, unless `fast` names a kind read inline. */
+  readonly readValue: ((r: ProtoReader) => unknown) | undefined;
+  /** Mode `value`: the {@link Fast} code of the value. */
+  readonly fast: number;
+  /** Modes `message` and `messageElement`: the nested message's body reader. */
   readonly body: ReadBody | undefined;
 }
+
+/** How the message loop reads a field (see {@link FieldCodec.mode}). */
+const Mode = { generic: 0, value: 1, message: 2, messageElement: 3 } as const;
 
 /** Builds a field codec (every one with the same shape, so the message loop's property loads stay monomorphic). */
 function field(
@@ -48,8 +60,24 @@ function field(
   read: FieldCodec["read"],
   zero: (() => unknown) | undefined,
   single?: ValueType,
+  elements?: ValueType,
 ): FieldCodec {
-  return { name, numbers, write, read, zero, readValue: single?.read, wireType: single?.wireType ?? -1, body: single?.body };
+  let mode: number = Mode.generic;
+  if (single) mode = single.body ? Mode.message : Mode.value;
+  else if (elements?.body) mode = Mode.messageElement;
+  const type = single ?? (mode === Mode.messageElement ? elements : undefined);
+  return {
+    name,
+    numbers,
+    write,
+    read,
+    zero,
+    mode,
+    wireType: type?.wireType ?? -1,
+    readValue: type?.read,
+    fast: type?.fast ?? Fast.none,
+    body: type?.body,
+  };
 }
 
 const messages = new WeakMap<Schema, MessageCodec>();
@@ -65,6 +93,34 @@ export function messageFor(schema: Schema): MessageCodec {
   impl = schema.kind === "structure" ? structMessage(schema) : schema.kind === "union" ? unionMessage(schema) : wrapperMessage(schema, schema.traits, false);
   messages.set(schema, impl);
   return impl;
+}
+
+/**
+ * Reads one value of a {@link Fast} kind with a direct call (monomorphic,
+ * inlinable), else through the type's `read` closure.
+ */
+function readFast(r: ProtoReader, fast: number, read: (r: ProtoReader) => unknown): unknown {
+  switch (fast) {
+    case Fast.string:
+      return r.string();
+    case Fast.int32:
+      return r.uint32() | 0;
+    case Fast.double:
+      return r.double();
+    case Fast.int64:
+      return r.int64();
+    case Fast.float:
+      return r.float();
+    case Fast.bool:
+      r.varint64();
+      return (r.lo | r.hi) !== 0;
+    case Fast.bytes:
+      return r.bytes();
+    case Fast.timestamp:
+      return readTimestamp(r);
+    default:
+      return read(r);
+  }
 }
 
 /** Where a value sits: a structure field, a list element, a map value or a oneof variant. */
@@ -136,6 +192,18 @@ function messageType(schema: StructSchema<unknown> | UnionSchema<unknown>): Valu
 
 function emptyBody(codec: MessageCodec): unknown {
   return codec.readBody({ pos: 0, end: 0 } as ProtoReader, 0);
+}
+
+/** Reads a length-delimited body with the reader's `end` narrowed to it (small enough for V8 to inline). */
+function readBodyInline(r: ProtoReader, body: ReadBody): unknown {
+  const end = r.length();
+  const outer = r.end;
+  r.end = end;
+  if (++r.depth > MAX_DEPTH) tooDeep();
+  const out = body(r, end);
+  r.depth--;
+  r.end = outer;
+  return out;
 }
 
 /** @internal Reads a length-delimited body with the reader's `end` narrowed to it. */
@@ -255,6 +323,7 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
   const member = schema.member;
   const item = sparse ? wrapped(member.target, member.traits, true) : valueTypeOf(member.target, member.traits, "element");
   const { write, read, wireType, body } = item;
+  const fast = item.fast ?? Fast.none;
   const packed = item.packable;
   const tag = number * 8 + (packed ? LEN : wireType);
   return field(
@@ -295,7 +364,7 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
       if (list === undefined) target[name] = list = [];
       if (wt === wireType) {
         try {
-          if (body === undefined) list.push(read(r));
+          if (body === undefined) list.push(fast === Fast.string ? r.string() : readFast(r, fast, read));
           else {
             const end = r.length();
             const outer = r.end;
@@ -314,17 +383,33 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
         const end = r.length();
         const outer = r.end;
         r.end = end;
-        while (r.pos < end) {
-          try {
-            list.push(read(r));
-          } catch (error) {
-            rethrow(error, list.length);
+        try {
+          // one loop per common kind: direct reader calls
+          switch (fast) {
+            case Fast.int32:
+              while (r.pos < end) list.push(r.uint32() | 0);
+              break;
+            case Fast.int64:
+              while (r.pos < end) list.push(r.int64());
+              break;
+            case Fast.double:
+              while (r.pos < end) list.push(r.double());
+              break;
+            case Fast.float:
+              while (r.pos < end) list.push(r.float());
+              break;
+            default:
+              while (r.pos < end) list.push(read(r));
           }
+        } catch (error) {
+          rethrow(error, list.length);
         }
         r.end = outer;
       } else wrongWireType(number, wt);
     },
     present ? () => [] : undefined,
+    undefined,
+    item,
   );
 }
 
@@ -336,6 +421,7 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
   const tag = number * 8 + LEN;
   const writeValue = valueType.write;
   const readValue = valueType.read;
+  const valueFast = valueType.fast ?? Fast.none;
   const zeroValue = sparse ? () => null : valueType.zero;
   return field(
     name,
@@ -376,7 +462,7 @@ function mapField(name: string, number: number, schema: MapSchema<unknown>, pres
         if (t === 0x0a) key = r.string();
         else if (t === valueTag) {
           try {
-            value = readValue(r);
+            value = valueFast === Fast.string ? r.string() : valueFast === Fast.int32 ? r.uint32() | 0 : readFast(r, valueFast, readValue);
           } catch (error) {
             rethrow(error, key);
           }
@@ -527,24 +613,45 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
         }
         if (number < size) seen |= bits[number]!;
         try {
-          const readValue = field.readValue;
-          // singular fields (most of them) are read here; lists, maps and oneofs accumulate in their own codec
-          if (readValue === undefined || (tag & 7) !== field.wireType) field.read(r, number, tag & 7, out);
-          else {
-            const body = field.body;
-            if (body === undefined) out[field.name] = readValue(r);
-            else {
-              // a nested message, inline
-              const bodyEnd = r.length();
-              const outer = r.end;
-              r.end = bodyEnd;
-              if (++r.depth > MAX_DEPTH) tooDeep();
-              const value = body(r, bodyEnd);
-              // an empty union message is no value
-              if (value !== undefined) out[field.name] = value;
-              r.depth--;
-              r.end = outer;
+          const mode = field.mode;
+          if (mode === Mode.generic || (tag & 7) !== field.wireType) field.read(r, number, tag & 7, out);
+          else if (mode === Mode.value) {
+            // the common scalars inline (direct reader calls), the rest through their closure
+            switch (field.fast) {
+              case Fast.string:
+                out[field.name] = r.string();
+                break;
+              case Fast.int32:
+                out[field.name] = r.uint32() | 0;
+                break;
+              case Fast.double:
+                out[field.name] = r.double();
+                break;
+              case Fast.int64:
+                out[field.name] = r.int64();
+                break;
+              case Fast.timestamp:
+                out[field.name] = readTimestamp(r);
+                break;
+              default:
+                out[field.name] = field.readValue!(r);
             }
+          } else if (mode === Mode.message) {
+            // a nested message, inline; an empty union message is no value
+            const value = readBodyInline(r, field.body!);
+            if (value !== undefined) out[field.name] = value;
+          } else {
+            // an element of a list of messages, inline
+            let list = out[field.name] as unknown[] | undefined;
+            if (list === undefined) out[field.name] = list = [];
+            let value: unknown;
+            try {
+              value = readBodyInline(r, field.body!);
+              if (value === undefined) fail("list element is a union message with no member set");
+            } catch (error) {
+              rethrow(error, list.length);
+            }
+            list.push(value);
           }
         } catch (error) {
           rethrow(error, field.name);

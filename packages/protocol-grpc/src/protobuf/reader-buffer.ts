@@ -38,6 +38,8 @@ export class ProtoReader {
   hi = 0;
 
   constructor(bytes: Uint8Array) {
+    // a Buffer (or other subclass) as a plain Uint8Array view: one receiver map keeps the byte loads monomorphic
+    if (bytes.constructor !== Uint8Array) bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.buf = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.length;

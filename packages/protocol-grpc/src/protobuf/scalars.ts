@@ -6,6 +6,7 @@
 import { BigDecimal, type EnumSchema, type IntEnumSchema, type ProtoNumType, type Schema } from "@anvil/core";
 import { describe, fail } from "./failure.js";
 import { enumNumbers, isOpenEnum } from "./layout.js";
+import { Fast } from "./fast-kinds.js";
 import { I32, I64, LEN, VARINT, type ProtoReader } from "./reader-buffer.js";
 import { split64, type ProtoWriter } from "./writer-buffer.js";
 
@@ -26,6 +27,8 @@ export interface ValueType {
    * value, which a singular field leaves out. Absent for message types.
    */
   readonly isZero?: (value: unknown) => boolean;
+  /** A {@link Fast} code: message loops read these kinds with a direct reader call instead of through `read`. */
+  readonly fast?: number;
   /** For nested messages: the body reader, which message and list loops call directly (one call instead of three). */
   readonly body?: (r: ProtoReader, end: number) => unknown;
 }
@@ -71,7 +74,16 @@ function int32Type(min: number, max: number, name: string, numType: ProtoNumType
     case "FIXED_SIGNED":
       return { wireType: I32, packable: true, write: (value, w) => w.fixed32(inRange(check(value))), read: (r) => inRange(r.fixed32() | 0), zero: zeroNumber, isZero: isZeroNumber };
     default:
-      return { wireType: VARINT, packable: true, write: (value, w) => w.int32(inRange(check(value))), read: (r) => inRange(r.uint32() | 0), zero: zeroNumber, isZero: isZeroNumber };
+      return {
+        wireType: VARINT,
+        packable: true,
+        write: (value, w) => w.int32(inRange(check(value))),
+        read: (r) => inRange(r.uint32() | 0),
+        zero: zeroNumber,
+        isZero: isZeroNumber,
+        // the full int32 range needs no check on read
+        fast: min === -2147483648 && max === 2147483647 ? Fast.int32 : Fast.none,
+      };
   }
 }
 
@@ -166,6 +178,7 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
         },
         read: (r) => r.int64(),
         zero: zeroNumber, isZero: isZeroNumber,
+        fast: Fast.int64,
       };
   }
 }
@@ -183,6 +196,7 @@ const booleanType: ValueType = {
   },
   zero: () => false,
   isZero: (value) => value === false,
+  fast: Fast.bool,
 };
 
 const stringType: ValueType = {
@@ -195,6 +209,7 @@ const stringType: ValueType = {
   read: (r) => r.string(),
   zero: () => "",
   isZero: (value) => value === "",
+  fast: Fast.string,
 };
 
 const blobType: ValueType = {
@@ -207,6 +222,7 @@ const blobType: ValueType = {
   read: (r) => r.bytes(),
   zero: () => new Uint8Array(0),
   isZero: (value) => value instanceof Uint8Array && value.length === 0,
+  fast: Fast.bytes,
 };
 
 const floatType: ValueType = {
@@ -218,6 +234,7 @@ const floatType: ValueType = {
   },
   read: (r) => r.float(),
   zero: zeroNumber, isZero: isZeroNumber,
+  fast: Fast.float,
 };
 
 const doubleType: ValueType = {
@@ -229,6 +246,7 @@ const doubleType: ValueType = {
   },
   read: (r) => r.double(),
   zero: zeroNumber, isZero: isZeroNumber,
+  fast: Fast.double,
 };
 
 const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;

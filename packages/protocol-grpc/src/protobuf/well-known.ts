@@ -6,6 +6,7 @@
 import { setDataKey, type Document, type Traits } from "@anvil/core";
 import { describe, fail, rethrow } from "./failure.js";
 import { LEN, VARINT, type ProtoReader } from "./reader-buffer.js";
+import { Fast } from "./fast-kinds.js";
 import type { ValueType } from "./scalars.js";
 import { split64, type ProtoWriter } from "./writer-buffer.js";
 
@@ -63,33 +64,37 @@ export const timestampType: ValueType = {
     }
     w.join(start);
   },
-  read: (r) => {
-    const end = r.length();
-    const outer = r.end;
-    r.end = end;
-    let seconds = 0;
-    let nanos = 0;
-    const b = r.buf;
-    while (r.pos < end) {
-      let tag = b[r.pos]!;
-      if (tag === 0x08 || tag === 0x10) r.pos++;
-      else tag = readTag(r);
-      if (tag === 0x08) {
-        const s = r.int64();
-        if (typeof s !== "number" || s < MIN_SECONDS || s > MAX_SECONDS) fail("timestamp seconds out of range");
-        seconds = s;
-      } else if (tag === 0x10) {
-        nanos = r.uint32() | 0;
-        if (nanos < 0 || nanos > 999_999_999) fail("timestamp nanos out of range");
-      } else if (tag >>> 3 === 1 || tag >>> 3 === 2) wrongWireType(tag >>> 3, tag & 7);
-      else r.skip(tag & 7, tag >>> 3);
-    }
-    r.end = outer;
-    // Dates hold milliseconds: finer digits are dropped
-    return new Date(seconds * 1000 + Math.floor(nanos / 1_000_000));
-  },
+  read: (r) => readTimestamp(r),
   zero: () => new Date(0),
+  fast: Fast.timestamp,
 };
+
+/** @internal Reads a length-delimited google.protobuf.Timestamp as a `Date`. */
+export function readTimestamp(r: ProtoReader): Date {
+  const end = r.length();
+  const outer = r.end;
+  r.end = end;
+  let seconds = 0;
+  let nanos = 0;
+  const b = r.buf;
+  while (r.pos < end) {
+    let tag = b[r.pos]!;
+    if (tag === 0x08 || tag === 0x10) r.pos++;
+    else tag = readTag(r);
+    if (tag === 0x08) {
+      const s = r.int64();
+      if (typeof s !== "number" || s < MIN_SECONDS || s > MAX_SECONDS) fail("timestamp seconds out of range");
+      seconds = s;
+    } else if (tag === 0x10) {
+      nanos = r.uint32() | 0;
+      if (nanos < 0 || nanos > 999_999_999) fail("timestamp nanos out of range");
+    } else if (tag >>> 3 === 1 || tag >>> 3 === 2) wrongWireType(tag >>> 3, tag & 7);
+    else r.skip(tag & 7, tag >>> 3);
+  }
+  r.end = outer;
+  // Dates hold milliseconds: finer digits are dropped
+  return new Date(seconds * 1000 + Math.floor(nanos / 1_000_000));
+}
 
 /** `@alloy.proto#protoTimestampFormat`, read from a member's (or its target's) traits. */
 export function protoTimestampFormat(traits: Traits): "PROTOBUF" | "EPOCH_MILLIS" | "RFC3339_STRING" {
