@@ -62,6 +62,11 @@ describe("grpc: Anvil client and server", () => {
     expect(served).toBe("anvil");
   });
 
+  it("makes its own HTTP/2 session when given no transport", async () => {
+    const own = createClient(Greeter, { endpoint: listener.url, protocols: [protocol] });
+    expect((await own.sayHello({ name: "self" })).message).toBe("hello self");
+  });
+
   it("decodes a modeled error from grpc-status-details-bin into its class", async () => {
     const error = await rejection(client().sayHello({ name: "nobody" }));
     expect(NoSuchName.is(error)).toBe(true);
