@@ -10,7 +10,7 @@ import { listen, type NodeListener } from "@anvil/server/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpc } from "./index.js";
 import { greeterHandlers, type Seen } from "./test-handlers.js";
-import { type ChatEvent, Greeter, NoSuchName, type TickEvent } from "./test-service.js";
+import { type ChatEvent, type ChunkEvent, Greeter, NoSuchName, type TickEvent } from "./test-service.js";
 
 const protocol = grpc();
 const seen: Seen = { aborted: [] };
@@ -147,6 +147,33 @@ describe("grpc: Anvil client and server", () => {
       })(),
     )) as UnmodeledError;
     expect([error.code, error.message]).toEqual(["INTERNAL", "Internal failure"]);
+  });
+
+  it("respects back-pressure from the caller: the server's events are produced as they are read", async () => {
+    const out = await client().download({ count: 400 });
+    const iterator = out.chunks![Symbol.asyncIterator]();
+    await iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // 400 chunks of 16 KiB are 6.4 MiB; the HTTP/2 window and the buffers hold a few hundred KiB at most.
+    expect(seen.produced).toBeLessThan(60);
+    let read = 1;
+    while (!(await iterator.next()).done) read++;
+    expect([read, seen.produced]).toEqual([400, 400]);
+  });
+
+  it("respects back-pressure from the handler: the caller's events are pulled as the handler reads them", async () => {
+    let sent = 0;
+    async function* chunks(): AsyncGenerator<ChunkEvent> {
+      for (let i = 0; i < 60; i++) {
+        sent++;
+        yield { $case: "chunk", value: { data: new Uint8Array(16 * 1024) } };
+      }
+    }
+    const call = client().upload({ chunks: chunks() });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The handler reads one chunk per 20 ms: after 300 ms it has read about 15, and the sender is not far ahead.
+    expect(sent - (seen.consumed ?? 0)).toBeLessThan(30);
+    expect((await call).count).toBe(60);
   });
 
   it("streams from the client", async () => {

@@ -5,10 +5,14 @@
  * @internal
  */
 import type { EventStream } from "@anvil/core";
-import { type ChatEvent, NoSuchName, type TickEvent, Undeclared } from "./test-service.js";
+import { type ChatEvent, type ChunkEvent, NoSuchName, type TickEvent, Undeclared } from "./test-service.js";
 
 /** What the handlers saw. */
 export interface Seen {
+  /** Chunks the download handler has produced so far. */
+  produced?: number;
+  /** Chunks the upload handler has read so far. */
+  consumed?: number;
   /** Request headers of the last sayHello call. */
   headers?: Headers;
   /** Reasons of aborted signals, as messages. */
@@ -58,6 +62,25 @@ export function greeterHandlers(seen: Seen) {
       let total = 0;
       for await (const event of input.ticks ?? []) if (event.$case === "tick") total += (event.value as { n: number }).n;
       return { total };
+    },
+    download(input: { count?: number }) {
+      seen.produced = 0;
+      async function* chunks(): AsyncGenerator<ChunkEvent> {
+        for (let i = 0; i < (input.count ?? 0); i++) {
+          seen.produced! += 1;
+          yield { $case: "chunk", value: { data: new Uint8Array(16 * 1024).fill(i % 256) } };
+        }
+      }
+      return { chunks: chunks() };
+    },
+    async upload(input: { chunks?: EventStream<ChunkEvent> }) {
+      seen.consumed = 0;
+      for await (const _chunk of input.chunks ?? []) {
+        seen.consumed += 1;
+        // A slow reader: the sender must wait for it.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return { count: seen.consumed };
     },
     chat(input: { says?: EventStream<ChatEvent> }) {
       async function* replies(): AsyncGenerator<ChatEvent> {

@@ -70,9 +70,24 @@ const Chat = operation("example.grpctest#Chat", {
   output: struct<{ replies?: EventStream<ChatEvent> }>("example.grpctest#ChatOutput", [member("replies", ChatStream, { streaming: true })]),
 });
 
+/** Events of the download and upload streams: 16 KiB chunks. */
+export type ChunkEvent = UnionValue<{ chunk: { data: Uint8Array } }>;
+const ChunkSchema = struct<{ data: Uint8Array }>("example.grpctest#Chunk", [member("data", blob, { required: true, protoIndex: 1 })]);
+const ChunkStream = union<ChunkEvent>("example.grpctest#ChunkStream", [member("chunk", ChunkSchema, { protoIndex: 1 })], { streaming: true });
+
+const Download = operation("example.grpctest#Download", {
+  input: struct<{ count?: number }>("example.grpctest#DownloadInput", [member("count", integer, { protoIndex: 1 })]),
+  output: struct<{ chunks?: EventStream<ChunkEvent> }>("example.grpctest#DownloadOutput", [member("chunks", ChunkStream, { streaming: true })]),
+});
+
+const Upload = operation("example.grpctest#Upload", {
+  input: struct<{ chunks?: EventStream<ChunkEvent> }>("example.grpctest#UploadInput", [member("chunks", ChunkStream, { streaming: true })]),
+  output: struct<{ count?: number }>("example.grpctest#UploadOutput", [member("count", integer, { protoIndex: 1 })]),
+});
+
 /** The service. */
 export const Greeter = service("example.grpctest#Greeter", {
   version: "1",
-  operations: { sayHello: SayHello, echo: Echo, fail: Fail, wait: Wait, countdown: Countdown, sum: Sum, chat: Chat },
+  operations: { sayHello: SayHello, echo: Echo, fail: Fail, wait: Wait, countdown: Countdown, sum: Sum, chat: Chat, download: Download, upload: Upload },
   protocols: ["alloy.proto#grpc"],
 });
