@@ -8,7 +8,7 @@ import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { emitProto } from "./emit-proto.js";
+import { emitProto, protoTypeNames } from "./emit-proto.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/kitchen.smithy", import.meta.url));
 
@@ -96,5 +96,13 @@ describe("emitProto", () => {
     const f = join(dir, "x.proto");
     writeFileSync(f, proto);
     protobuf.loadSync(f).resolveAll();
+  });
+
+  it("names the messages for Any type URLs as the file does", () => {
+    const svc = kitchen();
+    const names = protoTypeNames(svc);
+    const notFound = svc.operations.echo!.errors.find((e) => e.id === "anvil.grpctest#NotFound")!;
+    expect(names.get(notFound)).toBe("anvil.grpctest.NotFound");
+    expect(protobuf.loadSync(file).lookupType(names.get(notFound)!).fields.resource!.id).toBe(2);
   });
 });

@@ -53,6 +53,22 @@ export function emitProto(service: ServiceSchema, options: EmitProtoOptions = {}
   return new Emitter(service, options).emit();
 }
 
+/**
+ * The full proto names (`package.Message`) `emitProto` gives the structures,
+ * unions and enums of a service's closure: what a `google.protobuf.Any`'s
+ * `type_url` names (`type.googleapis.com/<full name>`), e.g. for modeled
+ * errors in `google.rpc.Status` details.
+ *
+ * @example
+ * ```ts
+ * const names = protoTypeNames(Weather);
+ * const typeUrl = typeUrlOf(names.get(NotFoundSchema)!); // "type.googleapis.com/example.weather.NotFound"
+ * ```
+ */
+export function protoTypeNames(service: ServiceSchema, options: EmitProtoOptions = {}): ReadonlyMap<Schema, string> {
+  return new Emitter(service, options).fullNames();
+}
+
 class Emitter {
   private readonly imports = new Set<string>();
   /** Named definitions by schema. */
@@ -69,12 +85,22 @@ class Emitter {
     private readonly options: EmitProtoOptions,
   ) {}
 
+  fullNames(): ReadonlyMap<Schema, string> {
+    this.assignNames(this.closure(this.roots()));
+    const pkg = this.options.package ?? namespaceOf(this.service.id);
+    return new Map([...this.names].map(([schema, name]) => [schema, pkg ? `${pkg}.${name}` : name]));
+  }
+
+  private roots(): Schema[] {
+    const roots: Schema[] = [];
+    for (const op of Object.values(this.service.operations) as OperationSchema[]) roots.push(op.input, op.output, ...op.errors);
+    roots.push(...this.service.errors);
+    return roots;
+  }
+
   emit(): string {
     const ops = Object.values(this.service.operations) as OperationSchema[];
-    const roots: Schema[] = [];
-    for (const op of ops) roots.push(op.input, op.output, ...op.errors);
-    roots.push(...this.service.errors);
-    const order = this.closure(roots);
+    const order = this.closure(this.roots());
     this.assignNames(order);
     this.countEnumValueNames(order);
     const rpcs = ops.map((op) => this.rpc(op));

@@ -19,5 +19,5 @@ export { customMetadata, decodeBinaryHeader, encodeBinaryHeader, isBinaryKey } f
 export { grpcPath, protoFullName } from "./names.js";
 export { compileProtobufReader, compileProtobufWriter, GoogleRpcStatusSchema, ProtoAnySchema, protobufCodec, typeUrlOf } from "./protobuf/index.js";
 export type { GoogleRpcStatus, ProtoAny, ProtobufReader, ProtobufWriter } from "./protobuf/index.js";
-export { emitProto } from "./emit-proto.js";
+export { emitProto, protoTypeNames } from "./emit-proto.js";
 export type { EmitProtoOptions } from "./emit-proto.js";

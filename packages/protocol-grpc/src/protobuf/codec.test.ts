@@ -273,3 +273,30 @@ describe("fuzzing", () => {
     fc.assert(fc.property(fc.array(chunk, { maxLength: 12 }), (chunks) => check(Uint8Array.from(chunks.flatMap((c) => [...c])))), { numRuns: 3000 });
   });
 });
+
+describe("cycles", () => {
+  it("a cyclic value is an error, not a stack overflow", () => {
+    interface Node { next?: Node }
+    const NodeSchema: StructSchema<Node> = struct<Node>("test#Node", [member("next", () => NodeSchema, idx(1))]);
+    const a: Node = {};
+    a.next = a;
+    expect(() => compileProtobufWriter(NodeSchema)(a)).toThrow(/nested deeper than 100 messages \(or cyclic\)/);
+  });
+  it("a message nested too deeply is an error", () => {
+    interface Node { next?: Node }
+    const NodeSchema: StructSchema<Node> = struct<Node>("test#Node2", [member("next", () => NodeSchema, idx(1))]);
+    let bytes = new Uint8Array(0);
+    for (let i = 0; i < 150; i++) bytes = Uint8Array.from([0x0a, ...lengthBytes(bytes.length), ...bytes]);
+    expect(() => compileProtobufReader(NodeSchema)(bytes)).toThrow(/nested deeper than 100/);
+  });
+});
+
+function lengthBytes(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+}
