@@ -25,7 +25,7 @@ import {
 import { list, member, string, struct } from "@anvil/core/codegen";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
 import { decodeBinaryHeader, encodeBinaryHeader } from "./metadata.js";
-import { protoFullName } from "./names.js";
+import { protoTypeName } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus, type GrpcStatusCode, isStatusName, statusName, statusOfHttpError } from "./status.js";
 import { typeUrlOf } from "./protobuf/google-rpc.js";
@@ -91,11 +91,11 @@ export function statusOfError(operation: OperationSchema | undefined, error: unk
   return { code: GrpcStatus.INTERNAL, message: "Internal failure" };
 }
 
-/** Adds a status to headers (a trailers-only answer) or trailers. */
-export function writeStatus(target: Headers, answer: StatusAnswer, options: ResolvedGrpcOptions): Headers {
+/** Adds a status to headers (a trailers-only answer) or trailers; a status with a detail needs the service (its message names). */
+export function writeStatus(target: Headers, answer: StatusAnswer, service: ServiceSchema | undefined, options: ResolvedGrpcOptions): Headers {
   target.set(GRPC_STATUS, String(answer.code));
   if (answer.message !== "") target.set(GRPC_MESSAGE, encodeGrpcMessage(answer.message));
-  if (answer.detail !== undefined) {
+  if (answer.detail !== undefined && service !== undefined) {
     const { schema, members } = answer.detail;
     let value: Uint8Array;
     try {
@@ -103,7 +103,7 @@ export function writeStatus(target: Headers, answer: StatusAnswer, options: Reso
     } catch {
       return target; // the status still says what happened
     }
-    const details = [{ typeUrl: typeUrlOf(protoFullName(schema.id)), value }];
+    const details = [{ typeUrl: typeUrlOf(protoTypeName(service, schema)), value }];
     target.set(GRPC_STATUS_DETAILS, encodeBinaryHeader(encodeRpcStatus({ code: answer.code, message: answer.message, details })));
   }
   return target;
@@ -148,6 +148,6 @@ export function errorOfStatus(status: ReceivedStatus, operation: OperationSchema
 function errorSchemaOf(typeUrl: string, operation: OperationSchema, service: ServiceSchema): StructSchema | undefined {
   const fullName = typeUrl.slice(typeUrl.lastIndexOf("/") + 1);
   const all = [...operation.errors, ...service.errors];
-  const exact = all.find((e) => protoFullName(e.id) === fullName);
+  const exact = all.find((e) => protoTypeName(service, e) === fullName);
   return exact ?? findErrorSchema(all, fullName.slice(fullName.lastIndexOf(".") + 1));
 }

@@ -41,7 +41,7 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     if (ProtocolError.is(error) && error.code === "UnsupportedMediaTypeException") {
       return { status: 415, headers: new Headers({ "content-type": "text/plain" }), body: new TextEncoder().encode(error.message) };
     }
-    const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), statusOfError(operation, error, context.service), options);
+    const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), statusOfError(operation, error, context.service), context.service, options);
     return { status: 200, headers, body: undefined };
   };
 
@@ -82,7 +82,7 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         let finish!: (trailers: Headers) => void;
         const trailers = new Promise<Headers>((resolve) => (finish = resolve));
         const body = encodeEach(events, codec.writer<unknown>(stream.schema), context.signal, (error) =>
-          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, declaredOnly(operation, error), context.service), options)),
+          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, declaredOnly(operation, error), context.service), context.service, options)),
         );
         return { status: 200, headers, body, trailers };
       }
@@ -96,7 +96,7 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     notFound(request: HttpRequest): Promise<HttpResponse> | undefined {
       // Only a gRPC caller hears about it in gRPC terms; other protocols answer the rest.
       if (!isAnyGrpcContentType(request.headers.get("content-type"))) return undefined;
-      const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` }, options);
+      const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` }, undefined, options);
       return Promise.resolve({ status: 200, headers, body: undefined });
     },
   });

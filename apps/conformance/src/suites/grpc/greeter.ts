@@ -11,11 +11,13 @@ namespace example.grpcinterop
 
 use alloy.proto#grpc
 use alloy.proto#protoIndex
+use smithy.framework#ValidationException
 
 @grpc
 service Greeter {
     version: "1"
     operations: [SayHello, Echo, Fail, Wait, Countdown, Sum, Chat]
+    errors: [ValidationException]
 }
 
 operation SayHello {

@@ -55,13 +55,13 @@ async function eventually(condition: () => boolean, what: string, ms = 3_000): P
 }
 
 /** The service's `.proto` in a temporary folder, loaded as grpc-js loads it. */
-function loadProto(service: ServiceSchema): { Service: grpcJs.ServiceClientConstructor; dir: string } {
+function loadProto(service: ServiceSchema): { Service: grpcJs.ServiceClientConstructor; dir: string; definition: protoLoader.PackageDefinition } {
   const dir = mkdtempSync(join(tmpdir(), "anvil-grpc-interop-"));
   const file = join(dir, "greeter.proto");
   writeFileSync(file, emitProto(service));
   const definition = protoLoader.loadSync(file, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
   const loaded = grpcJs.loadPackageDefinition(definition) as any;
-  return { Service: loaded.example.grpcinterop.Greeter, dir };
+  return { Service: loaded.example.grpcinterop.Greeter, dir, definition };
 }
 
 const readStatus = (bytes: Uint8Array) => protobufCodec.reader(GoogleRpcStatusSchema)(bytes);
@@ -75,7 +75,9 @@ export function grpcJsClientSide(): InteropSide {
     async start() {
       const server = createServer(service, { protocols: [grpc()] }).register(greeterHandlers(service, seen) as never).mapService();
       const listener = await listen(server, { http2: true });
-      const { Service, dir } = loadProto(service);
+      const { Service, dir, definition } = loadProto(service);
+      /** Whether a detail's type URL names a message of the .proto the peer loaded. */
+      const resolves = (typeUrl: string | undefined): boolean => typeUrl !== undefined && definition[typeUrl.slice(typeUrl.lastIndexOf("/") + 1)] !== undefined;
       const target = `127.0.0.1:${listener.port}`;
       const client = new Service(target, grpcJs.credentials.createInsecure()) as any;
       const gzipClient = new Service(target, grpcJs.credentials.createInsecure(), { "grpc.default_compression_algorithm": 2 }) as any;
@@ -133,6 +135,7 @@ export function grpcJsClientSide(): InteropSide {
             check(error.code === grpcJs.status.NOT_FOUND, `status ${error.code}`);
             const status = readStatus(error.metadata.get("grpc-status-details-bin")[0] as Buffer);
             check(status.details[0]?.typeUrl === "type.googleapis.com/example.grpcinterop.NoSuchName", `detail ${status.details[0]?.typeUrl}`);
+            check(resolves(status.details[0]?.typeUrl), "the detail's type is not in the emitted .proto");
           },
         },
         {
@@ -141,7 +144,8 @@ export function grpcJsClientSide(): InteropSide {
             const error = await failure(unary(client, "SayHello", { name: "" }));
             check(error.code === grpcJs.status.INVALID_ARGUMENT, `status ${error.code}`);
             const status = readStatus(error.metadata.get("grpc-status-details-bin")[0] as Buffer);
-            check(status.details[0]?.typeUrl === "type.googleapis.com/smithy.framework.ValidationException", `detail ${status.details[0]?.typeUrl}`);
+            check(status.details[0]?.typeUrl === "type.googleapis.com/example.grpcinterop.ValidationException", `detail ${status.details[0]?.typeUrl}`);
+            check(resolves(status.details[0]?.typeUrl), "the detail's type is not in the emitted .proto");
           },
         },
         {
