@@ -6,6 +6,7 @@
  * messages for a streamed output, or a trailers-only answer for an error.
  */
 import {
+  DEADLINE_EXCEEDED,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
@@ -14,6 +15,7 @@ import {
   ProtocolError,
   type ServerCallContext,
   type ServerProtocol,
+  TransportError,
 } from "@anvil/core";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
 import { statusOfError, writeStatus } from "./errors.js";
@@ -81,8 +83,9 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         const events = (output as Record<string, unknown> | undefined)?.[stream.name] as AsyncIterable<unknown> | undefined;
         let finish!: (trailers: Headers) => void;
         const trailers = new Promise<Headers>((resolve) => (finish = resolve));
-        const body = encodeEach(events, codec.writer<unknown>(stream.schema), context.signal, (error) =>
-          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, declaredOnly(operation, error), context.service), context.service, options)),
+        const signal = context.signal;
+        const body = encodeEach(events, codec.writer<unknown>(stream.schema), signal, (error) =>
+          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, streamError(operation, error, signal), context.service), context.service, options)),
         );
         return { status: 200, headers, body, trailers };
       }
@@ -100,6 +103,19 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
       return Promise.resolve({ status: 200, headers, body: undefined });
     },
   });
+}
+
+/**
+ * The error a stream ended with, as the caller may hear of it: the call's
+ * signal firing for another reason than its deadline (the server shutting
+ * down; a caller that went away hears nothing) is UNAVAILABLE; see
+ * {@link declaredOnly} for the rest.
+ */
+function streamError(operation: OperationSchema, error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted === true && error === signal.reason && !(TransportError.is(error) && error.code === DEADLINE_EXCEEDED)) {
+    return grpcFailure("UNAVAILABLE", `${SIDE}: the call was stopped (the server is shutting down)`);
+  }
+  return declaredOnly(operation, error);
 }
 
 /**

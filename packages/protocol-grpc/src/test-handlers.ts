@@ -51,6 +51,13 @@ export function greeterHandlers(seen: Seen) {
     countdown(input: { from?: number }) {
       const from = input.from ?? 3;
       async function* ticks(): AsyncGenerator<TickEvent> {
+        // 1000 ticks one a second: a stream still going when the server shuts down.
+        if (from === 1000) {
+          for (let n = from; n > 0; n--) {
+            yield { $case: "tick", value: { n } };
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+          }
+        }
         for (let n = Math.abs(from); n > 0; n--) yield { $case: "tick", value: { n } };
         // A negative start fails after its events, with a modeled error in the trailers; -99 with one the operation does not declare.
         if (from === -99) throw new Undeclared({ message: "secret detail" });

@@ -31,6 +31,28 @@ describe("grpc client: transports", () => {
   });
 });
 
+describe("grpc server: shutting down", () => {
+  it("ends a stream still going with UNAVAILABLE once the grace period is over", async () => {
+    const server = createServer(Greeter, { protocols: [grpc()] }).register(greeterHandlers({ aborted: [] }) as never).mapService();
+    const listener = await listen(server, { http2: true });
+    const transport = http2Transport();
+    try {
+      const client = createClient(Greeter, { endpoint: listener.url, protocols: [grpc()], transport, retry: { maxAttempts: 1 } });
+      const out = await client.countdown({ from: 1000 });
+      const iterator = out.ticks![Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toEqual({ $case: "tick", value: { n: 1000 } });
+      // The server's own close: it aborts the calls after the grace period (the listener would then also cut the connections).
+      const closed = server.close({ graceMs: 50 });
+      const error = (await iterator.next().catch((e: unknown) => e)) as UnmodeledError;
+      expect([UnmodeledError.is(error), error.code]).toEqual([true, "UNAVAILABLE"]);
+      await closed;
+    } finally {
+      await transport.close();
+      await listener.close({ graceMs: 10 });
+    }
+  });
+});
+
 describe("grpc client: answers that are not gRPC", () => {
   it.each([
     [404, "text/html", "UNIMPLEMENTED"],
