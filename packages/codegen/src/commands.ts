@@ -285,7 +285,15 @@ export function protoCommand(args: ParsedArgs, io: Io): number {
     }
     serviceId = grpc[0]!.id;
   }
-  const text = emitProto(schemasFromModel(model).service(serviceId));
+  let text: string;
+  try {
+    text = emitProto(schemasFromModel(model).service(serviceId));
+  } catch (error) {
+    // what the model validator lets through but protobuf does not (field numbers in protobuf's reserved range)
+    io.err(`error: ${(error as Error).message}`);
+    io.err("✗ nothing written");
+    return 1;
+  }
   mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(out, text);
   io.err(`✓ wrote ${displayPath(resolve(out))} for ${serviceId}`);

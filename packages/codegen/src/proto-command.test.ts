@@ -81,6 +81,13 @@ describe("anvil proto", () => {
     expect(err.at(-1)).toContain("nothing written");
   });
 
+  it("reports a field number protobuf reserves and writes nothing", () => {
+    const dir = inTemp({ "notes.smithy": MODEL.replace("@protoIndex(2)", "@protoIndex(19500)") });
+    const { code, err } = run(["proto", "--model", "notes.smithy", "--out", "notes.proto"], dir);
+    expect(code).toBe(1);
+    expect(err.join("\n")).toContain("error: protobuf: example.notes#GetNoteOutput$tags has field number 19500");
+  });
+
   it("asks for --out and for a known --service", () => {
     const dir = inTemp({ "notes.smithy": MODEL });
     expect(run(["proto", "--model", "notes.smithy"], dir).code).toBe(2);

@@ -105,4 +105,21 @@ describe("emitProto", () => {
     expect(names.get(notFound)).toBe("anvil.grpctest.NotFound");
     expect(protobuf.loadSync(file).lookupType(names.get(notFound)!).fields.resource!.id).toBe(2);
   });
+
+  it("maps unit union variants and unit inputs to google.protobuf.Empty, and both sides agree on the bytes", async () => {
+    const { member, operation, service, string, struct, union, unit } = await import("@anvil/core/codegen");
+    const { compileProtobufReader, compileProtobufWriter } = await import("./protobuf/codec.js");
+    const U = union("x#Signal", [member("stop", unit, { protoIndex: 1 }), member("say", string, { protoIndex: 2 })]);
+    const S = struct("x#Holder", [member("signal", U, { protoIndex: 1 })]);
+    const svc = service("x#Svc", { version: "1", operations: { op: operation("x#Op", { input: unit, output: S }) } });
+    const proto = emitProto(svc);
+    expect(proto).toContain("google.protobuf.Empty stop = 1;");
+    expect(proto).toContain("rpc Op (google.protobuf.Empty) returns (Holder);");
+    const f = join(dir, "unit.proto");
+    writeFileSync(f, proto);
+    const Holder = protobuf.loadSync(f).lookupType("x.Holder");
+    const bytes = compileProtobufWriter(S)({ signal: { $case: "stop", value: {} } });
+    expect(Holder.toObject(Holder.decode(bytes))).toEqual({ signal: { stop: {} } });
+    expect(compileProtobufReader(S)(Holder.encode({ signal: { stop: {} } }).finish())).toEqual({ signal: { $case: "stop", value: {} } });
+  });
 });

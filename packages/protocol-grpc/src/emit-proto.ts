@@ -4,7 +4,7 @@
  * compiled from the file reads and writes the codec's bytes.
  */
 import type { EnumSchema, IntEnumSchema, ListSchema, MapSchema, MemberSchema, OperationSchema, Schema, ServiceSchema, StructSchema, Traits, UnionSchema } from "@anvil/core";
-import { enumNumbers, isOpenEnum, oneofLayout, structLayout } from "./protobuf/layout.js";
+import { checkFieldNumbers, enumNumbers, flatFields, isOpenEnum, oneofLayout, structLayout } from "./protobuf/layout.js";
 import { variantKey } from "./protobuf/messages.js";
 import { protoTimestampFormat } from "./protobuf/well-known.js";
 
@@ -131,6 +131,8 @@ class Emitter {
   }
 
   private assignNames(order: readonly Schema[]): void {
+    // the service shares the package scope with the messages
+    this.used.add(this.service.name);
     const byName = new Map<string, Schema[]>();
     for (const schema of order) {
       if (!isNamedDefinition(schema)) continue;
@@ -178,6 +180,7 @@ class Emitter {
       case "structure":
         return this.message(name, this.structBody(schema), reservedOf(schema.traits));
       case "union":
+        checkFieldNumbers(schema.id, oneofLayout(schema));
         return this.message(name, this.oneof("definition", schema, 1), reservedOf(schema.traits));
       case "enum":
       case "intEnum":
@@ -193,7 +196,9 @@ class Emitter {
 
   private structBody(schema: StructSchema<unknown>): string[] {
     const lines: string[] = [];
-    for (const { member, number, variants } of structLayout(schema.members)) {
+    const layout = structLayout(schema.members);
+    checkFieldNumbers(schema.id, flatFields(layout));
+    for (const { member, number, variants } of layout) {
       if (variants) lines.push(...this.oneof(member.name, member.target as UnionSchema<unknown>, number));
       else lines.push(`${this.fieldType(member.target, member.traits, "field")} ${member.name} = ${number};`);
     }
@@ -272,6 +277,12 @@ class Emitter {
       case "intEnum":
         return isOpenEnum(target) ? "int32" : this.names.get(target)!;
       case "structure":
+        if (!this.names.has(target)) {
+          // smithy.api#Unit (a unit union variant)
+          this.imports.add(WELL_KNOWN.empty);
+          return "google.protobuf.Empty";
+        }
+        return this.names.get(target)!;
       case "union":
         return this.names.get(target)!;
       default:

@@ -98,7 +98,11 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     if (o.client) files.push({ path: `${base}.client.ts`, text: clientFile(plan, `./${base}.js`), service: id });
     if (o.proto && model.getShape(id)?.traits.has("alloy.proto#grpc")) {
       schemas ??= schemasFromModel(model);
-      files.push({ path: `${base}.proto`, text: emitProto(schemas.service(id)), service: id });
+      try {
+        files.push({ path: `${base}.proto`, text: emitProto(schemas.service(id)), service: id });
+      } catch (error) {
+        events.push({ severity: "ERROR", id: "CodegenProto", message: (error as Error).message, shapeId: id });
+      }
     }
     o.onProgress?.(i + 1, ids.length, id);
   });

@@ -300,3 +300,16 @@ function lengthBytes(n: number): number[] {
   out.push(n);
   return out;
 }
+
+describe("field numbers", () => {
+  it("are checked when a schema compiles", () => {
+    const Dup = struct("test#Dup", [member("a", string, idx(1)), member("b", string, idx(1))]);
+    expect(() => compileProtobufWriter(Dup)).toThrow(/test#Dup\$a and \$b both use field number 1/);
+    expect(() => compileProtobufReader(Dup)).toThrow(/both use field number 1/);
+    const Reserved = struct("test#Reserved", [member("a", string, idx(19001))]);
+    expect(() => compileProtobufReader(Reserved)).toThrow(/19000-19999/);
+    const Clash = union("test#ClashU", [member("x", string, idx(1))], { protoInlinedOneOf: true });
+    const Holder = struct("test#ClashHolder", [member("a", string, idx(1)), member("u", Clash)]);
+    expect(() => compileProtobufWriter(Holder)).toThrow(/both use field number 1/);
+  });
+});

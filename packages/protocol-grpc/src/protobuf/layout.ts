@@ -68,3 +68,27 @@ export function enumNumbers(schema: EnumSchema | IntEnumSchema): ReadonlyMap<str
 export function isOpenEnum(schema: Schema): boolean {
   return (schema.kind === "enum" || schema.kind === "intEnum") && schema.traits.openEnum === true;
 }
+
+const MAX_FIELD_NUMBER = 2 ** 29 - 1;
+
+/**
+ * Rejects field numbers protobuf does not allow in one message: outside
+ * 1 … 2^29−1, in the range 19000 … 19999 reserved by protobuf, or used twice.
+ * Throws a TypeError naming the schema (a model mistake, found when compiling).
+ */
+export function checkFieldNumbers(id: string, fields: readonly { readonly member: { readonly name: string }; readonly number: number }[]): void {
+  const seen = new Map<number, string>();
+  for (const { member, number } of fields) {
+    if (!Number.isInteger(number) || number < 1 || number > MAX_FIELD_NUMBER || (number >= 19000 && number <= 19999)) {
+      throw new TypeError(`protobuf: ${id}$${member.name} has field number ${number}; use 1 to ${MAX_FIELD_NUMBER}, outside 19000-19999`);
+    }
+    const prior = seen.get(number);
+    if (prior !== undefined) throw new TypeError(`protobuf: ${id}$${prior} and $${member.name} both use field number ${number}`);
+    seen.set(number, member.name);
+  }
+}
+
+/** Every field of a structure's message, inlined oneof variants included (for {@link checkFieldNumbers}). */
+export function flatFields(layout: readonly FieldLayout[]): readonly VariantLayout[] {
+  return layout.flatMap((f) => f.variants ?? [{ member: f.member, number: f.number }]);
+}

@@ -7,11 +7,11 @@
 import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
 import { setDataKey } from "@anvil/core";
 import { describe, fail, rethrow } from "./failure.js";
-import { structLayout, oneofLayout, type VariantLayout } from "./layout.js";
-import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { Fast } from "./fast-kinds.js";
+import { checkFieldNumbers, flatFields, oneofLayout, structLayout, type VariantLayout } from "./layout.js";
+import { LEN, type ProtoReader } from "./reader-buffer.js";
 import { scalarType, type ValueType } from "./scalars.js";
-import { documentType, enterWrite, MAX_DEPTH, readTimestamp, tooDeep, protoTimestampFormat, readTag, timestampTypeFor, wrongWireType } from "./well-known.js";
+import { documentType, enterWrite, MAX_DEPTH, protoTimestampFormat, readTag, readTimestamp, timestampTypeFor, tooDeep, wrongWireType } from "./well-known.js";
 import type { ProtoWriter } from "./writer-buffer.js";
 
 /** Writes a message body (no tag, no length). */
@@ -90,7 +90,13 @@ export function messageFor(schema: Schema): MessageCodec {
   let impl: MessageCodec | undefined;
   // recursive references reach this trampoline until the real codec exists
   messages.set(schema, { writeBody: (v, w) => impl!.writeBody(v, w), readBody: (r, end) => impl!.readBody(r, end) });
-  impl = schema.kind === "structure" ? structMessage(schema) : schema.kind === "union" ? unionMessage(schema) : wrapperMessage(schema, schema.traits, false);
+  try {
+    impl = schema.kind === "structure" ? structMessage(schema) : schema.kind === "union" ? unionMessage(schema) : wrapperMessage(schema, schema.traits, false);
+  } catch (error) {
+    // a schema that cannot compile (duplicate field numbers) leaves no half-built trampoline behind
+    messages.delete(schema);
+    throw error;
+  }
   messages.set(schema, impl);
   return impl;
 }
@@ -535,20 +541,10 @@ function numberIndex(fields: readonly FieldCodec[]): { table: (FieldCodec | unde
   return { table, far };
 }
 
-/**
- * A constructor of plain objects (prototype `Object.prototype`) for one
- * message type. Each has its own initial map, so V8 sizes the objects of
- * that type after the first few (in-object slack tracking) instead of
- * growing a shared `{}` shape field by field: about 1.5× faster to build.
- */
-function plainObjects(): new () => Record<string, unknown> {
-  const Plain = function (this: Record<string, unknown>) {} as unknown as { prototype: object } & (new () => Record<string, unknown>);
-  Plain.prototype = Object.prototype;
-  return Plain;
-}
-
 function structMessage(schema: StructSchema<unknown>): MessageCodec {
-  const fields = structLayout(schema.members).map(({ member, number, variants }) =>
+  const layout = structLayout(schema.members);
+  checkFieldNumbers(schema.id, flatFields(layout));
+  const fields = layout.map(({ member, number, variants }) =>
     variants ? oneofField(member.name, variants) : fieldCodec(member.name, number, member.target, member.traits, "field", false),
   );
   return fieldsMessage(fields);
@@ -560,7 +556,6 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
   const writes = fields.map((f) => f.write);
   const { table, far } = numberIndex(fields);
   const size = table.length;
-  const Plain = plainObjects();
   const zeros = fields.filter((f) => f.zero !== undefined).map((f) => [f.name, f.zero!] as const);
   // a bit per field with a zero value, set as it is read: when all are set, the zero pass is skipped
   const bits = new Int32Array(size);
@@ -594,7 +589,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
       w.depth--;
     },
     readBody: (r, end) => {
-      const out = new Plain();
+      const out: Record<string, unknown> = {};
       const b = r.buf;
       let seen = 0;
       while (r.pos < end) {
@@ -671,7 +666,9 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
 }
 
 function unionMessage(schema: UnionSchema<unknown>): MessageCodec {
-  const field = oneofField("value", oneofLayout(schema));
+  const variants = oneofLayout(schema);
+  checkFieldNumbers(schema.id, variants);
+  const field = oneofField("value", variants);
   const numbers = new Set(field.numbers);
   return {
     writeBody: (value, w) => {
