@@ -3,7 +3,7 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all benchmarks
-//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server)
+//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc)
 //   pnpm bench --quick         smaller inputs and shorter runs
 import { parseArgs } from "node:util";
 
@@ -19,5 +19,6 @@ const benches = [
   ["proto", () => import("./proto-bench.mjs").then((m) => m.runProtoBench(options))],
   ["client", () => import("./client-bench.mjs").then((m) => m.runClientBench(options))],
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
+  ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],
 ];
 for (const [name, run] of benches) if (only.size === 0 || only.has(name)) await run();

@@ -1,27 +1,47 @@
 /**
  * The demo client: calls every operation of Weather over each protocol it
- * declares (restJson1, awsJson1_1, rpcv2Cbor), and SimpleWeather's over
- * simpleRestJson, with the typed client, and prints what comes back.
+ * declares (restJson1, awsJson1_1, rpcv2Cbor), WeatherGrpc's over gRPC and
+ * SimpleWeather's over simpleRestJson, with the typed client, and prints
+ * what comes back.
  *
- *   node dist/demo.js                 # against `npm start` (127.0.0.1:8080 and :8081; HOST, PORT as for main)
- *   node dist/demo.js --self          # starts its own server first
- *   WEATHER_URL=... SIMPLE_WEATHER_URL=... node dist/demo.js
+ *   node dist/demo.js                 # against `npm start` (127.0.0.1:8080, :8081 and :8082; HOST, PORT as for main)
+ *   node dist/demo.js --self          # starts its own servers first
+ *   WEATHER_URL=... WEATHER_GRPC_URL=... SIMPLE_WEATHER_URL=... node dist/demo.js
  */
 import { createClient } from "@anvil/client-core";
+import { http2Transport } from "@anvil/client-core/node";
 import { listen } from "@anvil/server/node";
 import { SimpleWeather } from "./generated/simple-weather.js";
 import { Weather } from "./generated/weather.js";
+import { WeatherGrpc } from "./generated/weather-grpc.js";
 import { createWeatherHandler } from "./handlers.js";
 import { createWeatherServers, PROTOCOLS } from "./server.js";
 import { createStore } from "./store.js";
-import { type Print, tourShared, tourWeather } from "./tour.js";
+import { type Print, tourGrpc, tourShared, tourWeather } from "./tour.js";
 
-/** Runs the tour over every protocol against the two endpoints. */
-export async function demo(endpoints: { weather: string; simpleWeather: string }, print: Print = console.log): Promise<void> {
+/** The example's endpoints. */
+export interface DemoEndpoints {
+  readonly weather: string;
+  readonly weatherGrpc: string;
+  readonly simpleWeather: string;
+}
+
+/** Runs the tour over every protocol against the three endpoints. */
+export async function demo(endpoints: DemoEndpoints, print: Print = console.log): Promise<void> {
   for (const protocol of Weather.protocols) {
     print(`\n── Weather over ${protocol} (${endpoints.weather})`);
     const weather = createClient(Weather, { endpoint: endpoints.weather, protocols: PROTOCOLS, protocol });
     await tourWeather(weather, protocol, (line) => print(`  ${line}`));
+  }
+  for (const protocol of WeatherGrpc.protocols) {
+    print(`\n── WeatherGrpc over ${protocol} (${endpoints.weatherGrpc}): HTTP/2, one session`);
+    const transport = http2Transport();
+    try {
+      const weather = createClient(WeatherGrpc, { endpoint: endpoints.weatherGrpc, protocols: PROTOCOLS, protocol, transport });
+      await tourGrpc(weather, (line) => print(`  ${line}`));
+    } finally {
+      await transport.close();
+    }
   }
   for (const protocol of SimpleWeather.protocols) {
     print(`\n── SimpleWeather over ${protocol} (${endpoints.simpleWeather}): the same handler, another wire`);
@@ -33,21 +53,22 @@ export async function demo(endpoints: { weather: string; simpleWeather: string }
 async function main(): Promise<void> {
   if (process.argv.includes("--self")) {
     const servers = createWeatherServers(createWeatherHandler(createStore(), { heartbeatMs: 200 }));
-    const [weather, simple] = await Promise.all([listen(servers.weather), listen(servers.simpleWeather)]);
+    const [weather, weatherGrpc, simple] = await Promise.all([listen(servers.weather), listen(servers.weatherGrpc, { http2: true }), listen(servers.simpleWeather)]);
     try {
-      await demo({ weather: weather.url, simpleWeather: simple.url });
+      await demo({ weather: weather.url, weatherGrpc: weatherGrpc.url, simpleWeather: simple.url });
     } finally {
-      await Promise.all([weather.close(), simple.close()]);
+      await Promise.all([weather.close(), weatherGrpc.close(), simple.close()]);
     }
     return;
   }
-  // The same defaults as main.ts: HOST and PORT, Weather on PORT and SimpleWeather on the next one.
+  // The same defaults as main.ts: HOST and PORT, Weather on PORT, WeatherGrpc on the next one and SimpleWeather on the one after.
   const host = process.env.HOST ?? "127.0.0.1";
   const port = Number(process.env.PORT ?? 8080);
   const weather = process.env.WEATHER_URL ?? `http://${host}:${port}`;
-  const simpleWeather = process.env.SIMPLE_WEATHER_URL ?? `http://${host}:${port + 1}`;
+  const weatherGrpc = process.env.WEATHER_GRPC_URL ?? `http://${host}:${port + 1}`;
+  const simpleWeather = process.env.SIMPLE_WEATHER_URL ?? `http://${host}:${port + 2}`;
   try {
-    await demo({ weather, simpleWeather });
+    await demo({ weather, weatherGrpc, simpleWeather });
   } catch (error) {
     if ((error as { code?: string }).code === "ConnectionRefused" || String(error).includes("ECONNREFUSED")) {
       console.error(`\nNo server at ${weather}: start one with \`npm start\`, or run the demo with --self.`);

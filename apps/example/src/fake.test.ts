@@ -7,14 +7,20 @@ import { ModeledError } from "@anvil/core";
 import { listen, type NodeListener } from "@anvil/server/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Weather } from "./generated/weather.js";
-import { WeatherFake, WeatherFakes } from "./generated/weather.fakes.js";
+import { ExampleFake } from "./fake.js";
+import { WeatherGrpc } from "./generated/weather-grpc.js";
+import { WeatherFakes } from "./generated/weather.fakes.js";
+import { WeatherGrpcFakes } from "./generated/weather-grpc.fakes.js";
 import { createWeatherServers, PROTOCOLS } from "./server.js";
 
 let listener: NodeListener;
+let grpcListener: NodeListener;
 beforeAll(async () => {
-  listener = await listen(createWeatherServers(new WeatherFake()).weather, { port: 0 });
+  const servers = createWeatherServers(new ExampleFake(), { docs: false });
+  listener = await listen(servers.weather, { port: 0 });
+  grpcListener = await listen(servers.weatherGrpc, { port: 0, http2: true });
 });
-afterAll(() => listener.close({ graceMs: 0 }));
+afterAll(() => Promise.all([listener.close({ graceMs: 0 }), grpcListener.close({ graceMs: 0 })]));
 
 const client = (protocol: string) => createClient(Weather, { endpoint: listener.url, protocols: PROTOCOLS, protocol, retry: { maxAttempts: 1 } });
 
@@ -34,5 +40,26 @@ describe.each(Weather.protocols.map((p) => [p]))("the example on its fake, over 
         expect(output).toEqual(example.output);
       }
     }
+  });
+});
+
+describe("the example on its fake, over gRPC", () => {
+  const grpcClient = () => createClient(WeatherGrpc, { endpoint: grpcListener.url, protocols: PROTOCOLS, retry: { maxAttempts: 1 } });
+
+  it("answers a unary call with the example's output", async () => {
+    const example = WeatherFakes.getCity.examples.find((e) => !e.error)!;
+    const { $metadata: _, ...output } = await grpcClient().getCity(example.input as never);
+    expect(output).toEqual(example.output);
+  });
+
+  it("answers the bidirectional call with the example's events, then ends the stream", async () => {
+    async function* readings() {
+      yield { $case: "reading" as const, value: { cityId: "paris", temperatureC: 31 } };
+    }
+    const { levels } = await grpcClient().streamReadings({ readings: readings() });
+    const received = [];
+    for await (const event of levels) received.push(event);
+    expect(received).toEqual((WeatherGrpcFakes.streamReadings.output as { levels: unknown[] }).levels);
+    expect(received).toHaveLength(2);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The example's business logic: one handler object for the whole Weather
  * service. It knows nothing of protocols; the same object also serves
- * SimpleWeather (its operations are a subset with the same shapes).
+ * SimpleWeather (its operations are a subset with the same shapes) and
+ * WeatherGrpc (Weather's operations without the photos, plus
+ * `streamReadings`).
  */
 import { createHash } from "node:crypto";
 import { byteChunks } from "@anvil/core";
@@ -22,6 +24,8 @@ import {
   ValidationException,
 } from "./generated/weather.js";
 import type { WeatherHandler } from "./generated/weather.server.js";
+import type { LevelEvents, ReadingEvents } from "./generated/weather-grpc.js";
+import type { WeatherGrpcHandler } from "./generated/weather-grpc.server.js";
 import type { WeatherStore } from "./store.js";
 
 /** Options of {@link createWeatherHandler}. */
@@ -35,8 +39,11 @@ export interface WeatherHandlerOptions {
 const DAY_MS = 86_400_000;
 const SKIES = [Sky.CLEAR, Sky.CLOUDY, Sky.RAIN, Sky.SNOW] as const;
 
-/** Makes the handler of the Weather service over a store. */
-export function createWeatherHandler(store: WeatherStore, options: WeatherHandlerOptions = {}): WeatherHandler<HandlerContext> {
+/** The handler of every service of the example: Weather's operations and WeatherGrpc's `streamReadings`. */
+export type ExampleHandler = WeatherHandler<HandlerContext> & Pick<WeatherGrpcHandler<HandlerContext>, "streamReadings">;
+
+/** Makes the handler of the Weather service (and of its twins) over a store. */
+export function createWeatherHandler(store: WeatherStore, options: WeatherHandlerOptions = {}): ExampleHandler {
   const heartbeatMs = options.heartbeatMs ?? 1_000;
   const heartbeats = options.heartbeats ?? 3;
   const created = new Map<string, CreateCityOutput>(); // by idempotency token
@@ -147,7 +154,22 @@ export function createWeatherHandler(store: WeatherStore, options: WeatherHandle
       cityOf(cityId);
       return { events: watch(store, cityId, minLevel, heartbeats, heartbeatMs, context.signal) };
     },
+
+    streamReadings({ readings }) {
+      return { levels: levelsOf(readings, cityOf) };
+    },
   };
+}
+
+/** The alert level of each reading, as the readings arrive: 4 from 35 °C, 3 from 30 °C, 2 from 25 °C, else 1. */
+async function* levelsOf(readings: AsyncIterable<ReadingEvents>, cityOf: (cityId: string) => CityDetails): AsyncGenerator<LevelEvents> {
+  for await (const event of readings) {
+    if (event.$case !== "reading") continue;
+    const { cityId, temperatureC } = event.value;
+    cityOf(cityId);
+    const level: AlertLevel = temperatureC >= 35 ? 4 : temperatureC >= 30 ? 3 : temperatureC >= 25 ? 2 : 1;
+    yield { $case: "level", value: { cityId, level } };
+  }
 }
 
 /** The identifier a new city gets from its name: `São Paulo` → `sao-paulo`. */

@@ -1,14 +1,15 @@
 /**
  * Starts the example: Weather (restJson1, awsJson1_1, rpcv2Cbor) on
- * 127.0.0.1:8080 and SimpleWeather (simpleRestJson) on the next port.
- * `PORT` and `HOST` override the address. Each serves its documentation at
+ * 127.0.0.1:8080, WeatherGrpc (gRPC over h2c) on the next port and
+ * SimpleWeather (simpleRestJson) on the one after. `PORT` and `HOST`
+ * override the address. The REST servers serve their documentation at
  * /openapi (explorer), /openapi.json and /docs; `--no-docs` turns them off.
- * With `--fake` (`npm start -- --fake`) it answers from the generated fake
- * (the model's @examples) instead of the handlers and their store.
- * Ctrl-C stops it gracefully.
+ * With `--fake` (`npm start -- --fake`) every server answers from the
+ * generated fake (the model's @examples) instead of the handlers and their
+ * store. Ctrl-C stops it gracefully.
  */
 import { listen } from "@anvil/server/node";
-import { WeatherFake } from "./generated/weather.fakes.js";
+import { ExampleFake } from "./fake.js";
 import { createWeatherHandler } from "./handlers.js";
 import { createWeatherServers } from "./server.js";
 import { createStore } from "./store.js";
@@ -19,11 +20,13 @@ const port = Number(process.env.PORT ?? 8080);
 const docs = !process.argv.includes("--no-docs");
 const fake = process.argv.includes("--fake");
 
-const servers = createWeatherServers(fake ? new WeatherFake() : createWeatherHandler(createStore()), { docs });
+const servers = createWeatherServers(fake ? new ExampleFake() : createWeatherHandler(createStore()), { docs });
 const weather = await listen(servers.weather, { host, port });
-const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 1 });
+const weatherGrpc = await listen(servers.weatherGrpc, { host, port: port === 0 ? 0 : port + 1, http2: true });
+const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 2 });
 
 console.log(`${fake ? "Answering from the generated fake (the model's @examples), not the handlers.\n" : ""}Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
+WeatherGrpc service (alloy.proto#grpc, h2c)           ${weatherGrpc.url}
 SimpleWeather service (alloy#simpleRestJson)          ${simple.url}
 ${docs ? `
 API explorer      ${weather.url}/openapi   (OpenAPI document: ${weather.url}/openapi.json)
@@ -35,6 +38,7 @@ Try:
   curl -s ${weather.url}/cities/paris/forecast?days=2
   curl -s -X POST ${weather.url}/ -H 'content-type: application/x-amz-json-1.1' -H 'x-amz-target: Weather.GetCity' -d '{"cityId":"tokyo"}'
   curl -s -i ${simple.url}/cities/atlantis
+  npm run anvil -- proto --model apps/example/model --service example.weather#WeatherGrpc --out weather.proto   # for grpcurl or a grpc-js client on ${weatherGrpc.url.replace("http://", "")}
   ${port === 8080 && host === "127.0.0.1" ? "" : `HOST=${host} PORT=${port} `}npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
 
 Ctrl-C stops.`);
@@ -45,6 +49,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     console.log("\nstopping (calls in flight get 5 s)…");
-    void Promise.all([weather.close({ graceMs: 5_000 }), simple.close({ graceMs: 5_000 })]).then(() => process.exit(0));
+    void Promise.all([weather.close({ graceMs: 5_000 }), weatherGrpc.close({ graceMs: 5_000 }), simple.close({ graceMs: 5_000 })]).then(() => process.exit(0));
   });
 }

@@ -60,7 +60,7 @@ describe("registration on the generated Weather service", () => {
 
   it("refuses to start when an operation has no handler, naming it", () => {
     const { watchAlerts: _left, ...partial } = createWeatherHandler(createStore());
-    expect(() => createServer(Weather, { protocols: PROTOCOLS }).register(partial as WeatherHandler<HandlerContext>).mapService().start()).toThrow(
+    expect(() => createServer(Weather, { protocols: PROTOCOLS }).register(partial as unknown as WeatherHandler<HandlerContext>).mapService().start()).toThrow(
       "the service handler has no method watchAlerts (example.weather#WatchAlerts)",
     );
   });

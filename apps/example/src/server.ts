@@ -7,20 +7,24 @@
  * Each server also serves its documentation from the model: `/openapi.json`,
  * the `/openapi` explorer and the `/docs` reference site (`docs: false` turns
  * them off).
+ * WeatherGrpc declares alloy.proto#grpc: cleartext gRPC is HTTP/2 (h2c), so
+ * it too has a port of its own (with TLS, ALPN could share one).
  */
 import { fileURLToPath } from "node:url";
 import { docsRoutes } from "@anvil/docs-site";
 import { loadModel, type Model } from "@anvil/model";
 import { awsJson1_1 } from "@anvil/protocol-awsjson";
+import { grpc } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
-import { createServer, type HandlerContext, type Server } from "@anvil/server";
+import { createServer, type Server } from "@anvil/server";
 import { SimpleWeather } from "./generated/simple-weather.js";
 import { Weather } from "./generated/weather.js";
-import type { WeatherHandler } from "./generated/weather.server.js";
+import { WeatherGrpc } from "./generated/weather-grpc.js";
+import type { ExampleHandler } from "./handlers.js";
 
 /** Every protocol implementation the example serves. */
-export const PROTOCOLS = [restJson1(), awsJson1_1(), rpcv2Cbor(), simpleRestJson()] as const;
+export const PROTOCOLS = [restJson1(), awsJson1_1(), rpcv2Cbor(), simpleRestJson(), grpc()] as const;
 
 /** Options of {@link createWeatherServers}. */
 export interface WeatherServerOptions {
@@ -46,19 +50,21 @@ function withDocs<S extends Server<any>>(server: S, enabled: boolean): S {
   return server;
 }
 
-/** The two servers of the example, sharing one handler. */
+/** The three servers of the example, sharing one handler. */
 export interface WeatherServers {
   readonly weather: Server<typeof Weather>;
   readonly simpleWeather: Server<typeof SimpleWeather>;
+  readonly weatherGrpc: Server<typeof WeatherGrpc>;
 }
 
 /** Makes the example's servers: every protocol each service declares, mapped. */
-export function createWeatherServers(handler: WeatherHandler<HandlerContext>, options: WeatherServerOptions = {}): WeatherServers {
+export function createWeatherServers(handler: ExampleHandler, options: WeatherServerOptions = {}): WeatherServers {
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const docs = options.docs ?? true;
   return {
     weather: withDocs(createServer(Weather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
     // The same handler object: SimpleWeather's operations are a subset of Weather's.
     simpleWeather: withDocs(createServer(SimpleWeather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
+    weatherGrpc: createServer(WeatherGrpc, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(),
   };
 }

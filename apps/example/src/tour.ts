@@ -6,6 +6,7 @@
 import { collectBytes } from "@anvil/core";
 import type { Client } from "@anvil/client-core";
 import type { SimpleWeather } from "./generated/simple-weather.js";
+import type { ReadingEvents, WeatherGrpc } from "./generated/weather-grpc.js";
 import { CityAlreadyExists, NoSuchCity, ServiceUnavailable, Sky, ValidationException, type Weather } from "./generated/weather.js";
 
 /** Where the tour writes: one line per call. */
@@ -25,12 +26,46 @@ const NEW_CITY: Record<string, { name: string; country: string; latitude: number
   "aws.protocols#awsJson1_1": { name: "Porto", country: "PT", latitude: 41.1579, longitude: -8.6291 },
   "smithy.protocols#rpcv2Cbor": { name: "Madrid", country: "ES", latitude: 40.4168, longitude: -3.7038 },
   "alloy#simpleRestJson": { name: "Valencia", country: "ES", latitude: 39.4699, longitude: -0.3763 },
+  "alloy.proto#grpc": { name: "Bilbao", country: "ES", latitude: 43.263, longitude: -2.935 },
 };
 
 /** Calls every Weather operation over one protocol and prints what comes back. */
 export async function tourWeather(weather: Client<typeof Weather>, protocol: string, print: Print): Promise<void> {
   await tourShared(weather, protocol, print);
+  await tourObservations(weather, print);
+  if (BLOB_STREAMING_PROTOCOLS.includes(protocol)) await tourPhotos(weather, print);
+  else print("putCityPhoto, getCityPhoto → skipped: @streaming blobs need restJson1 (awsJson1_1 and rpcv2Cbor cannot carry them)");
+  await tourAlerts(weather, print);
+}
 
+/**
+ * Calls every WeatherGrpc operation (gRPC): Weather's without the photos,
+ * `watchAlerts` server streaming, and `streamReadings` bidirectional.
+ */
+export async function tourGrpc(weather: Client<typeof WeatherGrpc>, print: Print): Promise<void> {
+  await tourShared(weather, "alloy.proto#grpc", print);
+  await tourObservations(weather, print);
+  await tourAlerts(weather, print);
+  // Each reading goes out once the answer to the one before has come back: both directions stay open.
+  const temperatures = [18.5, 31, 36.2];
+  let answered: () => void = () => undefined;
+  async function* readings(): AsyncGenerator<ReadingEvents> {
+    for (const temperatureC of temperatures) {
+      const answer = new Promise<void>((resolve) => (answered = resolve));
+      yield { $case: "reading", value: { cityId: "paris", temperatureC } };
+      await answer;
+    }
+  }
+  const { levels } = await weather.streamReadings({ readings: readings() });
+  let i = 0;
+  for await (const event of levels) {
+    if (event.$case === "level") print(`streamReadings(paris, ${temperatures[i++]} °C) → alert level ${event.value.level}`);
+    answered();
+  }
+}
+
+/** Reports observations: a station's first reading, then one from a station that is down. */
+async function tourObservations(weather: Client<typeof WeatherGrpc> | Client<typeof Weather>, print: Print): Promise<void> {
   const first = await weather.reportObservation({
     cityId: "paris",
     stationId: "PAR-01",
@@ -41,10 +76,10 @@ export async function tourWeather(weather: Client<typeof Weather>, protocol: str
   await expectError(print, "reportObservation(paris, PAR-99)", ServiceUnavailable, () =>
     weather.reportObservation({ cityId: "paris", stationId: "PAR-99", observation: { temperatureC: 20, sky: Sky.CLOUDY } }),
   );
+}
 
-  if (BLOB_STREAMING_PROTOCOLS.includes(protocol)) await tourPhotos(weather, print);
-  else print("putCityPhoto, getCityPhoto → skipped: @streaming blobs need restJson1 (awsJson1_1 and rpcv2Cbor cannot carry them)");
-
+/** Watches a city's alerts until the first heartbeat. */
+async function tourAlerts(weather: Client<typeof WeatherGrpc> | Client<typeof Weather>, print: Print): Promise<void> {
   const { events } = await weather.watchAlerts({ cityId: "reykjavik", minLevel: 2 });
   for await (const event of events) {
     if (event.$case === "alert") print(`watchAlerts(reykjavik) → alert level ${event.value.level}: ${event.value.headline}`);

@@ -22,7 +22,7 @@ import {
 } from "./generated/weather.js";
 import type { WeatherClient } from "./generated/weather.client.js";
 import type { GetForecastHandler, WeatherHandler } from "./generated/weather.server.js";
-import { createWeatherHandler } from "./handlers.js";
+import { createWeatherHandler, type ExampleHandler } from "./handlers.js";
 import { PROTOCOLS } from "./server.js";
 import { createStore } from "./store.js";
 
@@ -88,7 +88,8 @@ describe("the handler types", () => {
   it("take the input and the server's context, and return the output or a promise of it", () => {
     expectTypeOf<WeatherHandler<HandlerContext>["getCity"]>().parameters.toEqualTypeOf<[GetCityInput, HandlerContext]>();
     expectTypeOf<WeatherHandler<HandlerContext>["getCity"]>().returns.toEqualTypeOf<GetCityOutput | Promise<GetCityOutput>>();
-    expectTypeOf(createWeatherHandler(createStore())).toEqualTypeOf<WeatherHandler<HandlerContext>>();
+    expectTypeOf(createWeatherHandler(createStore())).toEqualTypeOf<ExampleHandler>();
+    expectTypeOf(createWeatherHandler(createStore())).toMatchTypeOf<WeatherHandler<HandlerContext>>();
   });
 
   it("make the service handler satisfy every per-operation interface, and SimpleWeather's handler", () => {

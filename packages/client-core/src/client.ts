@@ -84,7 +84,7 @@ async function call(
   const outer = options.signal;
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
   // Without a time limit the caller's signal (or none) serves as it is: no controller, no listener.
-  if (timeoutMs === undefined) return attempts(config, service, operation, scheme, input, options, outer);
+  if (timeoutMs === undefined) return attempts(config, service, operation, scheme, input, options, outer, undefined);
   const controller = new AbortController();
   const signal = controller.signal;
   const onAbort = () => controller.abort(outer?.reason);
@@ -93,7 +93,7 @@ async function call(
   const timer = setTimeout(() => controller.abort(new CallTimeout(timeoutMs)), timeoutMs);
   let streaming = false;
   try {
-    const output = await attempts(config, service, operation, scheme, input, options, signal);
+    const output = await attempts(config, service, operation, scheme, input, options, signal, Date.now() + timeoutMs);
     streaming = streamsOutput(operation);
     return output;
   } finally {
@@ -123,11 +123,13 @@ async function attempts(
   input: unknown,
   options: ClientCallOptions,
   signal: AbortSignal | undefined,
+  deadline: number | undefined,
 ): Promise<unknown> {
   const context: ClientCallContext = {
     endpoint: config.endpoint,
     service,
     ...(signal === undefined ? {} : { signal }),
+    ...(deadline === undefined ? {} : { deadline }),
     ...(config.idempotencyToken === undefined ? {} : { idempotencyToken: config.idempotencyToken }),
   };
   let facts: CallFacts = { attempts: 0, totalRetryDelay: 0 };

@@ -2,6 +2,7 @@
 import { type AuthScheme, type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
 import { assertSigV4Configured } from "./auth/auth-scheme.js";
 import { fetchTransport } from "./fetch-transport.js";
+import { createHttp2Transport } from "./http2-transport.js";
 import type { Interceptor } from "./interceptor.js";
 import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
 import { sleep } from "./sleep.js";
@@ -74,7 +75,7 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
   return Object.freeze({
     endpoint,
     protocol,
-    transport: config.transport ?? fetchTransport(),
+    transport: transportFor(protocol, config.transport),
     retry,
     timeoutMs: config.timeoutMs,
     interceptors: Object.freeze([...(config.interceptors ?? [])]),
@@ -83,6 +84,38 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
     idempotencyToken: config.idempotencyToken,
     sleep: config.sleep ?? sleep,
   });
+}
+
+/**
+ * The transport given (it must speak HTTP/2 for a protocol that needs it);
+ * else, for such a protocol, an HTTP/2 transport of the client's own where
+ * the platform has `node:http2`; else the fetch transport.
+ */
+function transportFor(protocol: ClientProtocol, transport: Transport | undefined): Transport {
+  if (protocol.requiresHttp2 === true) {
+    if (transport === undefined) {
+      const own = platformHttp2Transport();
+      if (own !== undefined) return own;
+      throw new TypeError(`createClient: ${protocol.id} needs HTTP/2, which this platform's fetch does not offer; pass an HTTP/2 transport (httpVersion "2")`);
+    }
+    if (transport.httpVersion !== "2") {
+      throw new TypeError(
+        `createClient: ${protocol.id} needs HTTP/2, but the transport given speaks ${transport.httpVersion === undefined ? "an undeclared HTTP version" : `HTTP/${transport.httpVersion}`}; use http2Transport() from @anvil/client-core/node (or a transport whose httpVersion is "2")`,
+      );
+    }
+  }
+  return transport ?? fetchTransport();
+}
+
+/**
+ * An HTTP/2 transport over `node:http2` when the platform has it (Node,
+ * Bun, Deno), found without importing a Node module into this entry. Its
+ * sessions never keep a process alive while idle.
+ */
+function platformHttp2Transport(): Transport | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http2 = process?.getBuiltinModule?.("node:http2") as { connect?: typeof import("node:http2").connect } | undefined;
+  return http2?.connect === undefined ? undefined : createHttp2Transport(http2.connect);
 }
 
 function parseEndpoint(endpoint: string | URL): URL {

@@ -11,6 +11,7 @@ export interface FetchTransportOptions {
 /** A transport over `fetch`. Streamed request bodies go out chunked, as they are read. */
 export function fetchTransport(options: FetchTransportOptions = {}): Transport {
   return Object.freeze({
+    httpVersion: "1.1" as const,
     async send(request: TransportRequest): Promise<HttpResponse> {
       const doFetch = options.fetch ?? globalThis.fetch;
       const init: RequestInit & { duplex?: "half" } = { method: request.method, headers: request.headers, redirect: "manual" };

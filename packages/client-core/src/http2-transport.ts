@@ -3,8 +3,12 @@
  * every call, opened on first use and opened again after the server sends
  * GOAWAY or the connection closes. `https:` endpoints use TLS (ALPN `h2`),
  * `http:` endpoints cleartext HTTP/2 (h2c, prior knowledge).
+ *
+ * The module takes `node:http2`'s `connect` as a value (no import of a Node
+ * module at run time): `@anvil/client-core/node` passes it, and a client
+ * whose protocol needs HTTP/2 makes one itself where the platform has it.
  */
-import { connect, constants, type ClientHttp2Session, type Http2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders, type SecureClientSessionOptions } from "node:http2";
+import type { ClientHttp2Session, ClientHttp2Stream, connect as Connect, Http2Session, IncomingHttpHeaders, OutgoingHttpHeaders, SecureClientSessionOptions } from "node:http2";
 import { byteChunks, HttpHeaders, type HttpResponse, TransportError } from "@anvil/core";
 import type { Transport, TransportRequest } from "./transport.js";
 
@@ -20,8 +24,17 @@ const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connectio
 /** Errors of `session.request` on a session that can take no new streams. */
 const STALE_SESSION_CODES = new Set(["ERR_HTTP2_GOAWAY_SESSION", "ERR_HTTP2_INVALID_SESSION"]);
 
-/** A transport over HTTP/2. Call `close()` to end its sessions. */
-export function http2Transport(options: Http2TransportOptions = {}): Transport & { close(): Promise<void> } {
+/** `node:http2`'s pseudo-headers and the stream error codes the transport uses. */
+const METHOD = ":method";
+const PATH = ":path";
+const AUTHORITY = ":authority";
+const SCHEME = ":scheme";
+const STATUS = ":status";
+const NGHTTP2_REFUSED_STREAM = 7;
+const NGHTTP2_CANCEL = 8;
+
+/** A transport over HTTP/2 sessions made by `connect`. Call `close()` to end its sessions. */
+export function createHttp2Transport(connect: typeof Connect, options: Http2TransportOptions = {}): Transport & { close(): Promise<void> } {
   const sessions = new Map<string, ClientHttp2Session>();
 
   const sessionFor = (origin: string): ClientHttp2Session => {
@@ -41,6 +54,7 @@ export function http2Transport(options: Http2TransportOptions = {}): Transport &
   };
 
   return {
+    httpVersion: "2",
     send(request: TransportRequest): Promise<HttpResponse> {
       if (request.signal?.aborted) return Promise.reject(request.signal.reason);
       const url = request.url;
@@ -86,10 +100,10 @@ function holdOpen(stream: ClientHttp2Stream): void {
 
 function headersOf(request: TransportRequest): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {
-    [constants.HTTP2_HEADER_METHOD]: request.method,
-    [constants.HTTP2_HEADER_PATH]: `${request.url.pathname}${request.url.search}`,
-    [constants.HTTP2_HEADER_AUTHORITY]: request.url.host,
-    [constants.HTTP2_HEADER_SCHEME]: request.url.protocol.slice(0, -1),
+    [METHOD]: request.method,
+    [PATH]: `${request.url.pathname}${request.url.search}`,
+    [AUTHORITY]: request.url.host,
+    [SCHEME]: request.url.protocol.slice(0, -1),
   };
   request.headers.forEach((value, name) => {
     if (!CONNECTION_HEADERS.has(name)) out[name] = value;
@@ -103,7 +117,7 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
 
   const signal = request.signal;
   if (signal !== undefined) {
-    const onAbort = () => stream.close(constants.NGHTTP2_CANCEL);
+    const onAbort = () => stream.close(NGHTTP2_CANCEL);
     signal.addEventListener("abort", onAbort, { once: true });
     stream.once("close", () => signal.removeEventListener("abort", onAbort));
   }
@@ -124,7 +138,7 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
     });
     stream.once("response", (head: IncomingHttpHeaders) => {
       headed = true;
-      const status = Number(head[constants.HTTP2_HEADER_STATUS]);
+      const status = Number(head[STATUS]);
       resolve({ status, headers: toHeaders(head), body: bodyOf(stream), trailers });
     });
     writeBody(stream, request).catch((error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))));
@@ -202,7 +216,7 @@ function toHeaders(head: IncomingHttpHeaders): Headers {
 }
 
 function streamClosedError(stream: ClientHttp2Stream): TransportError {
-  const code = stream.rstCode === constants.NGHTTP2_REFUSED_STREAM ? "REFUSED_STREAM" : "ERR_HTTP2_STREAM_CLOSED";
+  const code = stream.rstCode === NGHTTP2_REFUSED_STREAM ? "REFUSED_STREAM" : "ERR_HTTP2_STREAM_CLOSED";
   return new TransportError(code, `http2: the stream closed before a response (code ${stream.rstCode ?? "none"})`);
 }
 

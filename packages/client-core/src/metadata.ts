@@ -47,7 +47,8 @@ export interface CallFacts {
 
 /** The metadata of a call: what the error already knew, completed from the last response. */
 export function metadataOf(facts: CallFacts, known: ResponseMetadata = {}): ClientMetadata {
-  const status = facts.status ?? known.httpStatus;
+  // An error's own status wins: gRPC errors carry their gRPC status code there (the HTTP status is 200).
+  const status = known.httpStatus ?? facts.status;
   const ids = facts.headers === undefined ? {} : requestIdsOf(facts.headers);
   const requestId = ids.requestId ?? known.requestId;
   return {

@@ -3,5 +3,5 @@
  *
  * @packageDocumentation
  */
-export { http2Transport } from "./http2-transport.js";
+export { http2Transport } from "./node-http2.js";
 export type { Http2TransportOptions } from "./http2-transport.js";

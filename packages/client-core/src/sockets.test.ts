@@ -17,7 +17,7 @@ import { errorClass, member, operation, service, string, struct } from "@anvil/c
 import { restJson1 } from "@anvil/protocol-restjson";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "./client.js";
-import { http2Transport } from "./http2-transport.js";
+import { http2Transport } from "./node-http2.js";
 import { testJson, Things } from "./test-fixtures.js";
 
 const closers: (() => Promise<void>)[] = [];

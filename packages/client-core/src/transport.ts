@@ -29,6 +29,11 @@ export interface TransportRequest {
  * aborted signal rejects with the signal's reason.
  */
 export interface Transport {
+  /**
+   * The HTTP version the transport speaks. Protocols that need HTTP/2
+   * (gRPC) refuse a transport that does not say `"2"`.
+   */
+  readonly httpVersion?: "1.1" | "2";
   send(request: TransportRequest): Promise<HttpResponse>;
   /** Releases connections; calls made after it may reconnect. */
   close?(): Promise<void>;

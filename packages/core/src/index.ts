@@ -55,6 +55,7 @@ export { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.
 export { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./values/defaults.js";
 export type { DefaultsMode } from "./values/defaults.js";
 export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
+export { DEADLINE_EXCEEDED } from "./protocol/protocol.js";
 export type { AuthScheme, Provider, SigningContext } from "./protocol/auth.js";
 export { withRequestCustomizations } from "./protocol/customization.js";
 export type { RequestCustomization, RequestCustomizationContext } from "./protocol/customization.js";

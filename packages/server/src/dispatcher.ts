@@ -5,6 +5,7 @@
  */
 import {
   compileValidator,
+  DEADLINE_EXCEEDED,
   type HandlersOf,
   HttpHeaders,
   type HttpRequest,
@@ -17,10 +18,11 @@ import {
   type ServerProtocol,
   type ServiceSchema,
   ValidationError,
+  TransportError,
   type Validator,
 } from "@anvil/core";
 import { DEFAULT_BODY_LIMIT, hasStreamingInput, readLimited } from "./body-limit.js";
-import { compileRouter } from "./router.js";
+import { compileRouter, type RouteMatch } from "./router.js";
 
 /** What a handler gets besides its input. */
 export interface HandlerContext {
@@ -40,6 +42,12 @@ export interface HandlerContext {
    * rather than spreading the context.
    */
   readonly signal: AbortSignal;
+  /**
+   * Headers to add to the response (made on first access): response
+   * metadata the model does not bind, such as gRPC's custom response
+   * metadata. A header the protocol writes itself keeps the protocol's value.
+   */
+  readonly responseHeaders: Headers;
 }
 
 /** What {@link createDispatcher} needs. */
@@ -132,6 +140,14 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   return async (request, dispatchOptions = {}) => {
     const match = router.match(request);
     if (match === undefined) return notFound(request);
+    const limit = match.protocol.deadline?.(request);
+    if (limit === undefined) return answer(match, request, dispatchOptions);
+    return withDeadline(limit, dispatchOptions, (options) => answer(match, request, options), (error, options) =>
+      answerError(match.protocol, match.operation, error, new CallContext(service, match.labels, options), new Context(request, match.operation, match.protocol.id, options), onInternalError),
+    );
+  };
+
+  async function answer(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
     const { operation, protocol } = match;
     const call = new CallContext(service, match.labels, dispatchOptions);
     let context: HandlerContext = new Context(request, operation, protocol.id, dispatchOptions);
@@ -144,7 +160,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
 
     let input: unknown;
     try {
-      if (endpoint.bodyLimit !== undefined && request.body !== undefined) {
+      if (endpoint.bodyLimit !== undefined && request.body !== undefined && protocol.readsOwnBody !== true) {
         const buffered: HttpRequest = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
         context = new Context(buffered, operation, protocol.id, dispatchOptions);
       }
@@ -160,15 +176,61 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     try {
       output = await endpoint.handler(input, context);
     } catch (error) {
-      return failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId)));
+      return withAddedHeaders(context, await failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
     }
 
     try {
-      return await protocol.serializeResponse(operation, output, call);
+      return withAddedHeaders(context, await protocol.serializeResponse(operation, output, call));
     } catch (error) {
       return failure(error, true);
     }
-  };
+  }
+}
+
+/** The response with the headers the handler added (the protocol's own keep their values). */
+function withAddedHeaders(context: HandlerContext, response: HttpResponse): HttpResponse {
+  const added = (context as Context).addedHeaders;
+  if (added !== undefined) {
+    added.forEach((value, name) => {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    });
+  }
+  return response;
+}
+
+/**
+ * Runs a call under a deadline: its signal (handed to the handler and the
+ * protocol) aborts when the deadline passes, and the call is answered with
+ * the protocol's DEADLINE_EXCEEDED error if it has not answered by then. A
+ * streamed answer keeps the timer: the protocol ends the stream when the
+ * signal fires.
+ */
+async function withDeadline(
+  ms: number,
+  outer: DispatchOptions,
+  run: (options: DispatchOptions) => Promise<HttpResponse>,
+  expired: (error: unknown, options: DispatchOptions) => Promise<HttpResponse>,
+): Promise<HttpResponse> {
+  const controller = new AbortController();
+  const outerSignal = outer.signal;
+  if (outerSignal !== undefined) {
+    if (outerSignal.aborted) controller.abort(outerSignal.reason);
+    else outerSignal.addEventListener("abort", () => controller.abort(outerSignal.reason), { once: true });
+  }
+  const options: DispatchOptions = { signal: controller.signal, ...(outer.remoteAddress !== undefined ? { remoteAddress: outer.remoteAddress } : {}) };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<HttpResponse>((resolve) => {
+    timer = setTimeout(() => {
+      const error = new TransportError(DEADLINE_EXCEEDED, `deadline of ${ms} ms exceeded`);
+      controller.abort(error);
+      resolve(expired(error, options));
+    }, ms);
+    // The timer never keeps a process alive on its own.
+    (timer as { unref?: () => void }).unref?.();
+  });
+  const response = await Promise.race([run(options), deadline]);
+  if (response.body === undefined || response.body instanceof Uint8Array) clearTimeout(timer);
+  return response;
 }
 
 /** The protocol's answer to an error; a bare 500 when even that fails. */
@@ -227,6 +289,17 @@ class Context implements HandlerContext {
 
   get signal(): AbortSignal {
     return this.#options.signal ?? NEVER;
+  }
+
+  #responseHeaders: Headers | undefined;
+
+  get responseHeaders(): Headers {
+    return (this.#responseHeaders ??= new Headers());
+  }
+
+  /** The headers the handler added, if it asked for the container. */
+  get addedHeaders(): Headers | undefined {
+    return this.#responseHeaders;
   }
 }
 

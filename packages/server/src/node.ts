@@ -93,11 +93,22 @@ export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHe
     if (timer !== undefined) req.once("end", () => clearTimeout(timer));
     res.once("close", () => {
       clearTimeout(timer);
-      if (!res.writableFinished) exchange.abort(new Error("the client went away"));
+      if (wentAway(req, res)) exchange.abort(new Error("the client went away"));
       exchange.end();
     });
     void serve(server, exchange, req, res, maxHeaders);
   };
+}
+
+/**
+ * Whether a closed exchange ended before its answer did: an HTTP/1.1
+ * response not fully written, an HTTP/2 stream reset (RST_STREAM, e.g. a
+ * gRPC cancellation) or closed before the answer ended. (HTTP/2's
+ * `writableFinished` is true once the stream closes, however it closed.)
+ */
+function wentAway(req: NodeRequest, res: NodeResponse): boolean {
+  if (isHttp1(req)) return !res.writableFinished;
+  return !res.writableEnded || (req.stream.rstCode !== undefined && req.stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR);
 }
 
 /** The request body did not arrive in time: 408 if nothing was answered yet, else the stream is cut. */
@@ -128,6 +139,9 @@ async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, 
     const remoteAddress = req.socket?.remoteAddress;
     const response = await server.dispatch(request, exchange, remoteAddress !== undefined ? { remoteAddress } : {});
     await writeResponse(req, res, response, server.closing);
+    // An HTTP/2 request body left unread (a refusal, a stream the handler stopped reading): RST_STREAM NO_ERROR
+    // once the answer is out tells the client to stop sending (RFC 9113 §8.1), so the stream does not stay half open.
+    if (!isHttp1(req) && !req.complete) resetWhenAnswered(req, res);
   } catch (error) {
     // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
     if (!res.headersSent) {
@@ -313,11 +327,24 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
   const body = response.body;
   if (body === undefined || body instanceof Uint8Array) {
     const length = body?.byteLength ?? 0;
-    if (headers["content-length"] === undefined && !(length === 0 && (response.status === 204 || response.status === 304))) {
+    // An answer with trailers (gRPC) ends with them, not with a counted body.
+    if (headers["content-length"] === undefined && response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304))) {
       headers["content-length"] = String(length);
     }
+    if (body === undefined && response.trailers === undefined) {
+      // Headers set rather than written: `end` then sends them with the end of the stream in one HTTP/2
+      // HEADERS frame (a gRPC trailers-only answer), where `writeHead` would leave an empty DATA frame to follow.
+      res.statusCode = response.status;
+      for (const name in headers) res.setHeader(name, headers[name]!);
+      res.end();
+      return;
+    }
     res.writeHead(response.status, headers);
-    if (response.trailers !== undefined) await addTrailers(res, response.trailers);
+    const trailers = response.trailers;
+    if (trailers !== undefined) {
+      if (isPromise(trailers)) await addTrailers(res, trailers);
+      else res.addTrailers(trailerObject(trailers));
+    }
     if (body === undefined) res.end();
     else res.end(body);
     return;
@@ -331,11 +358,27 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
   if (!res.destroyed) res.end();
 }
 
+/** Sends RST_STREAM NO_ERROR once the whole answer, trailers included, is out (closing earlier would cut the trailers). */
+function resetWhenAnswered(req: http2.Http2ServerRequest, res: NodeResponse): void {
+  const reset = (): void => {
+    if (!req.complete && !req.stream.destroyed) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+  };
+  if (res.writableFinished) reset();
+  else res.once("finish", reset);
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Partial<Promise<T>>).then === "function";
+}
+
 async function addTrailers(res: NodeResponse, trailers: Promise<Headers> | Headers): Promise<void> {
-  const resolved = await trailers;
+  res.addTrailers(trailerObject(await trailers));
+}
+
+function trailerObject(trailers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  resolved.forEach((value, name) => (out[name] = value));
-  res.addTrailers(out);
+  trailers.forEach((value, name) => (out[name] = value));
+  return out;
 }
 
 /** Resolves when the response can take more data, or is gone. */

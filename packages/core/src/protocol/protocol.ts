@@ -18,12 +18,23 @@ export interface ClientCallContext {
    * deterministic source.
    */
   readonly idempotencyToken?: () => string;
+  /**
+   * When the call times out, in milliseconds since the epoch (`Date.now()`
+   * scale), if it has a time limit. Protocols that carry deadlines (gRPC's
+   * `grpc-timeout`) send what is left of it.
+   */
+  readonly deadline?: number;
 }
 
 /** The client side of a protocol: turns input into a request and a response into output or an error. */
 export interface ClientProtocol {
   /** The protocol trait id, e.g. `aws.protocols#restJson1`. */
   readonly id: string;
+  /**
+   * Whether the protocol works only over HTTP/2 (gRPC: trailers, full
+   * duplex streams). Clients refuse a transport that is not HTTP/2 for it.
+   */
+  readonly requiresHttp2?: boolean;
   /**
    * Serializes an operation's input. Rejects with a SerializationError when
    * the input cannot be written (for example a missing label).
@@ -60,10 +71,32 @@ export interface ServerCallContext {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The `code` of the TransportError a server hands to
+ * `ServerProtocol.serializeError` when a request's deadline (see
+ * `ServerProtocol.deadline`) passes before its answer is ready.
+ */
+export const DEADLINE_EXCEEDED = "DeadlineExceeded";
+
 /** The server side of a protocol. */
 export interface ServerProtocol {
   /** The protocol trait id, e.g. `aws.protocols#restJson1`. */
   readonly id: string;
+  /**
+   * Whether the protocol reads request bodies itself, within limits of its
+   * own (gRPC's length-prefixed messages carry their sizes): the server
+   * then hands `deserializeRequest` the body as it streams in, instead of
+   * buffering it under its `bodyLimit`.
+   */
+  readonly readsOwnBody?: boolean;
+  /**
+   * The time limit a request sets on its own answer, in milliseconds
+   * (gRPC's `grpc-timeout`), or undefined for none. When it passes, the
+   * server aborts the handler's signal (and the call context's) with a
+   * TransportError whose code is {@link DEADLINE_EXCEEDED}, and answers
+   * with `serializeError` of that error if no answer was ready.
+   */
+  deadline?(request: HttpRequest): number | undefined;
   /** Every route this protocol serves for the service. */
   routes(service: ServiceSchema): readonly Route[];
   /**

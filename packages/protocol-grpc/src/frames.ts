@@ -1,0 +1,207 @@
+/**
+ * gRPC's length-prefixed messages: a flag byte (1 = compressed), a 4-byte
+ * big-endian length, the message. Lengths are checked against the receive
+ * limit on the prefix, before a byte of the message is buffered; compressed
+ * messages are gunzipped as a stream and bounded by the same limit.
+ */
+import { byteChunks, type HttpBody, ProtocolError } from "@anvil/core";
+import type { GrpcStatusName } from "./status.js";
+
+/** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */
+export const DEFAULT_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
+
+/** The size of a message prefix. */
+export const PREFIX_BYTES = 5;
+
+/** How received messages are read. */
+export interface ReadMessagesOptions {
+  /** Largest message accepted (after decompression), in bytes. */
+  readonly maxMessageBytes: number;
+  /** The `grpc-encoding` the messages came with (`identity`, `gzip`); undefined for none. */
+  readonly encoding: string | undefined;
+  /** Who is reading, for messages (`grpc server`, `grpc client`). */
+  readonly side: string;
+}
+
+/**
+ * A gRPC failure with its status, thrown while reading messages. A
+ * ProtocolError whose `code` is the status name: the server answers it
+ * with that status, the client turns it into the call's error.
+ */
+export function grpcFailure(status: GrpcStatusName, message: string, cause?: unknown): ProtocolError {
+  return new ProtocolError(status, status === "RESOURCE_EXHAUSTED" ? 413 : 400, message, cause === undefined ? {} : { cause });
+}
+
+/** One message with its prefix (uncompressed). */
+export function frameMessage(message: Uint8Array): Uint8Array {
+  const out = new Uint8Array(PREFIX_BYTES + message.byteLength);
+  const length = message.byteLength;
+  out[1] = length >>> 24;
+  out[2] = (length >>> 16) & 0xff;
+  out[3] = (length >>> 8) & 0xff;
+  out[4] = length & 0xff;
+  out.set(message, PREFIX_BYTES);
+  return out;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The messages of a body, one at a time as they complete (back-pressure:
+ * the body is pulled only as messages are asked for). Rejects with a
+ * {@link grpcFailure}: RESOURCE_EXHAUSTED for a message over the limit,
+ * INTERNAL for a body that ends inside a message or a compressed message
+ * without an encoding, UNIMPLEMENTED for an encoding other than gzip.
+ */
+export async function* readMessages(body: HttpBody, options: ReadMessagesOptions): AsyncGenerator<Uint8Array, void, undefined> {
+  if (body === undefined) return;
+  const encoding = options.encoding === undefined || options.encoding === "identity" ? undefined : options.encoding;
+  if (encoding !== undefined && encoding !== "gzip") {
+    throw grpcFailure("UNIMPLEMENTED", `${options.side}: message encoding ${encoding} is not supported (identity, gzip)`);
+  }
+  const chunks = body instanceof Uint8Array ? [body] : byteChunks(body);
+  let pending: Uint8Array = EMPTY;
+  // While a message is being gathered: its buffer, how much of it is filled, and its flag.
+  let message: Uint8Array | undefined;
+  let filled = 0;
+  let compressed = false;
+  for await (const chunk of chunks) {
+    let data = pending.byteLength === 0 ? chunk : concat(pending, chunk);
+    pending = EMPTY;
+    let offset = 0;
+    while (offset < data.byteLength) {
+      if (message === undefined) {
+        if (data.byteLength - offset < PREFIX_BYTES) {
+          pending = data.subarray(offset);
+          break;
+        }
+        const flag = data[offset]!;
+        const length = ((data[offset + 1]! << 24) | (data[offset + 2]! << 16) | (data[offset + 3]! << 8) | data[offset + 4]!) >>> 0;
+        if (flag > 1) throw grpcFailure("INTERNAL", `${options.side}: message flag ${flag} is not 0 or 1`);
+        if (length > options.maxMessageBytes) {
+          throw grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (${length} vs. ${options.maxMessageBytes})`);
+        }
+        compressed = flag === 1;
+        offset += PREFIX_BYTES;
+        if (data.byteLength - offset >= length) {
+          // The whole message is in this chunk: no copy.
+          yield await finish(data.subarray(offset, offset + length), compressed, encoding, options);
+          offset += length;
+          continue;
+        }
+        message = new Uint8Array(length);
+        filled = 0;
+      }
+      const take = Math.min(message.byteLength - filled, data.byteLength - offset);
+      message.set(data.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      if (filled === message.byteLength) {
+        const done = message;
+        message = undefined;
+        yield await finish(done, compressed, encoding, options);
+      }
+    }
+    data = EMPTY;
+  }
+  if (message !== undefined || pending.byteLength > 0) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
+}
+
+/**
+ * The one message of a unary call's body, or undefined for a body without
+ * any; rejects as {@link readMessages} does, and with UNIMPLEMENTED for a
+ * body with more than one message. A plain loop over the chunks (no
+ * generator): this is every unary call's path.
+ */
+export async function readOneMessage(body: HttpBody, options: ReadMessagesOptions): Promise<Uint8Array | undefined> {
+  if (body === undefined) return undefined;
+  let whole: Uint8Array;
+  if (body instanceof Uint8Array) whole = body;
+  else {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of byteChunks(body)) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      // The limit is checked on the prefix as soon as it is in, before the rest is gathered.
+      if (size >= PREFIX_BYTES && size - chunk.byteLength < PREFIX_BYTES) checkPrefix(chunks.length === 1 ? chunk : concatAll(chunks, size), options);
+      else if (size > PREFIX_BYTES + options.maxMessageBytes) break;
+    }
+    whole = chunks.length === 1 ? chunks[0]! : concatAll(chunks, size);
+  }
+  if (whole.byteLength === 0) return undefined;
+  const length = checkPrefix(whole, options);
+  const end = PREFIX_BYTES + length;
+  if (whole.byteLength < end) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
+  if (whole.byteLength > end) throw grpcFailure("UNIMPLEMENTED", `${options.side}: a unary call carries one message, got more`);
+  const encoding = options.encoding === undefined || options.encoding === "identity" ? undefined : options.encoding;
+  if (whole[0] === 1 && encoding !== undefined && encoding !== "gzip") {
+    throw grpcFailure("UNIMPLEMENTED", `${options.side}: message encoding ${encoding} is not supported (identity, gzip)`);
+  }
+  return finish(whole.subarray(PREFIX_BYTES, end), whole[0] === 1, encoding, options);
+}
+
+/** The length a message prefix announces, checked against the flag rules and the limit. */
+function checkPrefix(data: Uint8Array, options: ReadMessagesOptions): number {
+  const flag = data[0]!;
+  const length = ((data[1]! << 24) | (data[2]! << 16) | (data[3]! << 8) | data[4]!) >>> 0;
+  if (flag > 1) throw grpcFailure("INTERNAL", `${options.side}: message flag ${flag} is not 0 or 1`);
+  if (length > options.maxMessageBytes) {
+    throw grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (${length} vs. ${options.maxMessageBytes})`);
+  }
+  return length;
+}
+
+function concatAll(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+async function finish(bytes: Uint8Array, compressed: boolean, encoding: string | undefined, options: ReadMessagesOptions): Promise<Uint8Array> {
+  if (!compressed) return bytes;
+  if (encoding === undefined) throw grpcFailure("INTERNAL", `${options.side}: a compressed message came without grpc-encoding`);
+  return gunzipLimited(bytes, options);
+}
+
+/** Gunzips a message, stopping as soon as its output passes the limit (a zip bomb never inflates). */
+async function gunzipLimited(bytes: Uint8Array, options: ReadMessagesOptions): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > options.maxMessageBytes) {
+        await reader.cancel();
+        throw grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: decompressed message larger than max (over ${options.maxMessageBytes} bytes)`);
+      }
+      parts.push(value);
+    }
+  } catch (error) {
+    if (ProtocolError.is(error)) throw error;
+    throw grpcFailure("INTERNAL", `${options.side}: a compressed message is not valid gzip`, error);
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
+}

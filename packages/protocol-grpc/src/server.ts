@@ -1,0 +1,179 @@
+/**
+ * The server side of gRPC: one `POST /<package>.<Service>/<Operation>`
+ * route per operation; the body's length-prefixed messages read as they
+ * arrive (the protocol bounds them itself, so the server does not buffer
+ * them); the answer a message then `grpc-status` trailers, a stream of
+ * messages for a streamed output, or a trailers-only answer for an error.
+ */
+import {
+  DEADLINE_EXCEEDED,
+  type HttpRequest,
+  type HttpResponse,
+  ModeledError,
+  type OperationSchema,
+  postRoutes,
+  ProtocolError,
+  type ServerCallContext,
+  type ServerProtocol,
+  TransportError,
+} from "@anvil/core";
+import { GRPC_PROTOCOL_ID } from "./constants.js";
+import { statusOfError, writeStatus } from "./errors.js";
+import { frameMessage, grpcFailure, readMessages, readOneMessage } from "./frames.js";
+import { grpcPath } from "./names.js";
+import type { ResolvedGrpcOptions } from "./options.js";
+import { GrpcStatus } from "./status.js";
+import { nextOrAbort, streamingBlobOf, streamMemberOf } from "./streams.js";
+import { parseTimeout } from "./timeout.js";
+import { GRPC_PROTO, isAnyGrpcContentType, isGrpcContentType } from "./wire.js";
+
+const NO_HEADERS = Object.freeze({});
+const SIDE = "grpc server";
+
+/** The trailers of every successful call (only read by the transports). */
+const OK_TRAILERS = new Headers({ "grpc-status": "0" });
+
+/** The server protocol. */
+export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
+  const { codec } = options;
+  const readOptions = (request: HttpRequest) => ({ maxMessageBytes: options.maxReceiveMessageBytes, encoding: request.headers.get("grpc-encoding") ?? undefined, side: SIDE });
+
+  const errorAnswer = (operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse => {
+    // A caller that is not speaking gRPC gets a plain HTTP answer it can read.
+    if (ProtocolError.is(error) && error.code === "UnsupportedMediaTypeException") {
+      return { status: 415, headers: new Headers({ "content-type": "text/plain" }), body: new TextEncoder().encode(error.message) };
+    }
+    const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), statusOfError(operation, error, context.service), context.service, options);
+    return { status: 200, headers, body: undefined };
+  };
+
+  return Object.freeze({
+    id: GRPC_PROTOCOL_ID,
+    readsOwnBody: true,
+
+    routes: postRoutes((service, operation) => ({ path: grpcPath(service, operation), headers: NO_HEADERS })),
+
+    deadline(request: HttpRequest): number | undefined {
+      const value = request.headers.get("grpc-timeout");
+      return value === null ? undefined : parseTimeout(value);
+    },
+
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
+      const contentType = request.headers.get("content-type");
+      if (!isGrpcContentType(contentType)) {
+        if (isAnyGrpcContentType(contentType)) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: content type ${contentType} is not supported (application/grpc+proto)`);
+        throw new ProtocolError("UnsupportedMediaTypeException", 415, `${SIDE}: a gRPC request must be application/grpc+proto, got ${contentType ?? "no Content-Type"}`);
+      }
+      refuseStreamingBlob(operation);
+      const stream = streamMemberOf(operation.input);
+      if (stream !== undefined) {
+        // The handler reads the events as they arrive.
+        const read = codec.reader(stream.schema);
+        return { [stream.name]: decodeEach(readMessages(request.body, readOptions(request)), read, context.signal) };
+      }
+      const message = await readOneMessage(request.body, readOptions(request));
+      if (message === undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} takes one request message, got none`);
+      return codec.reader(operation.input)(message);
+    },
+
+    async serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): Promise<HttpResponse> {
+      const headers = new Headers({ "content-type": GRPC_PROTO });
+      const stream = streamMemberOf(operation.output);
+      if (stream !== undefined) {
+        const events = (output as Record<string, unknown> | undefined)?.[stream.name] as AsyncIterable<unknown> | undefined;
+        let finish!: (trailers: Headers) => void;
+        const trailers = new Promise<Headers>((resolve) => (finish = resolve));
+        const signal = context.signal;
+        const body = encodeEach(events, codec.writer<unknown>(stream.schema), signal, (error) =>
+          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, streamError(operation, error, signal), context.service), context.service, options)),
+        );
+        return { status: 200, headers, body, trailers };
+      }
+      return { status: 200, headers, body: frameMessage(codec.writer<unknown>(operation.output)(output ?? {})), trailers: OK_TRAILERS };
+    },
+
+    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+      return errorAnswer(operation, error, context);
+    },
+
+    notFound(request: HttpRequest): Promise<HttpResponse> | undefined {
+      // Only a gRPC caller hears about it in gRPC terms; other protocols answer the rest.
+      if (!isAnyGrpcContentType(request.headers.get("content-type"))) return undefined;
+      const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` }, undefined, options);
+      return Promise.resolve({ status: 200, headers, body: undefined });
+    },
+  });
+}
+
+/**
+ * The error a stream ended with, as the caller may hear of it: the call's
+ * signal firing for another reason than its deadline (the server shutting
+ * down; a caller that went away hears nothing) is UNAVAILABLE; see
+ * {@link declaredOnly} for the rest.
+ */
+function streamError(operation: OperationSchema, error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted === true && error === signal.reason && !(TransportError.is(error) && error.code === DEADLINE_EXCEEDED)) {
+    return grpcFailure("UNAVAILABLE", `${SIDE}: the call was stopped (the server is shutting down)`);
+  }
+  return declaredOnly(operation, error);
+}
+
+/**
+ * An error a stream ended with, as the caller may hear of it: a modeled error
+ * the operation (or its service) does not declare is an internal failure,
+ * as the server treats a handler's throw.
+ */
+function declaredOnly(operation: OperationSchema, error: unknown): unknown {
+  if (!ModeledError.isModeledError(error)) return error;
+  return operation.errors.some((e) => e.id === error.$shapeId) ? error : UNDECLARED;
+}
+
+/** What an undeclared modeled error becomes: a plain error that is none of Anvil's kinds. */
+const UNDECLARED = Object.freeze(new Error("undeclared error"));
+
+function refuseStreamingBlob(operation: OperationSchema): void {
+  const blob = streamingBlobOf(operation.input) ?? streamingBlobOf(operation.output);
+  if (blob !== undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} streams a blob (${blob.name}), which gRPC cannot carry`);
+}
+
+/** Request messages decoded one by one as the handler asks for them. */
+async function* decodeEach(messages: AsyncIterable<Uint8Array>, read: (bytes: Uint8Array) => unknown, signal: AbortSignal | undefined): AsyncGenerator<unknown, void, undefined> {
+  const iterator = messages[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await nextOrAbort(iterator, signal);
+    if (next.done === true) return;
+    yield read(next.value);
+  }
+}
+
+/**
+ * The handler's events as framed messages; `done` learns how the stream
+ * ended (undefined when it ran to its end), to write the trailers.
+ */
+async function* encodeEach(
+  events: AsyncIterable<unknown> | undefined,
+  write: (value: unknown) => Uint8Array,
+  signal: AbortSignal | undefined,
+  done: (error: unknown) => void,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  let failure: unknown;
+  let ended = false;
+  const iterator = events?.[Symbol.asyncIterator]();
+  try {
+    if (iterator === undefined) return;
+    for (;;) {
+      const next = await nextOrAbort(iterator, signal);
+      if (next.done === true) {
+        ended = true;
+        return;
+      }
+      yield frameMessage(write(next.value));
+    }
+  } catch (error) {
+    failure = error;
+  } finally {
+    // A source stopped early (an abort, a caller that went away) still gets to clean up.
+    if (!ended) void iterator?.return?.()?.catch(() => undefined);
+    done(failure ?? (signal?.aborted === true ? signal.reason : undefined));
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * gRPC's fixed wire values.
+ *
+ * @internal
+ */
+
+/** The media type Anvil sends. */
+export const GRPC_PROTO = "application/grpc+proto";
+
+/** Whether a `Content-Type` is gRPC's with protobuf messages (`application/grpc` or `application/grpc+proto`, parameters ignored). */
+export function isGrpcContentType(value: string | null): boolean {
+  if (value === null) return false;
+  const semi = value.indexOf(";");
+  const type = (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase();
+  return type === "application/grpc" || type === GRPC_PROTO;
+}
+
+/** Whether a `Content-Type` is any gRPC one (`application/grpc+json` included): such a caller expects a gRPC answer. */
+export function isAnyGrpcContentType(value: string | null): boolean {
+  return value !== null && value.toLowerCase().startsWith("application/grpc");
+}

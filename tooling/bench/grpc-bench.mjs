@@ -1,0 +1,104 @@
+// gRPC unary calls/s: the Anvil gRPC server (@anvil/server + protocol-grpc on
+// h2c) against a grpc-js server of the same service (proto-loader on the
+// emitted .proto), with bare node:http2 servers answering a pre-encoded reply
+// as the floor (on the stream API, and on the compatibility API that
+// @anvil/server's Node adapter uses). The load comes from h2load (Debian's nghttp2-client): one
+// connection, 50 concurrent streams, the same framed request to every server.
+// Servers run in processes of their own pinned to one core, h2load to the
+// other; they are measured in interleaved rounds, the order rotating each
+// round, and ratios are medians of per-round ratios.
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PATH, REQUEST } from "./servers/greeter-model.mjs";
+import { median } from "./timing.mjs";
+
+// BENCH_SERVERS=grpc-js,grpc-anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
+const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
+  ["grpc-js", "grpc-js.mjs"],
+  ["anvil (grpc)", "grpc-anvil.mjs"],
+  ["bare node:http2 (stream API)", "grpc-bare.mjs"],
+  ["bare node:http2 (compat API)", "grpc-bare-compat.mjs"],
+];
+
+function has(cmd, args) {
+  try {
+    execFileSync(cmd, args, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function start(script, cpu) {
+  const path = fileURLToPath(new URL(`./servers/${script}`, import.meta.url));
+  const [cmd, args] = cpu === undefined ? [process.execPath, [path]] : ["taskset", ["-c", String(cpu), process.execPath, path]];
+  const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
+  const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited`)))]);
+  return { child, url: `http://127.0.0.1:${port}${PATH}` };
+}
+
+async function cpuTime(child) {
+  child.send("cpu");
+  const [{ cpu }] = await once(child, "message");
+  return cpu;
+}
+
+/** One h2load run: calls/s, and calls per server CPU-second. */
+async function load(server, { body, seconds, streams, pin }) {
+  const cpuBefore = await cpuTime(server.child);
+  const args = ["-c", "1", "-m", String(streams), "-D", String(seconds), "--data", body, "-H", "content-type: application/grpc+proto", "-H", "te: trailers", server.url];
+  const out = execFileSync(pin ? "taskset" : "h2load", pin ? ["-c", "0", "h2load", ...args] : args, { encoding: "utf8" });
+  const cpuSeconds = ((await cpuTime(server.child)) - cpuBefore) / 1e6;
+  const done = /requests: \d+ total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored/.exec(out);
+  if (done === null) throw new Error(`grpc bench: cannot read h2load's output:\n${out}`);
+  const [, total, ok, failed, errored] = done.map(Number);
+  if (failed > 0 || errored > 0 || ok !== total) throw new Error(`grpc bench: ${server.name}: ${failed} failed, ${errored} errored calls\n${out}`);
+  return { rps: ok / seconds, perCpu: ok / cpuSeconds };
+}
+
+/** Runs the gRPC bench and prints its table. */
+export async function runGrpcBench({ quick }) {
+  if (!has("h2load", ["--version"])) {
+    console.log("\n## gRPC server\n\nskipped: h2load is not installed (apt-get install nghttp2-client)");
+    return;
+  }
+  const pin = availableParallelism() >= 2 && has("taskset", ["-p", String(process.pid)]);
+  const dir = mkdtempSync(join(tmpdir(), "anvil-grpc-bench-"));
+  const body = join(dir, "request.bin");
+  const framed = Buffer.alloc(5 + REQUEST.length);
+  framed.writeUInt32BE(REQUEST.length, 1);
+  framed.set(REQUEST, 5);
+  writeFileSync(body, framed);
+  const rounds = quick ? 3 : 6;
+  const seconds = quick ? 2 : 5;
+  const streams = 50;
+  const servers = [];
+  try {
+    for (const [name, script] of SERVERS) servers.push({ name, ...(await start(script, pin ? 1 : undefined)) });
+    for (const s of servers) await load(s, { body, seconds: quick ? 1 : 3, streams, pin }); // warm-up (and a check that every call succeeds)
+    const samples = servers.map(() => []);
+    for (let r = 0; r < rounds; r++) {
+      for (let i = 0; i < servers.length; i++) {
+        const k = (i + r) % servers.length;
+        samples[k].push(await load(servers[k], { body, seconds, streams, pin }));
+      }
+    }
+    console.log(`\n## gRPC server (unary ${PATH}, ${REQUEST.length}-byte request, h2load: 1 connection, ${streams} streams)\n`);
+    console.log(pin ? "Servers pinned to CPU 1, h2load to CPU 0." : "Processes not pinned (taskset unavailable or a single CPU).");
+    console.log(`Medians of ${rounds} interleaved ${seconds}-second runs per server; ratios are medians of per-round ratios against grpc-js.\n`);
+    console.log("| server | calls/s | vs grpc-js | calls per server CPU-s | vs grpc-js |");
+    console.log("|---|---:|---:|---:|---:|");
+    const ratio = (k, key) => median(samples[k].map((x, r) => x[key] / samples[0][r][key]));
+    const med = (k, key) => median(samples[k].map((x) => x[key]));
+    for (let k = 0; k < servers.length; k++) {
+      console.log(`| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, "perCpu").toFixed(2)}× |`);
+    }
+    console.log(`\nper-round anvil/grpc-js calls/s: ${samples[1].map((x, r) => (x.rps / samples[0][r].rps).toFixed(2)).join(", ")}`);
+  } finally {
+    for (const s of servers) s.child.kill();
+  }
+}
