@@ -474,8 +474,9 @@ Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
   --host <host>             Interface to listen on (default 127.0.0.1)
   --port <n>                First HTTP port (default 8080); protocols whose routes collide and further
                             services take the next ports
-  --grpc-port <n>           Port for gRPC (default 8081; gRPC fakes are not available yet)
+  --grpc-port <n>           First port for gRPC (h2c; default 8081), for services with alloy.proto#grpc
   --no-docs                 Leave out /openapi, /openapi.json and /docs (served on each port by default)
+
 Proto options (proto3 for a gRPC service, for peers on protoc, grpc-js or protobufjs):
   --out <file.proto>        The file to write
   --service <shapeId>       The service (default: the one service with @alloy.proto#grpc)

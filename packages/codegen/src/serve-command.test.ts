@@ -1,5 +1,9 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createClient } from "@anvil/client-core";
+import { schemasFromModel } from "@anvil/dynamic";
+import { loadModel } from "@anvil/model";
+import { grpc } from "@anvil/protocol-grpc";
 import { parseArgs } from "./args.js";
 import { writeFileSync } from "node:fs";
 import { PACKAGE_ROOT, scratchDir } from "./generate/test-support.js";
@@ -58,7 +62,7 @@ describe("anvil serve", () => {
     expect(err.join("\n")).toMatch(/bad\.smithy:4:\d+: error: .*Missing/);
   });
 
-  it("serves a gRPC service's HTTP protocols and says gRPC fakes are not available yet", async () => {
+  it("serves a gRPC service's fake over gRPC (h2c, --grpc-port) next to its HTTP protocols", async () => {
     const file = join(scratchDir("serve-grpc"), "grpc.smithy");
     writeFileSync(
       file,
@@ -74,15 +78,23 @@ service Both { version: "1", operations: [Hello] }
 operation Hello { output := { @required @protoIndex(1) greeting: String } }
 `,
     );
-    const { out, err, io: sink } = io();
+    const { out, io: sink } = io();
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--grpc-port", "9999"]), sink, () => stopped);
+    const running = serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--grpc-port", "0"]), sink, () => stopped);
     await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
-    expect(err).toContain("note: test.grpc#Both declares gRPC; gRPC fakes are not available yet (port 9999 is kept for them)");
-    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.grpc#Both"))!)![1]!;
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.grpc#Both (aws.protocols#restJson1)"))!)![1]!;
     expect(await (await fetch(`${url}/hello`)).json()).toEqual({ greeting: "greeting" });
+    const grpcUrl = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.grpc#Both (alloy.proto#grpc, h2c)"))!)![1]!;
+    const { model } = loadModel({ paths: [file] });
+    const service = schemasFromModel(model).service("test.grpc#Both");
+    const client = createClient(service, { endpoint: grpcUrl, protocols: [grpc()], retry: { maxAttempts: 1 } }) as unknown as {
+      hello(input: object): Promise<{ greeting: string }>;
+    };
+    expect((await client.hello({})).greeting).toBe("greeting");
+    expect(out).toContain("Both.hello via alloy.proto#grpc: synthesized");
     stop();
     expect(await running).toBe(0);
   });
+
 });

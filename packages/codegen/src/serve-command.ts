@@ -6,7 +6,7 @@ import { UnterminatedRecursionError } from "@anvil/fakes";
 import { loadModel, type ValidationEvent } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
 import { formatDiagnostic, type Io } from "./commands.js";
-import { GRPC_PROTOCOL, startFakeServe, type FakeServe } from "./serve.js";
+import { startFakeServe, type FakeServe } from "./serve.js";
 
 /** How `serve` waits to stop: resolves on the first SIGINT or SIGTERM. Tests pass their own. */
 export type StopSignal = Promise<void>;
@@ -77,7 +77,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       services,
       host,
       port,
-      reservedPorts: [grpcPort],
+      grpcPort,
       docs: !args.flags.has("--no-docs"),
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
       onWarning: (message) => io.err(`warning: ${message}`),
@@ -92,17 +92,12 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     return 1;
   }
   for (const l of serve.listening) {
-    io.out(`${l.service} (${l.protocols.join(", ")})  ${l.url}`);
-    if (!args.flags.has("--no-docs")) io.out(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
+    io.out(`${l.service} (${l.protocols.join(", ")}${l.grpc ? ", h2c" : ""})  ${l.url}`);
+    if (!l.grpc && !args.flags.has("--no-docs")) io.out(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
   }
   for (const [service, protocols] of serve.unserved) {
     if (protocols.length === 0) io.err(`note: ${service} declares no protocol; it is not served`);
-    for (const protocol of protocols) {
-      // HOOK(grpc): when @anvil/protocol-grpc lands, serve `alloy.proto#grpc` here on --grpc-port
-      // (the fake handler is the same object; only the transport differs).
-      if (protocol === GRPC_PROTOCOL) io.err(`note: ${service} declares gRPC; gRPC fakes are not available yet (port ${grpcPort} is kept for them)`);
-      else io.err(`note: ${service} declares ${protocol}, which anvil serve does not implement; it is not served`);
-    }
+    for (const protocol of protocols) io.err(`note: ${service} declares ${protocol}, which anvil serve does not implement; it is not served`);
   }
   if (serve.listening.length === 0) {
     io.err("✗ no declared protocol can be served");

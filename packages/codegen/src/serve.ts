@@ -11,14 +11,15 @@ import { operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";
 import type { Model } from "@anvil/model";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
+import { GRPC_PROTOCOL_ID, grpc } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { rpcv2Json } from "@anvil/protocol-rpcv2json";
 import { createServer, type Server } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 
-/** The gRPC protocol trait: served by a gRPC transport, not by the HTTP protocols below. */
-export const GRPC_PROTOCOL = "alloy.proto#grpc";
+/** The gRPC protocol trait: served over cleartext HTTP/2 on a port of its own (`--grpc-port`). */
+export const GRPC_PROTOCOL = GRPC_PROTOCOL_ID;
 
 /** Every HTTP protocol `anvil serve` can answer on, by trait id. */
 export function httpProtocols(): ReadonlyMap<string, ServerProtocol> {
@@ -47,15 +48,16 @@ export interface FakeServer {
   /** Protocol trait ids it answers on. */
   readonly protocols: readonly string[];
   readonly server: Server<ServiceSchema>;
+  /** Whether it serves gRPC (cleartext HTTP/2, on the gRPC ports). */
+  readonly grpc: boolean;
 }
 
 /** What {@link fakeServers} builds: the servers, and the declared protocols no server answers. */
 export interface FakeServers {
   readonly servers: readonly FakeServer[];
   /**
-   * Declared protocols without an HTTP implementation here, by service id
-   * (gRPC among them, until it lands); an empty list for a service that
-   * declares no protocol.
+   * Declared protocols without an implementation here, by service id; an
+   * empty list for a service that declares no protocol.
    */
   readonly unserved: ReadonlyMap<string, readonly string[]>;
 }
@@ -76,8 +78,9 @@ export interface FakeServersOptions {
 
 /**
  * Fake servers for a model's services, not listening yet: every declared
- * HTTP protocol is served; protocols whose routes collide (restJson1 and
- * simpleRestJson share URIs) go to separate servers, in declaration order.
+ * protocol is served; protocols whose routes collide (restJson1 and
+ * simpleRestJson share URIs) go to separate servers, in declaration order,
+ * and gRPC gets a server of its own (it needs HTTP/2).
  * Throws when a fake table cannot be built (recursion no value can end).
  */
 export function fakeServers(model: Model, options: FakeServersOptions = {}): FakeServers {
@@ -93,7 +96,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     });
     const make = (ids: readonly string[]): Server<ServiceSchema> =>
       createServer(service, {
-        protocols: ids.map((id) => available.get(id)!),
+        protocols: ids.map((id) => (id === GRPC_PROTOCOL ? grpc() : available.get(id)!)),
         ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
       })
         .register(handler)
@@ -101,6 +104,10 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     const groups: string[][] = [];
     if (service.protocols.length === 0) unserved.set(service.id, []);
     for (const id of service.protocols) {
+      if (id === GRPC_PROTOCOL) {
+        servers.push({ service, protocols: [id], server: make([id]), grpc: true });
+        continue;
+      }
       if (!available.has(id)) {
         unserved.set(service.id, [...(unserved.get(service.id) ?? []), id]);
         continue;
@@ -120,7 +127,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     for (const ids of groups) {
       const server = make(ids);
       if (options.docs !== false) for (const { prefix, handler } of docsRoutes(model, { service: service.id })) server.mount(prefix, handler);
-      servers.push({ service, protocols: ids, server });
+      servers.push({ service, protocols: ids, server, grpc: false });
     }
   }
   return { servers, unserved };
@@ -130,16 +137,16 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
 export interface FakeServeOptions extends FakeServersOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
-  /** The first server's port; the next servers take the following ports (0: any free port each). Default 8080. */
+  /** The first HTTP server's port; the next servers take the following ports (0: any free port each). Default 8080. */
   readonly port?: number;
-  /** Ports the servers skip when counting up from {@link port} (the gRPC port). */
-  readonly reservedPorts?: readonly number[];
+  /** The first gRPC server's port (h2c); further gRPC services take the following ports. Default 8081. */
+  readonly grpcPort?: number;
 }
 
 /** A running `anvil serve --fake`. */
 export interface FakeServe {
   /** Each listening server: its service, protocols and base URL. */
-  readonly listening: readonly { readonly service: string; readonly protocols: readonly string[]; readonly url: string }[];
+  readonly listening: readonly { readonly service: string; readonly protocols: readonly string[]; readonly url: string; readonly grpc: boolean }[];
   /** Declared protocols no server answers, by service id. */
   readonly unserved: ReadonlyMap<string, readonly string[]>;
   /** Stops every server (calls in flight get `graceMs`). */
@@ -161,20 +168,30 @@ export async function startFakeServe(model: Model, options: FakeServeOptions = {
   const { servers, unserved } = fakeServers(model, options);
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 8080;
+  const grpcPort = options.grpcPort ?? 8081;
+  // gRPC servers count up from grpcPort; HTTP servers count up from port, stepping over the gRPC ones.
+  const grpcCount = servers.filter((s) => s.grpc).length;
+  const grpcPorts = grpcPort === 0 ? [] : Array.from({ length: grpcCount }, (_, i) => grpcPort + i);
   const listeners: NodeListener[] = [];
   try {
-    let next = port;
+    let nextHttp = port;
+    let nextGrpc = grpcPort;
     for (const s of servers) {
-      while (next !== 0 && options.reservedPorts?.includes(next)) next++;
-      listeners.push(await listen(s.server, { host, port: next }));
-      if (next !== 0) next++;
+      if (s.grpc) {
+        listeners.push(await listen(s.server, { host, port: nextGrpc, http2: true, requestTimeoutMs: 0 }));
+        if (nextGrpc !== 0) nextGrpc++;
+        continue;
+      }
+      while (nextHttp !== 0 && grpcPorts.includes(nextHttp)) nextHttp++;
+      listeners.push(await listen(s.server, { host, port: nextHttp }));
+      if (nextHttp !== 0) nextHttp++;
     }
   } catch (e) {
     await Promise.all(listeners.map((l) => l.close({ graceMs: 0 })));
     throw e;
   }
   return {
-    listening: servers.map((s, i) => ({ service: s.service.id, protocols: s.protocols, url: listeners[i]!.url })),
+    listening: servers.map((s, i) => ({ service: s.service.id, protocols: s.protocols, url: listeners[i]!.url, grpc: s.grpc })),
     unserved,
     close: async (graceMs = 1_000) => {
       await Promise.all(listeners.map((l) => l.close({ graceMs })));

@@ -11,6 +11,7 @@ import { loadModel, type Model } from "@anvil/model";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { describe, expect, it } from "vitest";
 import { toOpenApi, userServices } from "./index.js";
+import { documentedProtocols } from "./protocols.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const CORPUS = resolve(REPO, process.env.ANVIL_CORPUS || join("..", "shared", "conformance"));
@@ -30,9 +31,13 @@ function restJsonServices(model: Model): string[] {
 }
 
 describe("OpenAPI validation", () => {
-  it("the example's services validate", async () => {
+  it("the example's services validate (all but the gRPC-only one, which OpenAPI cannot describe)", async () => {
     const { model } = loadModel({ paths: [join(REPO, "apps", "example", "model")] });
-    for (const service of userServices(model)) {
+    const services = userServices(model);
+    const grpcOnly = services.filter((s) => documentedProtocols(s).every((p) => p.kind === "grpc"));
+    expect(grpcOnly.map((s) => s.id)).toEqual(["example.weather#WeatherGrpc"]);
+    expect(() => toOpenApi(model, { service: "example.weather#WeatherGrpc" })).toThrow(/declares no protocol OpenAPI can describe/);
+    for (const service of services.filter((s) => !grpcOnly.includes(s))) {
       expect(await openApiErrors(toOpenApi(model, { service: service.id, servers: ["http://127.0.0.1:8080"] })), service.id).toEqual([]);
     }
   });

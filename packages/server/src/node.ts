@@ -141,7 +141,7 @@ async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, 
     await writeResponse(req, res, response, server.closing);
     // An HTTP/2 request body left unread (a refusal, a stream the handler stopped reading): RST_STREAM NO_ERROR
     // once the answer is out tells the client to stop sending (RFC 9113 §8.1), so the stream does not stay half open.
-    if (!isHttp1(req) && !req.complete) resetWhenAnswered(req, res);
+    if (!isHttp1(req) && !req.complete) resetWhenAnswered(req, response.trailers !== undefined);
   } catch (error) {
     // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
     if (!res.headersSent) {
@@ -358,13 +358,19 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
   if (!res.destroyed) res.end();
 }
 
-/** Sends RST_STREAM NO_ERROR once the whole answer, trailers included, is out (closing earlier would cut the trailers). */
-function resetWhenAnswered(req: http2.Http2ServerRequest, res: NodeResponse): void {
+/**
+ * Sends RST_STREAM NO_ERROR once the answer is out. An answer with trailers
+ * is out only when they are: Node asks for them (`wantTrailers`) after the
+ * last DATA frame and the response submits them from its own listener, but a
+ * reset submitted in the same turn makes nghttp2 drop the queued trailers, so
+ * the reset waits for the session to write them (the next turn of the loop).
+ */
+function resetWhenAnswered(req: http2.Http2ServerRequest, trailers: boolean): void {
   const reset = (): void => {
     if (!req.complete && !req.stream.destroyed) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
   };
-  if (res.writableFinished) reset();
-  else res.once("finish", reset);
+  if (trailers && !req.stream.destroyed) req.stream.once("wantTrailers", () => setImmediate(reset));
+  else reset();
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
