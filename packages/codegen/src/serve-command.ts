@@ -34,6 +34,13 @@ function portOf(args: ParsedArgs, flag: string, fallback: number, io: Io): numbe
   return port;
 }
 
+/** A refused request in a word or two: the ValidationException's first problem, or the error's message. */
+function rejectionOf(error: unknown): string {
+  const fields = (error as { fieldList?: readonly { path: string; message: string }[] }).fieldList;
+  if (fields?.length) return `${fields.length} validation error${fields.length > 1 ? "s" : ""}: ${fields[0]!.message}${fields.length > 1 ? ", …" : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 const isError = (e: ValidationEvent) => e.severity === "ERROR" || e.severity === "DANGER";
 
 /**
@@ -81,6 +88,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       docs: !args.flags.has("--no-docs"),
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
       onWarning: (message) => io.err(`warning: ${message}`),
+      onRejected: (service, { operation, protocol, error }) => io.out(`${service.name}.${operation} via ${protocol}: rejected (${rejectionOf(error)})`),
       onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
   } catch (e) {

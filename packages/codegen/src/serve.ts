@@ -5,7 +5,7 @@
  * literals), and every HTTP protocol the service declares is served by
  * `@anvil/server`, input validation included.
  */
-import type { FakeOperation, ServiceSchema, ServerProtocol } from "@anvil/core";
+import type { FakeOperation, OperationSchema, ServiceSchema, ServerProtocol } from "@anvil/core";
 import { docsRoutes } from "@anvil/docs-site";
 import { operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";
@@ -15,7 +15,7 @@ import { GRPC_PROTOCOL_ID, grpc } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { rpcv2Json } from "@anvil/protocol-rpcv2json";
-import { createServer, type Server } from "@anvil/server";
+import { createServer, type HandlerContext, type Server } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 
 /** The gRPC protocol trait: served over cleartext HTTP/2 on a port of its own (`--grpc-port`). */
@@ -70,6 +70,8 @@ export interface FakeServersOptions {
   readonly onCall?: (service: ServiceSchema, call: FakeCall) => void;
   /** Called with errors that became 500s. */
   readonly onInternalError?: (error: unknown) => void;
+  /** Called for each request refused before the fake ran (malformed, failing validation), with its operation and protocol. */
+  readonly onRejected?: (service: ServiceSchema, rejection: { readonly operation: string; readonly protocol: string; readonly error: unknown }) => void;
   /** Told about examples the fakes cannot use. */
   readonly onWarning?: (message: string) => void;
   /** Mount the documentation routes (`/openapi`, `/openapi.json`, `/docs`) on each server. Default true. */
@@ -98,6 +100,9 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
       createServer(service, {
         protocols: ids.map((id) => (id === GRPC_PROTOCOL ? grpc() : available.get(id)!)),
         ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+        ...(options.onRejected
+          ? { onRejected: (error: unknown, context: HandlerContext) => options.onRejected!(service, { operation: operationKey(service, context.operation), protocol: context.protocol, error }) }
+          : {}),
       })
         .register(handler)
         .mapService(...ids);
@@ -131,6 +136,11 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     }
   }
   return { servers, unserved };
+}
+
+/** The operation's key in its service (what the call log names). */
+function operationKey(service: ServiceSchema, operation: OperationSchema): string {
+  return Object.keys(service.operations).find((key) => service.operations[key] === operation) ?? operation.id;
 }
 
 /** Options of {@link startFakeServe}. */

@@ -88,6 +88,23 @@ describe("createDispatcher", () => {
     expect(onInternalError).toHaveBeenCalledOnce();
   });
 
+  it("tells onRejected about requests refused before their handler, and only those", async () => {
+    const onRejected = vi.fn();
+    const d = createDispatcher({
+      service: Weather,
+      protocols: [testProtocol("test#json")],
+      handlers: { getCity: () => Promise.reject(new (errorClass(NoSuchCity))({ message: "no such city" })) },
+      onRejected,
+    });
+    await d(request("/cities/paris", "{"));
+    await d(request("/cities/far-too-long", `{"days":9}`));
+    await d(request("/cities/nowhere")); // a modeled error from the handler is not a rejection
+    expect(onRejected.mock.calls.map(([error, context]) => [(error as Error).name, (context as HandlerContext).operation.id])).toEqual([
+      ["SerializationError", "example.weather#GetCity"],
+      ["ValidationError", "example.weather#GetCity"],
+    ]);
+  });
+
   it("answers a bare 500 when the protocol cannot even write the error", async () => {
     const broken = { ...testProtocol("test#json"), serializeError: () => Promise.reject(new Error("broken")) };
     const d = createDispatcher({ service: Weather, protocols: [broken], handlers: { getCity: () => Promise.reject(new Error("x")) } });

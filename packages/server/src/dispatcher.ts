@@ -64,6 +64,13 @@ export interface DispatcherOptions<S extends ServiceSchema> {
    */
   readonly onInternalError?: (error: unknown, context: HandlerContext) => void;
   /**
+   * Called with every request refused as the caller's mistake before its
+   * handler ran (a malformed request, a ValidationError, an unsupported media
+   * type, a body over the limit), for logging; the caller gets the protocol's
+   * 4xx answer as usual.
+   */
+  readonly onRejected?: (error: unknown, context: HandlerContext) => void;
+  /**
    * Largest request body, in bytes, read into memory for an operation
    * without a streaming input member; larger requests get a 413
    * (`PayloadTooLargeException`). Default 1 MiB.
@@ -113,7 +120,7 @@ interface Endpoint {
  * Throws a `RouteConflictError` when two routes would match the same requests.
  */
 export function createDispatcher<S extends ServiceSchema>(options: DispatcherOptions<S>): Dispatcher {
-  const { service, protocols, onInternalError } = options;
+  const { service, protocols, onInternalError, onRejected } = options;
   const handlers = options.handlers as unknown as Readonly<Record<string, AnyHandler | undefined>>;
   const router = compileRouter(service, protocols);
   const bodyLimits = (options.bodyLimits ?? {}) as Readonly<Record<string, number | undefined>>;
@@ -168,8 +175,10 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
+      const mistake = isCallerMistake(error);
+      if (mistake) onRejected?.(error, context);
       // A body cut short because the caller went away is not the server's failure either.
-      return failure(error, !isCallerMistake(error) && dispatchOptions.signal?.aborted !== true);
+      return failure(error, !mistake && dispatchOptions.signal?.aborted !== true);
     }
 
     let output: unknown;

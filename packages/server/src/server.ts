@@ -28,6 +28,8 @@ export interface ServerOptions<S extends ServiceSchema> {
   readonly protocols: readonly (ServerProtocol | { readonly server: ServerProtocol })[];
   /** Called with every error that becomes a 500, for logging. */
   readonly onInternalError?: DispatcherOptions<S>["onInternalError"];
+  /** Called with every request refused as the caller's mistake (4xx) before its handler ran, for logging. */
+  readonly onRejected?: DispatcherOptions<S>["onRejected"];
   /** Largest buffered request body in bytes (default 1 MiB); larger requests get a 413. */
   readonly bodyLimit?: number;
   /** Per-operation body limits, by operation key (e.g. a larger one for an upload). */
@@ -223,6 +225,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
         protocols: mapped,
         handlers: Object.fromEntries(handlers) as unknown as HandlersOf<S, HandlerContext>,
         ...(options.onInternalError !== undefined ? { onInternalError: options.onInternalError } : {}),
+        ...(options.onRejected !== undefined ? { onRejected: options.onRejected } : {}),
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.bodyLimits !== undefined ? { bodyLimits: options.bodyLimits } : {}),
       });
