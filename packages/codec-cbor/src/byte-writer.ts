@@ -1,46 +1,13 @@
 /**
- * A growable output buffer with the CBOR primitives the compiled writers
- * need. One instance is reused across writes (the result is copied out), so
- * steady-state writing allocates only the returned bytes.
+ * The output buffer of the compiled CBOR writers: core's growable
+ * `OutputBuffer` with the CBOR primitives.
  */
+import { OutputBuffer } from "@anvil/core";
 
 const encoder = new TextEncoder();
 
 /** @internal */
-export class ByteWriter {
-  buf: Uint8Array;
-  view: DataView;
-  pos = 0;
-  /** Container nesting of the value being written (cycle and depth guard). */
-  depth = 0;
-  busy = false;
-
-  constructor(size = 8192) {
-    this.buf = new Uint8Array(size);
-    this.view = new DataView(this.buf.buffer);
-  }
-
-  reset(): void {
-    this.pos = 0;
-    this.depth = 0;
-  }
-
-  /** Makes room for `n` more bytes. */
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.pos + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  /** A copy of the written bytes. */
-  result(): Uint8Array {
-    return this.buf.slice(0, this.pos);
-  }
-
+export class ByteWriter extends OutputBuffer {
   /** A major type with its argument, in the shortest form. `value` is a non-negative safe integer. */
   head(major: number, value: number): void {
     this.ensure(9);

@@ -60,6 +60,8 @@ export type { AuthScheme, Provider, SigningContext } from "./protocol/auth.js";
 export { withRequestCustomizations } from "./protocol/customization.js";
 export type { RequestCustomization, RequestCustomizationContext } from "./protocol/customization.js";
 export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
+export { OutputBuffer } from "./codec-buffer.js";
+export { CodecFailure, codecError, codecFail, escapePointerSegment, rethrowAt } from "./codec-failure.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
 export type { Validator } from "./validation/validator.js";
 export { byteChunks } from "./values/streams.js";

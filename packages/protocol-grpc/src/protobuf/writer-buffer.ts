@@ -1,7 +1,6 @@
 /**
- * The growable output buffer of the compiled protobuf writers. One instance
- * is reused across writes (the result is copied out), so steady-state
- * writing allocates only the returned bytes.
+ * The output buffer of the compiled protobuf writers: core's growable
+ * `OutputBuffer` with the protobuf primitives.
  *
  * Length-delimited fields are written in one pass with backpatching: `fork`
  * reserves one byte for the length, `join` writes it and, in the rare case
@@ -9,44 +8,13 @@
  * varint. No size pre-pass, no chunk lists.
  */
 
+import { OutputBuffer } from "@anvil/core";
+
 const encoder = new TextEncoder();
 const TWO_32 = 0x100000000;
 
 /** @internal */
-export class ProtoWriter {
-  buf: Uint8Array;
-  view: DataView;
-  pos = 0;
-  /** Message nesting of the value being written (cycle and depth guard). */
-  depth = 0;
-  busy = false;
-
-  constructor(size = 8192) {
-    this.buf = new Uint8Array(size);
-    this.view = new DataView(this.buf.buffer);
-  }
-
-  reset(): void {
-    this.pos = 0;
-    this.depth = 0;
-  }
-
-  /** Makes room for `n` more bytes. */
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.pos + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  /** A copy of the written bytes. */
-  result(): Uint8Array {
-    return this.buf.slice(0, this.pos);
-  }
-
+export class ProtoWriter extends OutputBuffer {
   /** An unsigned 32-bit varint (`0 <= value < 2^32`); tags and lengths too. */
   uint32(value: number): void {
     if (value < 0x80 && this.pos < this.buf.length) {

@@ -1,0 +1,46 @@
+/**
+ * The growable output buffer binary codecs write into (CBOR, protobuf). One
+ * instance is reused across writes and the result copied out, so
+ * steady-state writing allocates only the returned bytes. Codecs extend it
+ * with their own primitives.
+ */
+export class OutputBuffer {
+  /** The bytes written so far are `buf[0 .. pos)`. */
+  buf: Uint8Array;
+  /** A view of `buf`, for fixed-width numbers. */
+  view: DataView;
+  /** Where the next byte goes. */
+  pos = 0;
+  /** Nesting of the value being written (cycle and depth guard). */
+  depth = 0;
+  /** Whether a write is in progress (a nested write gets its own buffer). */
+  busy = false;
+
+  /** @param size - The initial capacity in bytes; it doubles as needed. */
+  constructor(size = 8192) {
+    this.buf = new Uint8Array(size);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  /** Starts a new write. */
+  reset(): void {
+    this.pos = 0;
+    this.depth = 0;
+  }
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  /** A copy of the written bytes. */
+  result(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}
