@@ -80,21 +80,6 @@ export class ByteWriter extends OutputBuffer {
     this.buf[this.pos++] = value;
   }
 
-  /** Raw bytes (pre-encoded keys, blob contents). */
-  raw(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.ensure(n);
-    if (n < 32) {
-      const b = this.buf;
-      let p = this.pos;
-      for (let i = 0; i < n; i++) b[p++] = bytes[i]!;
-      this.pos = p;
-    } else {
-      this.buf.set(bytes, this.pos);
-      this.pos += n;
-    }
-  }
-
   bytes(value: Uint8Array): void {
     this.head(2, value.length);
     this.raw(value);

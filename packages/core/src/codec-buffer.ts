@@ -39,6 +39,21 @@ export class OutputBuffer {
     this.view = new DataView(next.buffer);
   }
 
+  /** Appends bytes as they are (short runs byte by byte, which beats `set` for them). */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.ensure(n);
+    if (n < 32) {
+      const b = this.buf;
+      let p = this.pos;
+      for (let i = 0; i < n; i++) b[p++] = bytes[i]!;
+      this.pos = p;
+    } else {
+      this.buf.set(bytes, this.pos);
+      this.pos += n;
+    }
+  }
+
   /** A copy of the written bytes. */
   result(): Uint8Array {
     return this.buf.slice(0, this.pos);

@@ -101,18 +101,8 @@ export class ProtoWriter extends OutputBuffer {
 
   /** Length-delimited bytes. */
   bytes(value: Uint8Array): void {
-    const n = value.length;
-    this.uint32(n);
-    this.ensure(n);
-    if (n < 32) {
-      const b = this.buf;
-      let p = this.pos;
-      for (let i = 0; i < n; i++) b[p++] = value[i]!;
-      this.pos = p;
-    } else {
-      this.buf.set(value, this.pos);
-      this.pos += n;
-    }
+    this.uint32(value.length);
+    this.raw(value);
   }
 
   /** A length-delimited UTF-8 string (lone surrogates become U+FFFD, as TextEncoder does). */
