@@ -78,6 +78,15 @@ describe("listen (HTTP/1.1)", () => {
     expect(context.signal.aborted).toBe(false);
   });
 
+  it("sends a body of any bytes exactly (small bodies go out with the head in one write)", async () => {
+    const { listener } = await start();
+    const name = "é✓\u{1F600}";
+    const response = await rawRequest(`${listener.url}/echo/${encodeURIComponent(name)}`, { headers: { "content-type": "application/json" } }, ["{}"]);
+    const expected = JSON.stringify({ message: `${name}:0` });
+    expect(response.body).toBe(expected);
+    expect(Number(response.headers["content-length"])).toBe(Buffer.byteLength(expected));
+  });
+
   it("sends each Set-Cookie of a response as a field of its own", async () => {
     const base = testProtocol("test#json");
     const protocol = {

@@ -346,6 +346,7 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
       else res.addTrailers(trailerObject(trailers));
     }
     if (body === undefined) res.end();
+    else if (h1 && body.byteLength <= ONE_WRITE_BODY) res.end(latin1(body), "latin1");
     else res.end(body);
     return;
   }
@@ -356,6 +357,19 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
   }
   if (response.trailers !== undefined) await addTrailers(res, response.trailers);
   if (!res.destroyed) res.end();
+}
+
+/**
+ * HTTP/1.1 bodies up to this size go out as a latin1 string of the same
+ * bytes: Node then writes the head and the body as one string in one
+ * `write`, where bytes make it a two-chunk `writev`, which costs more per
+ * answer than the copy does.
+ */
+const ONE_WRITE_BODY = 16 * 1024;
+
+/** The bytes as a latin1 string: one char per byte, so writing it back as latin1 gives the same bytes. */
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
 
 /**
