@@ -70,6 +70,26 @@ describe("compileRouter", () => {
     expect(router.match(request)).toBeUndefined();
   });
 
+  it("finds RPC routes on one path by their header, and keeps specificity between header and plain routes", () => {
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`op${i}`, op(`Op${i}`)]));
+    const ManySvc = service("example#Many", { operations: { ...many, root: Ops.root, withQuery: Ops.withQuery }, protocols: [] });
+    const rpcMany = routesProtocol(
+      "rpc",
+      Object.keys(many).map((key) => ({ operation: many[key]!, method: "POST", path: "/", headers: { "X-Amz-Target": `Many.${many[key]!.name}` } })),
+    );
+    // A plain route on the same path with a literal query parameter is more specific than one with a header only.
+    const plain = routesProtocol("plain", [
+      { operation: Ops.root, method: "POST", path: "/" },
+      { operation: Ops.withQuery, method: "POST", path: "/", query: [["mode", "full"]] },
+    ]);
+    const r = compileRouter(ManySvc, [rpcMany, plain]);
+    const name = (request: HttpRequest) => r.match(request)?.operation.name;
+    expect(name(req("POST", "/", [], { "x-amz-target": "Many.Op37" }))).toBe("Op37");
+    expect(name(req("POST", "/", [], { "x-amz-target": "Many.Nope" }))).toBe("Root");
+    expect(name(req("POST", "/"))).toBe("Root");
+    expect(name(req("POST", "/", [["mode", "full"]], { "x-amz-target": "Many.Op3" }))).toBe("WithQuery");
+  });
+
   describe("conflicts", () => {
     it("refuses two protocols serving the same route, naming both", () => {
       const a = routesProtocol("aws.protocols#awsJson1_0", [{ operation: Ops.root, method: "POST", path: "/", headers: { "X-Amz-Target": "Svc.Root" } }]);

@@ -75,19 +75,34 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
     }
   }
   compiled.sort(bySpecificity);
-  const byMethod = new Map<string, CompiledRoute[]>();
-  for (const c of compiled) {
+  const byMethod = new Map<string, MethodTable>();
+  compiled.forEach((c, rank) => {
     const method = c.route.method.toUpperCase();
-    let list = byMethod.get(method);
-    if (list === undefined) byMethod.set(method, (list = []));
-    list.push(c);
-  }
+    let table = byMethod.get(method);
+    if (table === undefined) byMethod.set(method, (table = { all: [], exact: new Map() }));
+    const ranked = { ...c, rank };
+    table.all.push(ranked);
+    if (ranked.segments.every((segment) => segment.kind === "literal")) {
+      const key = ranked.route.path;
+      const exact = table.exact.get(key) ?? { routes: [] };
+      exact.routes.push(ranked);
+      table.exact.set(key, exact);
+    }
+  });
+  for (const table of byMethod.values()) for (const exact of table.exact.values()) indexByHeader(exact);
   return Object.freeze({
     match(request: HttpRequest): RouteMatch | undefined {
-      const candidates = byMethod.get(request.method.toUpperCase());
-      if (candidates === undefined) return undefined;
+      const table = byMethod.get(request.method) ?? byMethod.get(request.method.toUpperCase());
+      if (table === undefined) return undefined;
+      // A route whose path is all literal and equals the request's is more specific than any other that
+      // matches it, so those are tried first, by a map (and for RPC routes, by their required header).
+      const exact = table.exact.get(request.path);
+      if (exact !== undefined) {
+        const c = firstExactMatch(exact, request);
+        if (c !== undefined) return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels: {} };
+      }
       const parts = request.path.split("/").slice(1);
-      for (const c of candidates) {
+      for (const c of table.all) {
         const labels = matchSegments(c, parts);
         if (labels === undefined || !queryMatches(c, request) || !headersMatch(c, request)) continue;
         return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels };
@@ -95,6 +110,62 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
       return undefined;
     },
   });
+}
+
+/** The routes of one method, in specificity order, and those whose path is all literal by that path. */
+interface MethodTable {
+  readonly all: RankedRoute[];
+  readonly exact: Map<string, ExactRoutes>;
+}
+
+/** A compiled route with its place in specificity order. */
+interface RankedRoute extends CompiledRoute {
+  readonly rank: number;
+}
+
+/**
+ * The all-literal routes of one path. RPC protocols put every operation on
+ * one path and tell them apart by a header (`x-amz-target`); with several
+ * such routes they are also indexed by that header's value.
+ */
+interface ExactRoutes {
+  readonly routes: RankedRoute[];
+  header?: string;
+  byHeader?: Map<string, RankedRoute[]>;
+  /** Routes that do not require {@link header}. */
+  others?: RankedRoute[];
+}
+
+function indexByHeader(exact: ExactRoutes): void {
+  const header = exact.routes.find((c) => c.headers.length > 0)?.headers[0]![0];
+  if (header === undefined || exact.routes.length < 4) return;
+  const byHeader = new Map<string, RankedRoute[]>();
+  const others: RankedRoute[] = [];
+  for (const c of exact.routes) {
+    const required = c.headers.find(([name]) => name === header);
+    if (required === undefined) others.push(c);
+    else byHeader.set(required[1], [...(byHeader.get(required[1]) ?? []), c]);
+  }
+  exact.header = header;
+  exact.byHeader = byHeader;
+  exact.others = others;
+}
+
+/** The most specific all-literal route of a path that the request's query and headers satisfy. */
+function firstExactMatch(exact: ExactRoutes, request: HttpRequest): RankedRoute | undefined {
+  const fits = (c: RankedRoute) => queryMatches(c, request) && headersMatch(c, request);
+  if (exact.header === undefined) return exact.routes.find(fits);
+  const value = request.headers.get(exact.header);
+  const keyed = (value === null ? undefined : exact.byHeader!.get(value)) ?? [];
+  const others = exact.others!;
+  // Both lists are in specificity order: merge them by rank.
+  let i = 0;
+  let j = 0;
+  while (i < keyed.length || j < others.length) {
+    const c = j >= others.length || (i < keyed.length && keyed[i]!.rank < others[j]!.rank) ? keyed[i++]! : others[j++]!;
+    if (fits(c)) return c;
+  }
+  return undefined;
 }
 
 function compileRoute(route: Route, protocol: ServerProtocol): CompiledRoute {
