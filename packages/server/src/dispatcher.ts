@@ -157,39 +157,43 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   async function answer(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
     const { operation, protocol } = match;
     const call = new CallContext(service, match.labels, dispatchOptions);
-    let context: HandlerContext = new Context(request, operation, protocol.id, dispatchOptions);
+    // Made once the body is buffered (the handler sees the buffered request); a failure before that gets one of its own.
+    let context: Context | undefined;
+    const contextOf = (): Context => (context ??= new Context(request, operation, protocol.id, dispatchOptions));
     const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
-      if (internal) onInternalError?.(error, context);
-      return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, context, onInternalError);
+      if (internal) onInternalError?.(error, contextOf());
+      return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, contextOf(), onInternalError);
     };
     const endpoint = endpoints.get(operation);
     if (endpoint === undefined) return failure(new Error(`no endpoint for ${operation.id}`), true);
 
     let input: unknown;
     try {
+      let wire = request;
       if (endpoint.bodyLimit !== undefined && request.body !== undefined && protocol.readsOwnBody !== true) {
-        const buffered: HttpRequest = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
-        context = new Context(buffered, operation, protocol.id, dispatchOptions);
+        wire = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
       }
-      input = await protocol.deserializeRequest(operation, context.request, call);
+      context = new Context(wire, operation, protocol.id, dispatchOptions);
+      input = await protocol.deserializeRequest(operation, wire, call);
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
       const mistake = isCallerMistake(error);
-      if (mistake) onRejected?.(error, context);
+      if (mistake) onRejected?.(error, contextOf());
       // A body cut short because the caller went away is not the server's failure either.
       return failure(error, !mistake && dispatchOptions.signal?.aborted !== true);
     }
 
+    const handlerContext = contextOf();
     let output: unknown;
     try {
-      output = await endpoint.handler(input, context);
+      output = await endpoint.handler(input, handlerContext);
     } catch (error) {
-      return withAddedHeaders(context, await failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
+      return withAddedHeaders(handlerContext, await failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
     }
 
     try {
-      return withAddedHeaders(context, await protocol.serializeResponse(operation, output, call));
+      return withAddedHeaders(handlerContext, await protocol.serializeResponse(operation, output, call));
     } catch (error) {
       return failure(error, true);
     }

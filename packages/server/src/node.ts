@@ -10,7 +10,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import { byteChunks, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -138,7 +138,8 @@ async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, 
     const request = toHttpRequest(req, res);
     const remoteAddress = req.socket?.remoteAddress;
     const response = await server.dispatch(request, exchange, remoteAddress !== undefined ? { remoteAddress } : {});
-    await writeResponse(req, res, response, server.closing);
+    const written = writeResponse(req, res, response, server.closing);
+    if (written !== undefined) await written;
     // An HTTP/2 request body left unread (a refusal, a stream the handler stopped reading): RST_STREAM NO_ERROR
     // once the answer is out tells the client to stop sending (RFC 9113 §8.1), so the stream does not stay half open.
     if (!isHttp1(req) && !req.complete) resetWhenAnswered(req, response.trailers !== undefined);
@@ -312,7 +313,8 @@ function hostName(authority: string): string {
 }
 
 /** Writes a response: whole bytes at once, a stream chunk by chunk with back-pressure, then trailers. */
-async function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpResponse, closing: boolean): Promise<void> {
+/** Writes an answer; returns a promise only when it has to wait (a streamed body, trailers still to come). */
+function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpResponse, closing: boolean): Promise<void> | undefined {
   const h1 = isHttp1(req);
   const headers: Record<string, string | string[]> = {};
   let cookies = false;
@@ -337,25 +339,33 @@ async function writeResponse(req: NodeRequest, res: NodeResponse, response: Http
       res.statusCode = response.status;
       for (const name in headers) res.setHeader(name, headers[name]!);
       res.end();
-      return;
+      return undefined;
     }
     res.writeHead(response.status, headers);
     const trailers = response.trailers;
-    if (trailers !== undefined) {
-      if (isPromise(trailers)) await addTrailers(res, trailers);
-      else res.addTrailers(trailerObject(trailers));
-    }
-    if (body === undefined) res.end();
-    else if (h1 && body.byteLength <= ONE_WRITE_BODY) res.end(latin1(body), "latin1");
-    else res.end(body);
-    return;
+    if (trailers !== undefined && isPromise(trailers)) return addTrailers(res, trailers).then(() => endWith(res, body, h1));
+    if (trailers !== undefined) res.addTrailers(trailerObject(trailers));
+    endWith(res, body, h1);
+    return undefined;
   }
   res.writeHead(response.status, headers);
+  return writeStream(res, body, response.trailers);
+}
+
+/** Ends an answer with its whole body, if any. */
+function endWith(res: NodeResponse, body: Uint8Array | undefined, h1: boolean): void {
+  if (body === undefined) res.end();
+  else if (h1 && body.byteLength <= ONE_WRITE_BODY) res.end(latin1(body), "latin1");
+  else res.end(body);
+}
+
+/** Writes a streamed body chunk by chunk (waiting for `drain`), then its trailers, and ends the answer. */
+async function writeStream(res: NodeResponse, body: ByteStream, trailers: HttpResponse["trailers"]): Promise<void> {
   for await (const chunk of byteChunks(body)) {
     if (res.destroyed) return;
     if (!(res as http.ServerResponse).write(chunk)) await drained(res);
   }
-  if (response.trailers !== undefined) await addTrailers(res, response.trailers);
+  if (trailers !== undefined) await addTrailers(res, trailers);
   if (!res.destroyed) res.end();
 }
 
