@@ -93,20 +93,14 @@ export class ByteWriter extends OutputBuffer {
       this.ensure(n + 2);
       const b = this.buf;
       const start = this.pos;
-      let p = start + (n < 24 ? 1 : 2);
-      let i = 0;
-      for (; i < n; i++) {
-        const c = value.charCodeAt(i);
-        if (c >= 0x80) break;
-        b[p++] = c;
-      }
-      if (i === n) {
+      const end = this.asciiAt(value, start + (n < 24 ? 1 : 2));
+      if (end >= 0) {
         if (n < 24) b[start] = 0x60 | n;
         else {
           b[start] = 0x78;
           b[start + 1] = n;
         }
-        this.pos = p;
+        this.pos = end;
         return;
       }
     }

@@ -54,6 +54,23 @@ export class OutputBuffer {
     }
   }
 
+  /**
+   * Writes `text` at `at` as one byte per char if it is all ASCII (room for
+   * `text.length` bytes must be ensured) and returns where it ends; returns
+   * -1 at the first other char, leaving `pos` alone: codecs then encode it as
+   * UTF-8. Short strings are mostly ASCII, and this beats an encoder call.
+   */
+  asciiAt(text: string, at: number): number {
+    const b = this.buf;
+    let p = at;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) return -1;
+      b[p++] = c;
+    }
+    return p;
+  }
+
   /** A copy of the written bytes. */
   result(): Uint8Array {
     return this.buf.slice(0, this.pos);

@@ -111,18 +111,11 @@ export class ProtoWriter extends OutputBuffer {
     if (n < 128) {
       // short strings: assume ASCII and write in place; fall back on the first other char
       this.ensure(n + 1);
-      const b = this.buf;
       const start = this.pos;
-      let p = start + 1;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = value.charCodeAt(i);
-        if (c >= 0x80) break;
-        b[p++] = c;
-      }
-      if (i === n) {
-        b[start] = n;
-        this.pos = p;
+      const end = this.asciiAt(value, start + 1);
+      if (end >= 0) {
+        this.buf[start] = n;
+        this.pos = end;
         return;
       }
     }
