@@ -6,7 +6,7 @@ import { listen } from "./node.js";
 import { testServer } from "./test-service.js";
 
 const echo = (tag: string) => async (request: Request) =>
-  new Response(JSON.stringify({ tag, url: request.url, method: request.method, body: request.body ? await request.text() : null }), {
+  new Response(JSON.stringify({ tag, url: request.url, method: request.method, body: request.body ? await request.text() : null, ...(request.headers.has("x-note") ? { note: request.headers.get("x-note") } : {}) }), {
     headers: { "content-type": "application/json", "x-mounted": tag },
   });
 
@@ -62,8 +62,8 @@ describe("server.mount", () => {
       const get = await fetch(`${listener.url}/tools/x?y=1`);
       expect(get.headers.get("x-mounted")).toBe("tools");
       expect(await get.json()).toEqual({ tag: "tools", url: `${listener.url}/tools/x?y=1`, method: "GET", body: null });
-      const post = await fetch(`${listener.url}/tools`, { method: "POST", body: "hello" });
-      expect(await post.json()).toMatchObject({ method: "POST", body: "hello" });
+      const post = await fetch(`${listener.url}/tools`, { method: "POST", body: "hello", headers: { "X-Note": "pt" } });
+      expect(await post.json()).toMatchObject({ method: "POST", body: "hello", note: "pt" });
       const unmounted = await fetch(`${listener.url}/toolsx`);
       expect(unmounted.status).toBe(404);
     } finally {

@@ -292,9 +292,7 @@ function pathOf(target: string): string {
 function toFetchRequest(req: NodeRequest): Request {
   const encrypted = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
   const authority = (isHttp1(req) ? req.headers.host : req.authority) || "localhost";
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
+  const headers = HttpHeaders.fromRawPairs(req.rawHeaders);
   const method = req.method ?? "GET";
   const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(req as Readable) as ReadableStream<Uint8Array>);
   return new Request(`${encrypted ? "https" : "http"}://${authority}${originForm(req.url ?? "/")}`, { method, headers, body, duplex: "half" } as RequestInit);
