@@ -7,13 +7,12 @@
 // Servers run in processes of their own pinned to one core, h2load to the
 // other; they are measured in interleaved rounds, the order rotating each
 // round, and ratios are medians of per-round ratios.
-import { execFileSync, spawn } from "node:child_process";
-import { once } from "node:events";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PATH, REQUEST } from "./servers/greeter-model.mjs";
+import { canPin, cpuTime, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=grpc-js,grpc-anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
@@ -31,20 +30,6 @@ function has(cmd, args) {
   } catch {
     return false;
   }
-}
-
-async function start(script, cpu) {
-  const path = fileURLToPath(new URL(`./servers/${script}`, import.meta.url));
-  const [cmd, args] = cpu === undefined ? [process.execPath, [path]] : ["taskset", ["-c", String(cpu), process.execPath, path]];
-  const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
-  const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited`)))]);
-  return { child, url: `http://127.0.0.1:${port}${PATH}` };
-}
-
-async function cpuTime(child) {
-  child.send("cpu");
-  const [{ cpu }] = await once(child, "message");
-  return cpu;
 }
 
 /** One h2load run: calls/s, and calls per server CPU-second. */
@@ -66,7 +51,7 @@ export async function runGrpcBench({ quick }) {
     console.log("\n## gRPC server\n\nskipped: h2load is not installed (apt-get install nghttp2-client)");
     return;
   }
-  const pin = availableParallelism() >= 2 && has("taskset", ["-p", String(process.pid)]);
+  const pin = canPin();
   const dir = mkdtempSync(join(tmpdir(), "anvil-grpc-bench-"));
   const body = join(dir, "request.bin");
   const framed = Buffer.alloc(5 + REQUEST.length);
@@ -78,7 +63,10 @@ export async function runGrpcBench({ quick }) {
   const streams = 50;
   const servers = [];
   try {
-    for (const [name, script] of SERVERS) servers.push({ name, ...(await start(script, pin ? 1 : undefined)) });
+    for (const [name, script] of SERVERS) {
+      const started = await startServer(script, pin ? 1 : undefined);
+      servers.push({ name, child: started.child, url: `${started.url}${PATH}` });
+    }
     for (const s of servers) await load(s, { body, seconds: quick ? 1 : 3, streams, pin }); // warm-up (and a check that every call succeeds)
     const samples = servers.map(() => []);
     for (let r = 0; r < rounds; r++) {

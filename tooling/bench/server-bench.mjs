@@ -11,11 +11,9 @@
 // saturate a fast server, so the first figure is capped by the load
 // generator; the second is not, and is steadier when other jobs share the
 // machine (the server's own CPU time does not count time it was preempted).
-import { execFileSync, spawn } from "node:child_process";
-import { once } from "node:events";
-import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 import autocannon from "autocannon";
+import { canPin, cpuTime, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
@@ -35,33 +33,6 @@ const BODY = JSON.stringify({
   giftWrap: false,
 });
 const EXPECTED = '{"orderId":"ord-1","customerId":"cust-12345","sku":"WIDGET-BLUE-L","quantity":3,"total":59.97,"currency":"EUR","status":"PENDING"}';
-
-/** Whether `taskset` can pin processes here (Linux with util-linux). */
-function canPin() {
-  if (availableParallelism() < 2) return false;
-  try {
-    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts a server script (pinned to `cpu` when given) and resolves its port. */
-async function start(script, cpu) {
-  const path = fileURLToPath(new URL(`./servers/${script}`, import.meta.url));
-  const [cmd, args] = cpu === undefined ? [process.execPath, [path]] : ["taskset", ["-c", String(cpu), process.execPath, path]];
-  const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
-  const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited`)))]);
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-/** The server process's CPU time so far, in µs. */
-async function cpuTime(child) {
-  child.send("cpu");
-  const [{ cpu }] = await once(child, "message");
-  return cpu;
-}
 
 /** One autocannon run against a server: req/s, requests per server CPU-second, latency percentiles in ms. */
 async function load({ url, child }, connections, seconds) {
@@ -90,7 +61,7 @@ export async function runServerBench({ quick }) {
   const seconds = quick ? 3 : 5;
   const servers = [];
   try {
-    for (const [name, script] of SERVERS) servers.push({ name, ...(await start(script, pin ? 1 : undefined)) });
+    for (const [name, script] of SERVERS) servers.push({ name, ...(await startServer(script, pin ? 1 : undefined)) });
     for (const s of servers) {
       const res = await fetch(`${s.url}/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
       const text = await res.text();
