@@ -123,14 +123,14 @@ describe("server", () => {
     });
     expect(await server.deserializeRequest(Ping, request("Weather.Ping", ""), serverContext)).toEqual({});
     expect(await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":"much-too-long"}`), serverContext)).toEqual({ cityId: "much-too-long" });
-    const malformed = await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":`), serverContext).catch((e: unknown) => e);
+    const malformed = await (async () => server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":`), serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(malformed)).toBe(true);
   });
 
   it("reads requests strictly: unpadded base64 is malformed", async () => {
     const Upload = operation("example.weather#Upload", { input: struct("example.weather#UploadInput", [member("data", blob)]), output: unit });
     expect(await server.deserializeRequest(Upload, request("Weather.Upload", `{"data":"YmxvYg=="}`), serverContext)).toEqual({ data: bytes("blob") });
-    const malformed = await server.deserializeRequest(Upload, request("Weather.Upload", `{"data":"xyz"}`), serverContext).catch((e: unknown) => e);
+    const malformed = await (async () => server.deserializeRequest(Upload, request("Weather.Upload", `{"data":"xyz"}`), serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(malformed)).toBe(true);
   });
 

@@ -69,7 +69,7 @@ describe("awsJson @streaming blobs (the protocol has no binding for them)", () =
 
   it("the server answers 400 for the operation's request, before its handler runs", async () => {
     const req: HttpRequest = { method: "POST", path: "/", query: [], headers: new Headers({ "content-type": "application/x-amz-json-1.1" }), body: new Uint8Array(0) };
-    const error = await server.deserializeRequest(Download, req, serverContext).catch((e: unknown) => e);
+    const error = await (async () => server.deserializeRequest(Download, req, serverContext))().catch((e: unknown) => e);
     const res = await server.serializeError(Download, error, serverContext);
     expect(res.status).toBe(400);
     expect(JSON.parse(text(res.body as Uint8Array))).toMatchObject({ __type: "SerializationException" });

@@ -15,7 +15,7 @@ import {
   type StructSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter, type JsonSettings } from "@anvil/codec-json";
-import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
+import { type Bindings, bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
 import { type Location, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar, timestampFormatIn } from "./text-values.js";
 
 type Obj = Record<string, unknown>;
@@ -45,23 +45,43 @@ function pickTextTraits(traits: MemberSchema["traits"]): MemberSchema["traits"] 
 
 /** Writes header- and prefix-header-bound members. */
 export function writeHeaders(schema: StructSchema, direction: Direction, value: Obj, headers: Headers): void {
-  const plan = bindingsOf(schema, direction);
-  // Prefix headers first: a header bound to a member of its own wins.
-  for (const { member, prefix } of plan.prefixHeaders) {
-    const map = value[member.name];
-    if (map === undefined || map === null || typeof map !== "object") continue;
-    for (const [key, v] of Object.entries(map as Obj)) if (typeof v === "string") headers.set(`${prefix}${key}`, v);
-  }
-  for (const { member, name } of plan.headers) {
-    const v = value[member.name];
-    if (v === undefined || v === null) continue;
-    const texts = textsOf(member, v, "header");
-    if (member.target.kind === "list") {
-      const item = member.target.member.target;
-      const quote = item.kind === "string" || item.kind === "enum";
-      headers.set(name, texts.map((t) => (quote ? quoteHeaderItem(t) : t)).join(", "));
-    } else headers.set(name, texts[0]!);
-  }
+  headerWriterOf(schema, direction)?.(value, headers);
+}
+
+/** Writes a structure's header-bound members into headers. */
+export type HeaderWriter = (value: Obj, headers: Headers) => void;
+
+const headerWriters = { request: new WeakMap<StructSchema, HeaderWriter | null>(), response: new WeakMap<StructSchema, HeaderWriter | null>() };
+
+/** The header writer of a structure, once per direction; undefined when it binds no header. */
+export function headerWriterOf(schema: StructSchema, direction: Direction): HeaderWriter | undefined {
+  const cache = headerWriters[direction];
+  let writer = cache.get(schema);
+  if (writer === undefined) cache.set(schema, (writer = compileHeaderWriter(bindingsOf(schema, direction))));
+  return writer ?? undefined;
+}
+
+function compileHeaderWriter(plan: Bindings): HeaderWriter | null {
+  const { prefixHeaders, headers: bound } = plan;
+  if (prefixHeaders.length === 0 && bound.length === 0) return null;
+  return (value, headers) => {
+    // Prefix headers first: a header bound to a member of its own wins.
+    for (const { member, prefix } of prefixHeaders) {
+      const map = value[member.name];
+      if (map === undefined || map === null || typeof map !== "object") continue;
+      for (const [key, v] of Object.entries(map as Obj)) if (typeof v === "string") headers.set(`${prefix}${key}`, v);
+    }
+    for (const { member, name } of bound) {
+      const v = value[member.name];
+      if (v === undefined || v === null) continue;
+      const texts = textsOf(member, v, "header");
+      if (member.target.kind === "list") {
+        const item = member.target.member.target;
+        const quote = item.kind === "string" || item.kind === "enum";
+        headers.set(name, texts.map((t) => (quote ? quoteHeaderItem(t) : t)).join(", "));
+      } else headers.set(name, texts[0]!);
+    }
+  };
 }
 
 /** Writes query-bound members as decoded pairs; `@httpQuery` keys win over `@httpQueryParams` ones. */
@@ -121,31 +141,75 @@ const NO_BODY: Body = Object.freeze({ bytes: undefined, contentType: undefined }
  * restJson1), else a JSON object of the unbound members, else nothing.
  */
 export function writeBody(settings: HttpBindingSettings, schema: StructSchema, direction: Direction, value: Obj): Body {
+  return bodyWriterOf(settings, schema, direction)(value);
+}
+
+/** Writes a structure's body. */
+export type BodyWriter = (value: Obj) => Body;
+
+const bodyWriters = perSettings<BodyWriter>();
+
+/** The body writer of a structure, once per settings and direction. */
+export function bodyWriterOf(settings: HttpBindingSettings, schema: StructSchema, direction: Direction): BodyWriter {
+  return bodyWriters(settings, schema, direction, compileBodyWriter);
+}
+
+function compileBodyWriter(settings: HttpBindingSettings, schema: StructSchema, direction: Direction): BodyWriter {
   const plan = bindingsOf(schema, direction);
   const payload = plan.payload;
-  if (payload !== undefined) {
-    const v = value[payload.name];
-    const target = payload.target;
-    // An event stream is not written whole: the protocol streams it (event-stream.ts).
-    if (target.kind === "union" && payload.traits.streaming) return NO_BODY;
-    // A request's unset structure payload is an empty object; other unset payloads are no body.
-    if (v === undefined || v === null) return target.kind === "structure" && direction === "request" ? { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE } : NO_BODY;
-    if (settings.rawPayloads && !isJsonPayload(target)) {
-      if (target.kind === "blob") {
-        const bytes = typeof v === "string" ? utf8Encoder.encode(v) : (v as Uint8Array);
-        return { bytes, contentType: payload.traits.mediaType ?? "application/octet-stream" };
-      }
-      if (target.kind === "string" || target.kind === "enum") {
-        return { bytes: utf8Encoder.encode(String(v)), contentType: payload.traits.mediaType ?? "text/plain" };
-      }
+  if (payload === undefined) {
+    // A request without body members has no body; a response has a JSON object unless the operation has no output at all.
+    if (plan.body === undefined) {
+      const empty: Body = direction === "request" || schema.id === UNIT ? NO_BODY : Object.freeze({ bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE });
+      return () => empty;
     }
-    // Without raw payloads every payload is JSON, whatever its `@mediaType`.
-    const contentType = settings.rawPayloads ? (payload.traits.mediaType ?? JSON_MEDIA_TYPE) : JSON_MEDIA_TYPE;
-    return { bytes: compileWriter(target, settings.json).toBytes(v), contentType };
+    const toBytes = compileWriter(plan.body, settings.json).toBytes;
+    return (value) => ({ bytes: toBytes(value), contentType: JSON_MEDIA_TYPE });
   }
-  // A request without body members has no body; a response has a JSON object unless the operation has no output at all.
-  if (plan.body === undefined) return direction === "request" || schema.id === UNIT ? NO_BODY : { bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE };
-  return { bytes: compileWriter(plan.body, settings.json).toBytes(value), contentType: JSON_MEDIA_TYPE };
+  const target = payload.target;
+  const name = payload.name;
+  // An event stream is not written whole: the protocol streams it (event-stream.ts).
+  if (target.kind === "union" && payload.traits.streaming) return () => NO_BODY;
+  // A request's unset structure payload is an empty object; other unset payloads are no body.
+  const unset: Body = target.kind === "structure" && direction === "request" ? Object.freeze({ bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE }) : NO_BODY;
+  if (settings.rawPayloads && target.kind === "blob" && !isJsonPayload(target)) {
+    const contentType = payload.traits.mediaType ?? "application/octet-stream";
+    return (value) => {
+      const v = value[name];
+      if (v === undefined || v === null) return unset;
+      return { bytes: typeof v === "string" ? utf8Encoder.encode(v) : (v as Uint8Array), contentType };
+    };
+  }
+  if (settings.rawPayloads && (target.kind === "string" || target.kind === "enum") && !isJsonPayload(target)) {
+    const contentType = payload.traits.mediaType ?? "text/plain";
+    return (value) => {
+      const v = value[name];
+      return v === undefined || v === null ? unset : { bytes: utf8Encoder.encode(String(v)), contentType };
+    };
+  }
+  // Without raw payloads every payload is JSON, whatever its `@mediaType`.
+  const contentType = settings.rawPayloads ? (payload.traits.mediaType ?? JSON_MEDIA_TYPE) : JSON_MEDIA_TYPE;
+  const toBytes = compileWriter(target, settings.json).toBytes;
+  return (value) => {
+    const v = value[name];
+    return v === undefined || v === null ? unset : { bytes: toBytes(v), contentType };
+  };
+}
+
+/**
+ * A cache of something compiled per protocol settings, structure and
+ * direction (readers and writers of messages).
+ */
+function perSettings<T>(): (settings: HttpBindingSettings, schema: StructSchema, direction: Direction, compile: (settings: HttpBindingSettings, schema: StructSchema, direction: Direction) => T) => T {
+  const bySettings = new WeakMap<HttpBindingSettings, { request: WeakMap<StructSchema, T>; response: WeakMap<StructSchema, T> }>();
+  return (settings, schema, direction, compile) => {
+    let caches = bySettings.get(settings);
+    if (caches === undefined) bySettings.set(settings, (caches = { request: new WeakMap(), response: new WeakMap() }));
+    const cache = caches[direction];
+    let value = cache.get(schema);
+    if (value === undefined) cache.set(schema, (value = compile(settings, schema, direction)));
+    return value;
+  };
 }
 
 /** What a message carries besides its body. */
@@ -161,73 +225,87 @@ export interface Incoming {
 
 /** Reads a message's bound members and body into a structure value. */
 export function readMessage(settings: HttpBindingSettings, schema: StructSchema, direction: Direction, incoming: Incoming, bytes: Uint8Array): Obj {
+  return messageReaderOf(settings, schema, direction)(incoming, bytes);
+}
+
+/** Reads a message into a structure value. */
+export type MessageReader = (incoming: Incoming, bytes: Uint8Array) => Obj;
+
+const messageReaders = perSettings<MessageReader>();
+
+/** The message reader of a structure, once per settings and direction. */
+export function messageReaderOf(settings: HttpBindingSettings, schema: StructSchema, direction: Direction): MessageReader {
+  return messageReaders(settings, schema, direction, compileMessageReader);
+}
+
+function compileMessageReader(settings: HttpBindingSettings, schema: StructSchema, direction: Direction): MessageReader {
   const plan = bindingsOf(schema, direction);
   // Only a server reads requests, and it reads them strictly (a malformed request is a 400).
   const strict = direction === "request";
   const json = strict ? strictJsonOf(settings) : settings.json;
-  // The body first: the JSON reader fills nested and member defaults.
-  let out: Obj;
-  if (plan.body !== undefined) {
-    const read = compileReader(plan.body, json);
-    out = { ...((isBlank(bytes) ? read("{}") : read(bytes)) as Obj) };
-  } else out = {};
+  const readBody = plan.body === undefined ? undefined : compileReader(plan.body, json);
+  const { payload, labels, query: queryBound, queryParams: paramsMember, headers: headersBound, prefixHeaders, responseCode } = plan;
+  const bindsQuery = queryBound.length > 0 || paramsMember !== undefined;
+  return (incoming, bytes) => {
+    // The body first: the JSON reader fills nested and member defaults.
+    // (The JSON reader's answer is a fresh object of its own, ours to add the bound members to.)
+    const out = (readBody === undefined ? {} : isBlank(bytes) ? readBody("{}") : readBody(bytes)) as Obj;
 
-  const payload = plan.payload;
-  if (payload !== undefined) {
-    // An absent payload is its `@default`, on both sides; a stream is empty, not absent.
-    const v = readPayload(settings, json, payload, bytes) ?? (payload.target.traits.streaming ? undefined : payload.traits.default);
-    if (v !== undefined) out[payload.name] = v;
-  }
-
-  if (incoming.labels !== undefined) {
-    for (const member of plan.labels) {
-      const text = incoming.labels[member.name];
-      if (text !== undefined) out[member.name] = textToScalar(member.target, member.traits, text, "label", `/${member.name}`, strict);
+    if (payload !== undefined) {
+      // An absent payload is its `@default`, on both sides; a stream is empty, not absent.
+      const v = readPayload(settings, json, payload, bytes) ?? (payload.target.traits.streaming ? undefined : payload.traits.default);
+      if (v !== undefined) out[payload.name] = v;
     }
-  }
 
-  if (incoming.query !== undefined) {
-    const query = incoming.query;
-    for (const { member, key } of plan.query) {
-      const values = query.filter(([n]) => n === key).map(([, v]) => v);
-      if (values.length === 0) continue;
-      out[member.name] = fromTexts(member, values, "query", strict);
-    }
-    const paramsMember = plan.queryParams;
-    if (paramsMember !== undefined && paramsMember.target.kind === "map") {
-      const listValued = paramsMember.target.value.target.kind === "list";
-      const map: Record<string, unknown> = {};
-      for (const [n, v] of query) {
-        if (listValued) ((map[n] ??= []) as string[]).push(v);
-        else if (!Object.hasOwn(map, n)) map[n] = v;
+    if (incoming.labels !== undefined) {
+      for (const member of labels) {
+        const text = incoming.labels[member.name];
+        if (text !== undefined) out[member.name] = textToScalar(member.target, member.traits, text, "label", `/${member.name}`, strict);
       }
-      if (Object.keys(map).length > 0) out[paramsMember.name] = map;
     }
-  }
 
-  for (const { member, name } of plan.headers) {
-    const text = incoming.headers.get(name);
-    if (text === null) continue;
-    if (member.target.kind === "list") {
-      const item = member.target.member;
-      const traits = { ...item.traits, ...pickTextTraits(member.traits) };
-      const httpDates = item.target.kind === "timestamp" && timestampFormatIn(traits, "header") === "http-date";
-      out[member.name] = splitHeaderList(text, httpDates).map((t, i) => textToScalar(item.target, traits, t, "header", `/${member.name}/${i}`, strict));
-    } else out[member.name] = textToScalar(member.target, member.traits, text.trim(), "header", `/${member.name}`, strict);
-  }
-  for (const { member, prefix } of plan.prefixHeaders) {
-    const map: Record<string, string> = {};
-    let any = false;
-    incoming.headers.forEach((value, name) => {
-      if (!name.startsWith(prefix)) return;
-      map[name.slice(prefix.length)] = value;
-      any = true;
-    });
-    if (any) out[member.name] = map;
-  }
+    if (bindsQuery && incoming.query !== undefined) {
+      const query = incoming.query;
+      for (const { member, key } of queryBound) {
+        const values = query.filter(([n]) => n === key).map(([, v]) => v);
+        if (values.length === 0) continue;
+        out[member.name] = fromTexts(member, values, "query", strict);
+      }
+      if (paramsMember !== undefined && paramsMember.target.kind === "map") {
+        const listValued = paramsMember.target.value.target.kind === "list";
+        const map: Record<string, unknown> = {};
+        for (const [n, v] of query) {
+          if (listValued) ((map[n] ??= []) as string[]).push(v);
+          else if (!Object.hasOwn(map, n)) map[n] = v;
+        }
+        if (Object.keys(map).length > 0) out[paramsMember.name] = map;
+      }
+    }
 
-  if (plan.responseCode !== undefined && incoming.status !== undefined) out[plan.responseCode.name] = incoming.status;
-  return out;
+    for (const { member, name } of headersBound) {
+      const text = incoming.headers.get(name);
+      if (text === null) continue;
+      if (member.target.kind === "list") {
+        const item = member.target.member;
+        const traits = { ...item.traits, ...pickTextTraits(member.traits) };
+        const httpDates = item.target.kind === "timestamp" && timestampFormatIn(traits, "header") === "http-date";
+        out[member.name] = splitHeaderList(text, httpDates).map((t, i) => textToScalar(item.target, traits, t, "header", `/${member.name}/${i}`, strict));
+      } else out[member.name] = textToScalar(member.target, member.traits, text.trim(), "header", `/${member.name}`, strict);
+    }
+    for (const { member, prefix } of prefixHeaders) {
+      const map: Record<string, string> = {};
+      let any = false;
+      incoming.headers.forEach((value, name) => {
+        if (!name.startsWith(prefix)) return;
+        map[name.slice(prefix.length)] = value;
+        any = true;
+      });
+      if (any) out[member.name] = map;
+    }
+
+    if (responseCode !== undefined && incoming.status !== undefined) out[responseCode.name] = incoming.status;
+    return out;
+  };
 }
 
 function fromTexts(member: MemberSchema, texts: readonly string[], location: Location, strict: boolean): unknown {

@@ -244,8 +244,8 @@ describe("server", () => {
   describe("media types: Content-Type (415) and Accept (406) are checked before the input is read", () => {
     const getCity = (headers: Record<string, string>, body?: string) =>
       server.deserializeRequest(GetCity, request("GET", "/cities/sea/files/x", [["mode", "full"]], headers, body), serverContext({ cityId: "sea", path: "x" }));
-    const outcome = (p: Promise<unknown>) =>
-      p.then(
+    const outcome = (read: () => unknown) =>
+      (async () => read())().then(
         () => "read",
         (e: unknown) => (ProtocolError.is(e) ? `${e.status} ${e.code}` : String(e)),
       );
@@ -260,7 +260,7 @@ describe("server", () => {
       ["a wildcard Accept", { accept: "text/html, application/*;q=0.5" }, undefined, "read"],
       ["an Accept that admits nothing we write", { accept: "application/xml, application/json;q=0" }, undefined, "406 NotAcceptableException"],
     ])("body members: %s → %s", async (_label, headers, body, expected) => {
-      expect(await outcome(getCity(headers, body))).toBe(expected);
+      expect(await outcome(() => getCity(headers, body))).toBe(expected);
     });
 
     it.each([
@@ -273,7 +273,7 @@ describe("server", () => {
     ])("%s", async (label, operation, headers, expected) => {
       const body = operation === PutPhoto ? "png" : label.includes("takes none") || label.includes("untyped") ? "{}" : undefined;
       const req = request(operation.traits.http!.method, "/x", [], headers, body);
-      expect(await outcome(server.deserializeRequest(operation, req, serverContext({ cityId: "sea" })))).toBe(expected);
+      expect(await outcome(() => server.deserializeRequest(operation, req, serverContext({ cityId: "sea" })))).toBe(expected);
     });
 
     it("are off for HTTP-binding protocols that do not ask for them", async () => {
@@ -356,7 +356,7 @@ describe("server", () => {
   });
 
   it("answers malformed input with 400 and anything else with a 500 that leaks nothing", async () => {
-    const bad = await server.deserializeRequest(ListCities, request("GET", "/cities", [["open", "maybe"]]), serverContext()).catch((e: unknown) => e);
+    const bad = await (async () => server.deserializeRequest(ListCities, request("GET", "/cities", [["open", "maybe"]]), serverContext()))().catch((e: unknown) => e);
     expect(SerializationError.is(bad)).toBe(true);
     expect((await server.serializeError(ListCities, bad, serverContext())).status).toBe(400);
     const res = await server.serializeError(ListCities, new Error("db password is hunter2"), serverContext());

@@ -34,7 +34,7 @@ import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE
 import { codingsOf } from "./compression.js";
 import { checkMediaTypes } from "./media-types.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
-import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders } from "./message.js";
+import { bodyStream, bodyWriterOf, headerWriterOf, messageReaderOf, readMessage, streamingBlobPayload } from "./message.js";
 
 const utf8 = new TextEncoder();
 
@@ -56,17 +56,86 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
   const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
 
   /** A response of a structure's bound members: status, headers, body. */
-  const boundResponse = (schema: StructSchema, value: Obj, status: number, extra?: Record<string, string>): HttpResponse => {
-    const headers = new HttpHeaders();
-    writeHeaders(schema, "response", value, headers);
-    const body = writeBody(settings, schema, "response", value);
-    if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
-    if (extra !== undefined) for (const [n, v] of Object.entries(extra)) headers.set(n, v);
-    const code = bindingsOf(schema, "response").responseCode;
-    const codeValue = code === undefined ? undefined : value[code.name];
-    const bytes = body.bytes ?? new Uint8Array(0);
-    headers.set("content-length", String(bytes.byteLength));
-    return { status: typeof codeValue === "number" ? codeValue : status, headers, body: bytes };
+  const boundResponse = (schema: StructSchema, value: Obj, status: number, extra?: Record<string, string>): HttpResponse => responseWriterOf(schema)(value, status, extra);
+
+  const responseWriters = new WeakMap<StructSchema, ResponseWriter>();
+  const responseWriterOf = (schema: StructSchema): ResponseWriter => {
+    let writer = responseWriters.get(schema);
+    if (writer === undefined) responseWriters.set(schema, (writer = compileResponseWriter(settings, schema)));
+    return writer;
+  };
+
+  const operations = new WeakMap<OperationSchema, CompiledOperation>();
+  /** An operation's request reader and response writer, compiled on its first call. */
+  const compiledOf = (operation: OperationSchema): CompiledOperation => {
+    let compiled = operations.get(operation);
+    if (compiled === undefined) operations.set(operation, (compiled = compileOperation(operation)));
+    return compiled;
+  };
+
+  const compileOperation = (operation: OperationSchema): CompiledOperation => {
+    const { input, output } = operation;
+    const readInput = messageReaderOf(settings, input, "request");
+    const defaults = boundDefaultsOf(input);
+    /** The input of a request whose body is at hand. */
+    const readBuffered = (request: HttpRequest, bytes: Uint8Array, context: ServerCallContext): unknown => {
+      if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
+      const encoding = request.headers.get("content-encoding");
+      if (encoding !== null && codingsOf(encoding).some(isGzip)) return readGzipped(request, bytes, encoding, context);
+      return fillBoundDefaults(defaults, readInput({ headers: request.headers, query: request.query, labels: context.labels }, bytes));
+    };
+    const readGzipped = async (request: HttpRequest, compressed: Uint8Array, encoding: string, context: ServerCallContext): Promise<unknown> => {
+      let bytes: Uint8Array;
+      try {
+        bytes = await gunzip(compressed);
+      } catch (cause) {
+        throw new SerializationError(`decode ${settings.name}: request body is not valid gzip`, { cause });
+      }
+      // The member bound to Content-Encoding sees the codings the application chose.
+      const headers = new HttpHeaders(request.headers);
+      const rest = codingsOf(encoding).filter((c) => !isGzip(c));
+      if (rest.length === 0) headers.delete("content-encoding");
+      else headers.set("content-encoding", rest.join(", "));
+      return fillBoundDefaults(defaults, readInput({ headers, query: request.query, labels: context.labels }, bytes));
+    };
+
+    const inputStream = eventStreamPayload(input, "request");
+    const inputBlob = streamingBlobPayload(settings, input, "request");
+    const read =
+      inputStream !== undefined
+        ? (request: HttpRequest, context: ServerCallContext) => readEventStreamInput(settings, input, inputStream, request, context)
+        : inputBlob !== undefined
+          ? (request: HttpRequest, context: ServerCallContext) => readStreamingBlobInput(settings, input, inputBlob.name, request, context)
+          : (request: HttpRequest, context: ServerCallContext) => {
+              // A buffered body (what `@anvil/server` hands over) is read at once.
+              const body = request.body;
+              if (body === undefined || body instanceof Uint8Array) return readBuffered(request, body ?? EMPTY, context);
+              return readBody(body).then((bytes) => readBuffered(request, bytes, context));
+            };
+
+    const status = operation.traits.http?.code ?? 200;
+    const writeOutput = responseWriterOf(output);
+    const outputBlob = streamingBlobPayload(settings, output, "response");
+    const outputStream = eventStreamPayload(output, "response");
+    const write = (out: unknown): HttpResponse => {
+      const value = fillDefaults(output, out ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
+      const bytes = outputBlob === undefined ? undefined : value[outputBlob.name];
+      if (outputBlob !== undefined && isByteStream(bytes)) {
+        // The handler's stream is written as the transport reads it, never buffered.
+        const response = writeOutput({ ...value, [outputBlob.name]: undefined }, status);
+        response.headers.delete("content-length");
+        if (!response.headers.has("content-type")) response.headers.set("content-type", outputBlob.traits.mediaType ?? "application/octet-stream");
+        return { ...response, body: byteChunks(bytes) };
+      }
+      const response = writeOutput(value, status);
+      if (outputStream === undefined) return response;
+      // The events follow the bound members, written as the transport reads them.
+      const headers = response.headers;
+      headers.delete("content-length");
+      headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+      return { status: response.status, headers, body: eventStreamBody(settings, outputStream, value[outputStream.name]) };
+    };
+    return { read, write };
   };
 
   /** An unmodeled error: the type header and `{"message": ...}`. */
@@ -88,55 +157,16 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       return routes;
     },
 
-    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
-      const stream = eventStreamPayload(operation.input, "request");
-      if (stream !== undefined) return readEventStreamInput(settings, operation.input, stream, request, context);
-      const blob = streamingBlobPayload(settings, operation.input, "request");
-      if (blob !== undefined) return readStreamingBlobInput(settings, operation.input, blob.name, request, context);
-      // A buffered body (what `@anvil/server` hands over) needs no read.
-      let bytes = request.body instanceof Uint8Array ? request.body : await readBody(request.body);
-      if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
-      let headers = request.headers;
-      const codings = codingsOf(headers.get("content-encoding"));
-      if (codings.some((c) => c.toLowerCase() === "gzip")) {
-        try {
-          bytes = await gunzip(bytes);
-        } catch (cause) {
-          throw new SerializationError(`decode ${settings.name}: request body is not valid gzip`, { cause });
-        }
-        // The member bound to Content-Encoding sees the codings the application chose.
-        headers = new HttpHeaders(headers);
-        const rest = codings.filter((c) => c.toLowerCase() !== "gzip");
-        if (rest.length === 0) headers.delete("content-encoding");
-        else headers.set("content-encoding", rest.join(", "));
-      }
-      const read = readMessage(settings, operation.input, "request", { headers, query: request.query, labels: context.labels }, bytes);
+    deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): unknown {
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
-      return fillBoundDefaults(operation.input, read);
+      return compiledOf(operation).read(request, context);
     },
 
-    async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
-      const value = fillDefaults(operation.output, output ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
-      const blob = streamingBlobPayload(settings, operation.output, "response");
-      const bytes = blob === undefined ? undefined : value[blob.name];
-      if (blob !== undefined && isByteStream(bytes)) {
-        // The handler's stream is written as the transport reads it, never buffered.
-        const response = boundResponse(operation.output, { ...value, [blob.name]: undefined }, operation.traits.http?.code ?? 200);
-        response.headers.delete("content-length");
-        if (!response.headers.has("content-type")) response.headers.set("content-type", blob.traits.mediaType ?? "application/octet-stream");
-        return { ...response, body: byteChunks(bytes) };
-      }
-      const response = boundResponse(operation.output, value, operation.traits.http?.code ?? 200);
-      const stream = eventStreamPayload(operation.output, "response");
-      if (stream === undefined) return response;
-      // The events follow the bound members, written as the transport reads them.
-      const headers = response.headers;
-      headers.delete("content-length");
-      headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-      return { status: response.status, headers, body: eventStreamBody(settings, stream, value[stream.name]) };
+    serializeResponse(operation: OperationSchema, output: unknown): HttpResponse {
+      return compiledOf(operation).write(output);
     },
 
-    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+    serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse {
       if (ModeledError.isModeledError(error)) {
         const schema = error.$schema as StructSchema;
         const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
@@ -182,7 +212,7 @@ function isByteStream(value: unknown): value is ByteStream {
 function readStreamingBlobInput(settings: HttpBindingSettings, input: StructSchema, name: string, request: HttpRequest, context: ServerCallContext): Obj {
   const value = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
   value[name] = bodyStream(request.body);
-  return fillBoundDefaults(input, value);
+  return fillBoundDefaults(boundDefaultsOf(input), value);
 }
 
 /**
@@ -192,14 +222,14 @@ function readStreamingBlobInput(settings: HttpBindingSettings, input: StructSche
  */
 function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema, stream: EventStreamMember, request: HttpRequest, context: ServerCallContext): Obj {
   const read = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
-  const value = fillBoundDefaults(input, read);
+  const value = fillBoundDefaults(boundDefaultsOf(input), read);
   return { ...value, [stream.name]: eventStreamValue(settings, stream, request.body) };
 }
 
-/** Top-level `@default`s of members the request left out (the JSON reader already filled the body's). */
-function fillBoundDefaults(schema: StructSchema, value: Obj): Obj {
+/** Top-level `@default`s of members the request left out (the JSON reader already filled the body's); `members` from {@link boundDefaultsOf}. */
+function fillBoundDefaults(members: readonly MemberSchema[], value: Obj): Obj {
   let out: Obj | undefined;
-  for (const m of boundDefaultsOf(schema)) {
+  for (const m of members) {
     if (value[m.name] === undefined) (out ??= { ...value })[m.name] = m.traits.default;
   }
   return out ?? value;
@@ -217,3 +247,36 @@ function boundDefaultsOf(schema: StructSchema): readonly MemberSchema[] {
   return members;
 }
 
+
+/** An operation as this protocol serves it. */
+interface CompiledOperation {
+  /** The input of a request: at once when its body is at hand, else a promise. */
+  readonly read: (request: HttpRequest, context: ServerCallContext) => unknown;
+  readonly write: (output: unknown) => HttpResponse;
+}
+
+/** Writes a structure's bound members as a response. */
+type ResponseWriter = (value: Obj, status: number, extra?: Record<string, string>) => HttpResponse;
+
+function compileResponseWriter(settings: HttpBindingSettings, schema: StructSchema): ResponseWriter {
+  const writeHeaders = headerWriterOf(schema, "response");
+  const writeBody = bodyWriterOf(settings, schema, "response");
+  const code = bindingsOf(schema, "response").responseCode;
+  return (value, status, extra) => {
+    const headers = new HttpHeaders();
+    writeHeaders?.(value, headers);
+    const body = writeBody(value);
+    if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
+    if (extra !== undefined) for (const [n, v] of Object.entries(extra)) headers.set(n, v);
+    const codeValue = code === undefined ? undefined : value[code.name];
+    const bytes = body.bytes ?? EMPTY;
+    headers.set("content-length", String(bytes.byteLength));
+    return { status: typeof codeValue === "number" ? codeValue : status, headers, body: bytes };
+  };
+}
+
+const EMPTY = new Uint8Array(0);
+
+function isGzip(coding: string): boolean {
+  return coding.toLowerCase() === "gzip";
+}

@@ -152,10 +152,10 @@ describe("server", () => {
     expect(await server.deserializeRequest(Ping, request("Ping", new Uint8Array(0)), serverContext)).toEqual({});
     const invalid = await server.deserializeRequest(GetCity, request("GetCity", cborOf(GetCityInput, { cityId: "much-too-long" })), serverContext);
     expect(invalid).toEqual({ cityId: "much-too-long" });
-    const malformed = await server.deserializeRequest(GetCity, request("GetCity", body.subarray(0, 5)), serverContext).catch((e: unknown) => e);
+    const malformed = await (async () => server.deserializeRequest(GetCity, request("GetCity", body.subarray(0, 5)), serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(malformed)).toBe(true);
-    const json = await server
-      .deserializeRequest(GetCity, request("GetCity", new TextEncoder().encode(`{"cityId":"sea"}`), { "content-type": "application/json" }), serverContext)
+    const json = await (async () => server
+      .deserializeRequest(GetCity, request("GetCity", new TextEncoder().encode(`{"cityId":"sea"}`), { "content-type": "application/json" }), serverContext))()
       .catch((e: unknown) => e);
     expect(SerializationError.is(json)).toBe(true);
   });

@@ -97,7 +97,7 @@ describe("rpcv2Cbor @streaming blobs (the protocol has no binding for them)", ()
 
   it("the server answers 400 for the operation's request, before its handler runs", async () => {
     const req: HttpRequest = { method: "POST", path: "/service/Watcher/operation/Upload", query: [], headers: new Headers({ "content-type": "application/cbor" }), body: new Uint8Array(0) };
-    const error = await server.deserializeRequest(Upload, req, serverContext).catch((e: unknown) => e);
+    const error = await (async () => server.deserializeRequest(Upload, req, serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(error)).toBe(true);
     const res = await server.serializeError(Upload, error, serverContext);
     expect(res.status).toBe(400);

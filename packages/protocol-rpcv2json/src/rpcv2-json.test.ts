@@ -179,7 +179,7 @@ describe("@streaming blobs", () => {
   it("are refused on both sides with an error naming the operation, the member and the protocol", async () => {
     const sent = await client.serializeRequest(Upload, { photo: bytes("png") }, clientContext).catch((e: unknown) => e);
     expect(SerializationError.is(sent) && sent.message).toMatch(/encode rpcv2Json: operation Upload has a @streaming blob \(input member photo\)/);
-    const received = await server.deserializeRequest(Upload, request("Upload", "{}"), serverContext).catch((e: unknown) => e);
+    const received = await (async () => server.deserializeRequest(Upload, request("Upload", "{}"), serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(received) && received.message).toMatch(/decode rpcv2Json: operation Upload/);
   });
 });

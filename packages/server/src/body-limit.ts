@@ -5,7 +5,7 @@
  * without one is counted as it streams in and refused as soon as it passes
  * the limit.
  */
-import { byteChunks, concatBytes, type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
+import { byteChunks, type ByteStream, concatBytes, type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
 
 /** The default buffered body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -21,17 +21,23 @@ export function payloadTooLarge(limit: number): ProtocolError {
 }
 
 /**
- * Reads a body into bytes, rejecting with a 413 {@link ProtocolError} once
- * it is over `limit` bytes (or declares more in `contentLength`). Reading
- * stops at that point: the rest of the body is never pulled.
+ * A body as bytes, refusing it with a 413 {@link ProtocolError} once it is
+ * over `limit` bytes (or declares more in `contentLength`). Bytes already
+ * at hand come back as they are; a stream is read into one buffer (a
+ * promise), and reading stops as soon as it passes the limit: the rest of
+ * the body is never pulled.
  */
-export async function readLimited(body: HttpBody, limit: number, contentLength: string | null): Promise<Uint8Array | undefined> {
+export function readLimited(body: HttpBody, limit: number, contentLength: string | null): Uint8Array | undefined | Promise<Uint8Array> {
   if (contentLength !== null && Number(contentLength) > limit) throw payloadTooLarge(limit);
   if (body === undefined) return undefined;
   if (body instanceof Uint8Array) {
     if (body.byteLength > limit) throw payloadTooLarge(limit);
     return body;
   }
+  return readStream(body, limit);
+}
+
+async function readStream(body: ByteStream, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of byteChunks(body)) {

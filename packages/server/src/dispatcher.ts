@@ -144,60 +144,73 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     return { status: 404, headers: new HttpHeaders(), body: undefined };
   };
 
-  return async (request, dispatchOptions = {}) => {
+  return async (request, dispatchOptions = NO_OPTIONS) => {
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     const limit = match.protocol.deadline?.(request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
     return withDeadline(limit, dispatchOptions, (options) => answer(match, request, options), (error, options) =>
-      answerError(match.protocol, match.operation, error, new CallContext(service, match.labels, options), new Context(request, match.operation, match.protocol.id, options), onInternalError),
+      answerError(match.protocol, match.operation, error, new Context(service, request, match, options), onInternalError),
     );
   };
 
+  /**
+   * Answers a routed request. Every step that can finish at once does (a
+   * protocol may read and write synchronously, a handler may return a
+   * value): the request waits for the event loop only where something is
+   * not there yet, such as the body or the handler's promise.
+   */
   async function answer(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
     const { operation, protocol } = match;
-    const call = new CallContext(service, match.labels, dispatchOptions);
-    // Made once the body is buffered (the handler sees the buffered request); a failure before that gets one of its own.
-    let context: Context | undefined;
-    const contextOf = (): Context => (context ??= new Context(request, operation, protocol.id, dispatchOptions));
-    const failure = (error: unknown, internal: boolean): Promise<HttpResponse> => {
-      if (internal) onInternalError?.(error, contextOf());
-      return answerError(protocol, operation, internal ? INTERNAL_FAILURE : error, call, contextOf(), onInternalError);
-    };
+    const context = new Context(service, request, match, dispatchOptions);
     const endpoint = endpoints.get(operation);
-    if (endpoint === undefined) return failure(new Error(`no endpoint for ${operation.id}`), true);
+    if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${operation.id}`), true);
 
     let input: unknown;
     try {
-      let wire = request;
-      if (endpoint.bodyLimit !== undefined && request.body !== undefined && protocol.readsOwnBody !== true) {
-        wire = { ...request, body: await readLimited(request.body, endpoint.bodyLimit, request.headers.get("content-length")) };
+      const body = request.body;
+      if (endpoint.bodyLimit !== undefined && body !== undefined && protocol.readsOwnBody !== true) {
+        // The handler sees the request with its body read.
+        const bytes = readLimited(body, endpoint.bodyLimit, request.headers.get("content-length"));
+        if (bytes !== body) context.request = { ...request, body: bytes instanceof Uint8Array ? bytes : await bytes };
       }
-      context = new Context(wire, operation, protocol.id, dispatchOptions);
-      input = await protocol.deserializeRequest(operation, wire, call);
+      input = protocol.deserializeRequest(operation, context.request, context);
+      if (input instanceof Promise) input = await input;
       const violations = endpoint.validate(input);
       if (violations.length > 0) throw new ValidationError(violations);
     } catch (error) {
       const mistake = isCallerMistake(error);
-      if (mistake) onRejected?.(error, contextOf());
+      if (mistake) onRejected?.(error, context);
       // A body cut short because the caller went away is not the server's failure either.
-      return failure(error, !mistake && dispatchOptions.signal?.aborted !== true);
+      return failure(context, error, !mistake && dispatchOptions.signal?.aborted !== true);
     }
 
-    const handlerContext = contextOf();
     let output: unknown;
     try {
-      output = await endpoint.handler(input, handlerContext);
+      output = endpoint.handler(input, context);
+      if (isThenable(output)) output = await output;
     } catch (error) {
-      return withAddedHeaders(handlerContext, await failure(error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
+      return withAddedHeaders(context, await failure(context, error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
     }
 
     try {
-      return withAddedHeaders(handlerContext, await protocol.serializeResponse(operation, output, call));
+      const response = protocol.serializeResponse(operation, output, context);
+      return withAddedHeaders(context, response instanceof Promise ? await response : response);
     } catch (error) {
-      return failure(error, true);
+      return failure(context, error, true);
     }
   }
+
+  /** The protocol's answer to a failed call; an internal failure is reported, and answered without details. */
+  function failure(context: Context, error: unknown, internal: boolean): Promise<HttpResponse> {
+    if (internal) onInternalError?.(error, context);
+    return answerError(context.match.protocol, context.operation, internal ? INTERNAL_FAILURE : error, context, onInternalError);
+  }
+}
+
+/** Whether a handler's answer is a promise (or another thenable) to wait for. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function");
 }
 
 /** The response with the headers the handler added (the protocol's own keep their values). */
@@ -251,12 +264,11 @@ async function answerError(
   protocol: ServerProtocol,
   operation: OperationSchema,
   error: unknown,
-  call: ServerCallContext,
-  context: HandlerContext,
+  context: Context,
   onInternalError: DispatcherOptions<ServiceSchema>["onInternalError"],
 ): Promise<HttpResponse> {
   try {
-    return await protocol.serializeError(operation, error, call);
+    return await protocol.serializeError(operation, error, context);
   } catch (failure) {
     onInternalError?.(failure, context);
     return { status: 500, headers: new HttpHeaders(), body: undefined };
@@ -266,45 +278,45 @@ async function answerError(
 /** The signal of a call nothing can abort. */
 const NEVER = new AbortController().signal;
 
-// The contexts read the signal only when asked: a transport may make it on demand (an AbortController per call is not free).
+/** Dispatch options with nothing in them. */
+const NO_OPTIONS: DispatchOptions = Object.freeze({});
 
-class CallContext implements ServerCallContext {
+/**
+ * The one context of a call: the protocol's (service, labels) and the
+ * handler's (request, headers, operation, ...). It reads the signal only
+ * when asked: a transport may make it on demand (an AbortController per
+ * call is not free).
+ */
+class Context implements ServerCallContext, HandlerContext {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly operation: OperationSchema;
+  readonly protocol: string;
+  readonly remoteAddress?: string;
   readonly #options: DispatchOptions;
+  #responseHeaders: Headers | undefined;
 
   constructor(
     readonly service: ServiceSchema,
-    readonly labels: Readonly<Record<string, string>>,
+    /** The request; once its body is read, with the body as bytes. */
+    public request: HttpRequest,
+    /** @internal What the request matched (the protocol answering it). */
+    readonly match: RouteMatch,
     options: DispatchOptions,
   ) {
-    this.#options = options;
-  }
-
-  get signal(): AbortSignal {
-    return this.#options.signal ?? NEVER;
-  }
-}
-
-class Context implements HandlerContext {
-  readonly headers: Headers;
-  readonly remoteAddress?: string;
-  readonly #options: DispatchOptions;
-
-  constructor(
-    readonly request: HttpRequest,
-    readonly operation: OperationSchema,
-    readonly protocol: string,
-    options: DispatchOptions,
-  ) {
-    this.headers = request.headers;
+    this.labels = match.labels;
+    this.operation = match.operation;
+    this.protocol = match.protocol.id;
     if (options.remoteAddress !== undefined) this.remoteAddress = options.remoteAddress;
     this.#options = options;
   }
 
+  get headers(): Headers {
+    return this.request.headers;
+  }
+
   get signal(): AbortSignal {
     return this.#options.signal ?? NEVER;
   }
-
-  #responseHeaders: Headers | undefined;
 
   get responseHeaders(): Headers {
     return (this.#responseHeaders ??= new Headers());

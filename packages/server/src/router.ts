@@ -80,7 +80,7 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
     const method = c.route.method.toUpperCase();
     let table = byMethod.get(method);
     if (table === undefined) byMethod.set(method, (table = { all: [], exact: new Map() }));
-    const ranked = { ...c, rank };
+    const ranked: RankedRoute = { ...c, rank, literalMatch: Object.freeze({ route: c.route, operation: c.route.operation, protocol: c.protocol, labels: NO_LABELS }) };
     table.all.push(ranked);
     if (ranked.segments.every((segment) => segment.kind === "literal")) {
       const key = ranked.route.path;
@@ -99,7 +99,7 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
       const exact = table.exact.get(request.path);
       if (exact !== undefined) {
         const c = firstExactMatch(exact, request);
-        if (c !== undefined) return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels: {} };
+        if (c !== undefined) return c.literalMatch;
       }
       const parts = request.path.split("/").slice(1);
       for (const c of table.all) {
@@ -121,7 +121,11 @@ interface MethodTable {
 /** A compiled route with its place in specificity order. */
 interface RankedRoute extends CompiledRoute {
   readonly rank: number;
+  /** What the route matches as when its path is all literal (no labels to capture): made once. */
+  readonly literalMatch: RouteMatch;
 }
+
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * The all-literal routes of one path. RPC protocols put every operation on
@@ -153,8 +157,10 @@ function indexByHeader(exact: ExactRoutes): void {
 
 /** The most specific all-literal route of a path that the request's query and headers satisfy. */
 function firstExactMatch(exact: ExactRoutes, request: HttpRequest): RankedRoute | undefined {
-  const fits = (c: RankedRoute) => queryMatches(c, request) && headersMatch(c, request);
-  if (exact.header === undefined) return exact.routes.find(fits);
+  if (exact.header === undefined) {
+    for (const c of exact.routes) if (fits(c, request)) return c;
+    return undefined;
+  }
   const value = request.headers.get(exact.header);
   const keyed = (value === null ? undefined : exact.byHeader!.get(value)) ?? [];
   const others = exact.others!;
@@ -163,9 +169,13 @@ function firstExactMatch(exact: ExactRoutes, request: HttpRequest): RankedRoute 
   let j = 0;
   while (i < keyed.length || j < others.length) {
     const c = j >= others.length || (i < keyed.length && keyed[i]!.rank < others[j]!.rank) ? keyed[i++]! : others[j++]!;
-    if (fits(c)) return c;
+    if (fits(c, request)) return c;
   }
   return undefined;
+}
+
+function fits(c: CompiledRoute, request: HttpRequest): boolean {
+  return queryMatches(c, request) && headersMatch(c, request);
 }
 
 function compileRoute(route: Route, protocol: ServerProtocol): CompiledRoute {

@@ -78,6 +78,28 @@ describe("HttpHeaders", () => {
     ]);
   });
 
+  it("answers lookups on raw pairs in place, as the copied fields would", () => {
+    const raw = [":path", "/x", "Content-Type", "application/json", "X-A", "1", "x-a", "2", "Set-Cookie", "a=1", "set-cookie", "b=2"];
+    const headers = HttpHeaders.fromRawPairs(raw);
+    expect(headers.get("content-type")).toBe("application/json");
+    expect(headers.get("CONTENT-TYPE")).toBe("application/json");
+    expect(headers.get("x-a")).toBe("1, 2");
+    expect(headers.get(":path")).toBeNull();
+    expect(headers.get("accept")).toBeNull();
+    expect(headers.has("X-A")).toBe(true);
+    expect(headers.has("x-b")).toBe(false);
+    expect(headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+    // Changes apply to the copied fields; the raw list is left alone.
+    headers.set("x-a", "3");
+    headers.delete("content-type");
+    expect([...headers]).toEqual([
+      ["set-cookie", "a=1"],
+      ["set-cookie", "b=2"],
+      ["x-a", "3"],
+    ]);
+    expect(raw).toHaveLength(12);
+  });
+
   it("keeps iteration sorted after later additions", () => {
     const headers = new HttpHeaders({ b: "1" });
     expect([...headers.keys()]).toEqual(["b"]);

@@ -22,6 +22,13 @@ export class HttpHeaders implements Headers {
   /** Names in insertion order, sorted in place when iteration needs it (fields usually arrive in order). */
   readonly #names: string[] = [];
   #sorted = true;
+  /**
+   * Fields as an HTTP stack parsed them (see {@link HttpHeaders.fromRawPairs}),
+   * not yet copied into the map: `get` and `has` read them in place, which
+   * costs less than copying when a request is asked for a few fields only,
+   * as it usually is; anything else copies them first.
+   */
+  #raw: readonly string[] | undefined;
 
   /** Copies `init` like `new Headers(init)`: another Headers, `[name, value]` pairs, or a record. */
   constructor(init?: HeadersInit) {
@@ -45,18 +52,28 @@ export class HttpHeaders implements Headers {
    */
   static fromRawPairs(raw: readonly string[]): HttpHeaders {
     const headers = new HttpHeaders();
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!;
-      if (name.charCodeAt(0) !== 58 /* ":" */) headers.#add(name.toLowerCase(), raw[i + 1]!);
-    }
+    if (raw.length > 0) headers.#raw = raw;
     return headers;
   }
 
+  /** Copies the raw fields into the map, once, before anything but a lookup. */
+  #own(): void {
+    const raw = this.#raw;
+    if (raw === undefined) return;
+    this.#raw = undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (name.charCodeAt(0) !== 58 /* ":" */) this.#add(name.toLowerCase(), raw[i + 1]!);
+    }
+  }
+
   append(name: string, value: string): void {
+    this.#own();
     this.#add(checkedName(name), checkedValue(value));
   }
 
   set(name: string, value: string): void {
+    this.#own();
     const key = checkedName(name);
     const normalized = checkedValue(value);
     if (!this.#fields.has(key)) this.#addName(key);
@@ -65,16 +82,19 @@ export class HttpHeaders implements Headers {
   }
 
   get(name: string): string | null {
+    if (this.#raw !== undefined) return rawField(this.#raw, name.toLowerCase());
     const value = this.#fields.get(name);
     if (value !== undefined) return value;
     return this.#fields.get(name.toLowerCase()) ?? null;
   }
 
   has(name: string): boolean {
+    if (this.#raw !== undefined) return rawField(this.#raw, name.toLowerCase()) !== null;
     return this.#fields.has(name) || this.#fields.has(name.toLowerCase());
   }
 
   delete(name: string): void {
+    this.#own();
     const key = name.toLowerCase();
     if (!this.#fields.delete(key)) return;
     this.#names.splice(this.#names.indexOf(key), 1);
@@ -82,10 +102,12 @@ export class HttpHeaders implements Headers {
   }
 
   getSetCookie(): string[] {
+    this.#own();
     return this.#cookies === undefined ? [] : [...this.#cookies];
   }
 
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.#own();
     // A plain loop, not the entries generator: adapters call this on every answer.
     for (const name of this.#sortedNames()) {
       if (name === "set-cookie" && this.#cookies !== undefined) {
@@ -97,6 +119,7 @@ export class HttpHeaders implements Headers {
   }
 
   *entries(): IterableIterator<[string, string]> {
+    this.#own();
     for (const name of this.#sortedNames()) {
       if (name === "set-cookie" && this.#cookies !== undefined) {
         for (const cookie of this.#cookies) yield [name, cookie];
@@ -156,6 +179,22 @@ export class HttpHeaders implements Headers {
     }
     return this.#names;
   }
+}
+
+/**
+ * A field of raw `[name, value, ...]` pairs by its lower-case name, repeated
+ * fields joined with ", " as `get` joins them; null when absent.
+ * Pseudo-headers (`:path`) are not fields.
+ */
+function rawField(raw: readonly string[], key: string): string | null {
+  if (key.charCodeAt(0) === 58 /* ":" */) return null;
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length !== key.length || (name !== key && name.toLowerCase() !== key)) continue;
+    value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
 }
 
 /** Another `Headers` (ours or the standard class): its entries, `set-cookie` fields one by one. */

@@ -100,12 +100,17 @@ export interface ServerProtocol {
   /** Every route this protocol serves for the service. */
   routes(service: ServiceSchema): readonly Route[];
   /**
-   * Deserializes a request into the operation's input. Rejects with a
-   * SerializationError (400-class) for malformed requests.
+   * Deserializes a request into the operation's input. Throws (or rejects
+   * with) a SerializationError (400-class) for malformed requests.
+   *
+   * This and the two serializers may answer synchronously when they have
+   * everything at hand (a buffered body, a whole output): the server then
+   * goes on without waiting for a turn of the microtask queue. They return
+   * a promise only when they have to wait (a streamed body, a decompression).
    */
-  deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown>;
+  deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): unknown;
   /** Serializes a handler's output. */
-  serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): Promise<HttpResponse>;
+  serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse | Promise<HttpResponse>;
   /**
    * Serializes any error into a response: modeled errors with their status
    * and type marker, ValidationError as ValidationException,
@@ -113,7 +118,7 @@ export interface ServerProtocol {
    * else as a 500 that leaks nothing. `operation` is undefined when no route
    * matched.
    */
-  serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse>;
+  serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse | Promise<HttpResponse>;
   /** The answer when no route matches (the protocol's "unknown operation"). */
   notFound?(request: HttpRequest): Promise<HttpResponse> | undefined;
 }
