@@ -160,9 +160,46 @@ function plainString(text: string): boolean {
   return !NEEDS_ESCAPE.test(text);
 }
 
+// What JSON.stringify escapes besides quote and backslash: controls (short or \u forms) and lone surrogates.
+const ESCAPE_HARD = /[\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * The text of a string as JSON writes it between quotes. Strings whose only
+ * escapes are quotes and backslashes (prose, paths) are escaped here, between
+ * `indexOf` hits; anything else goes through JSON.stringify, whose escapes
+ * this must match, and which costs more per call on such strings.
+ */
+function escapedBody(text: string): string {
+  if (ESCAPE_HARD.test(text)) {
+    const quoted = JSON.stringify(text);
+    return quoted.slice(1, quoted.length - 1);
+  }
+  let out = "";
+  let start = 0;
+  let q = text.indexOf('"');
+  let b = text.indexOf("\\");
+  while (q >= 0 || b >= 0) {
+    if (b < 0 || (q >= 0 && q < b)) {
+      out += `${text.slice(start, q)}\\"`;
+      start = q + 1;
+      q = text.indexOf('"', start);
+    } else {
+      out += `${text.slice(start, b)}\\\\`;
+      start = b + 1;
+      b = text.indexOf("\\", start);
+    }
+  }
+  return out + text.slice(start);
+}
+
+/** The text of a string between JSON quotes: as is when nothing needs escaping. */
+function stringBody(text: string): string {
+  return plainString(text) ? text : escapedBody(text);
+}
+
 /** @internal Quotes a string as JSON. */
 export function quote(text: string): string {
-  return plainString(text) ? `"${text}"` : JSON.stringify(text);
+  return `"${stringBody(text)}"`;
 }
 
 /**
@@ -435,8 +472,8 @@ function listWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, 
     try {
       for (; i < n; i++) {
         const e = v[i];
-        if (kind === K_STRING && typeof e === "string" && plainString(e)) {
-          out += SEPARATOR_QUOTE[at]! + e;
+        if (kind === K_STRING && typeof e === "string") {
+          out += SEPARATOR_QUOTE[at]! + stringBody(e);
           at = IN_STRING;
         } else if (e === null || e === undefined) {
           if (!sparse) throw new Failure("null in a non-sparse list");
@@ -473,11 +510,10 @@ function mapWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, c
         const e = o[key];
         if (e === undefined) continue;
         if (e === null && !sparse) throw new Failure("null in a non-sparse map");
-        const open = kind === K_STRING && typeof e === "string" && plainString(e);
-        if (plainString(key)) out = out + SEPARATOR_QUOTE[at]! + key + (open ? '":"' : '":');
-        else out = out + SEPARATOR[at]! + JSON.stringify(key) + (open ? ':"' : ":");
+        const open = kind === K_STRING && typeof e === "string";
+        out = out + SEPARATOR_QUOTE[at]! + stringBody(key) + (open ? '":"' : '":');
         if (open) {
-          out += e;
+          out += stringBody(e);
           at = IN_STRING;
         } else {
           out += e === null ? "null" : encodeAs(kind, value, e, d + 1);
@@ -551,8 +587,8 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
         }
         const kind = kinds[i]!;
         if (kind === K_STRING) {
-          if (typeof x === "string" && plainString(x)) {
-            out = out + openKeys[at * n + i]! + x;
+          if (typeof x === "string") {
+            out = out + openKeys[at * n + i]! + stringBody(x);
             at = IN_STRING;
             continue;
           }
