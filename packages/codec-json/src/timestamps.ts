@@ -101,16 +101,21 @@ export function parseHttpDate(text: string): Date | undefined {
   return ms === undefined ? undefined : new Date(ms);
 }
 
-// Pieces of date-time text, so that writing one takes seven concatenations
-// (`"2024-` `06-` `06T` `05:` `05:` `05Z"`) instead of one per field and separator.
+// Pieces of date-time text, so that writing one takes three concatenations
+// (`"2024-` `06-06T` `05:05:` `05Z"`) instead of one per field and separator.
 const TWO_DIGITS: string[] = [];
 for (let i = 0; i < 100; i++) TWO_DIGITS.push(i < 10 ? `0${i}` : String(i));
-const QUOTE_TWO = TWO_DIGITS.map((x) => `"${x}`);
-const TWO_DASH = TWO_DIGITS.map((x) => `${x}-`);
-const TWO_T = TWO_DIGITS.map((x) => `${x}T`);
-const TWO_COLON = TWO_DIGITS.map((x) => `${x}:`);
+/** `MM-DDT` at `month * 32 + day`. */
+const MONTH_DAY: string[] = [];
+for (let i = 0; i < 13 * 32; i++) MONTH_DAY.push(`${TWO_DIGITS[i >> 5]!}-${TWO_DIGITS[i & 31]!}T`);
+/** `HH:MM:` at `hour * 60 + minute`. */
+const HOUR_MINUTE: string[] = [];
+for (let i = 0; i < 24 * 60; i++) HOUR_MINUTE.push(`${TWO_DIGITS[(i / 60) | 0]!}:${TWO_DIGITS[i % 60]!}:`);
 const TWO_Z = TWO_DIGITS.map((x) => `${x}Z`);
 const TWO_Z_QUOTE = TWO_DIGITS.map((x) => `${x}Z"`);
+/** `YYYY-` and `"YYYY-`, filled as years are met (there are 10 000 of them). */
+const YEAR: (string | undefined)[] = [];
+const QUOTE_YEAR: (string | undefined)[] = [];
 /** Milliseconds as fractional seconds without trailing zeros: 500 → ".5", 120 → ".12", 5 → ".005". */
 const FRACTION: string[] = [""];
 for (let i = 1; i < 1000; i++) FRACTION.push(`.${String(i).padStart(3, "0").replace(/0+$/, "")}`);
@@ -119,18 +124,29 @@ for (let i = 1; i < 1000; i++) FRACTION.push(`.${String(i).padStart(3, "0").repl
 const MIN_DATE_TIME_MS = -62_167_219_200_000;
 const MAX_DATE_TIME_MS = 253_402_300_799_999;
 
-/** RFC 3339 UTC text of a time value, quoted as a JSON string or not; `undefined` outside years 0–9999. */
-function dateTimeText(t: number, quoted: boolean): string | undefined {
+function yearText(year: number, quoted: boolean): string {
+  const table = quoted ? QUOTE_YEAR : YEAR;
+  let text = table[year];
+  if (text === undefined) {
+    text = `${quoted ? '"' : ""}${String(year).padStart(4, "0")}-`;
+    table[year] = text;
+  }
+  return text;
+}
+
+/**
+ * @internal RFC 3339 UTC text of a time value, quoted as a JSON string or
+ * not; `undefined` outside years 0–9999 (and for NaN).
+ */
+export function dateTimeText(t: number, quoted: boolean): string | undefined {
   if (!(t >= MIN_DATE_TIME_MS && t <= MAX_DATE_TIME_MS)) return undefined; // NaN too
   const days = Math.floor(t / 86_400_000);
   // Below, every value is a small non-negative integer: `(a / b) | 0` is integer division.
   const msOfDay = t - days * 86_400_000;
   const ms = msOfDay % 1000;
   const secs = (msOfDay - ms) / 1000;
-  const hour = (secs / 3600) | 0;
-  const rest = secs - hour * 3600;
-  const minute = (rest / 60) | 0;
-  const second = rest - minute * 60;
+  const minutes = (secs / 60) | 0;
+  const second = secs - minutes * 60;
   // civil-from-days (H. Hinnant), shifted by one 400-year era so that years 0–9999 stay non-negative.
   const z = days + 719_468 + 146_097;
   const era = (z / 146_097) | 0;
@@ -141,8 +157,7 @@ function dateTimeText(t: number, quoted: boolean): string | undefined {
   const day = doy - (((153 * mp + 2) / 5) | 0) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + (era - 1) * 400 + (month <= 2 ? 1 : 0);
-  const century = (year / 100) | 0;
-  const text = (quoted ? QUOTE_TWO : TWO_DIGITS)[century]! + TWO_DASH[year - century * 100]! + TWO_DASH[month]! + TWO_T[day]! + TWO_COLON[hour]! + TWO_COLON[minute]!;
+  const text = yearText(year, quoted) + MONTH_DAY[month * 32 + day]! + HOUR_MINUTE[minutes]!;
   if (ms === 0) return text + (quoted ? TWO_Z_QUOTE : TWO_Z)[second]!;
   return text + TWO_DIGITS[second]! + FRACTION[ms]! + (quoted ? 'Z"' : "Z");
 }

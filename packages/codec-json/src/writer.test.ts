@@ -47,6 +47,25 @@ describe("writes every kind", () => {
   });
 });
 
+describe("strings anywhere are written as JSON.stringify writes them", () => {
+  const texts = ["plain", "", 'say "hi"', "back\\slash", '"\\"', "tab\there", "\u0000\u001f", "😀", "a\ud800b", "\udc00", "✓ \"q\"", "\u2028\u007f"];
+  it.each(texts.map((t) => [JSON.stringify(t), t]))("%s", (_name, t) => {
+    const value = { str: t, list: [t, "x", t], sparse: [t, null, t], map: { [t]: t, k: "v" } };
+    const plain = { str: t, list: [t, "x", t], sparse: [t, null, t], map: { [t]: t, k: "v" } };
+    expect(write(value)).toBe(JSON.stringify(plain));
+  });
+  it("writes date-time items and members with and without fractions", () => {
+    const s = struct("test#Times", [
+      member("a", timestamp, { timestampFormat: "date-time" }),
+      member("list", list("test#TimeList", member("member", timestamp, { timestampFormat: "date-time" }))),
+      member("b", string),
+    ]);
+    const t = [Date.UTC(2024, 1, 29, 23, 59, 59), Date.UTC(1, 0, 1, 0, 0, 0, 5), Date.UTC(9999, 11, 31, 12, 30, 0, 120)];
+    const iso = t.map((x) => new Date(x).toISOString().replace(/\.?0*Z$/, "Z").replace(/^\+?0*(\d{4})/, "$1"));
+    expect(compileWriter(s)({ a: new Date(t[0]!), list: t.map((x) => new Date(x)), b: "x" })).toBe(`{"a":"${iso[0]}","list":${JSON.stringify(iso)},"b":"x"}`);
+  });
+});
+
 describe("timestamps", () => {
   const schema = (format: "date-time" | "http-date" | "epoch-seconds") => struct("test#T", [member("t", timestamp, { timestampFormat: format })]);
   it.each([

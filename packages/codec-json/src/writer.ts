@@ -9,7 +9,7 @@ import { Failure, mismatch, toSerializationError, withSegment } from "./failure.
 import { exactInteger, formatNumber, RawNumber } from "./numbers.js";
 import { defineData, isPrototypeName, timestampFormatOf, wireName } from "./schema-info.js";
 import { type JsonSettings, type ResolvedSettings, resolveSettings } from "./settings.js";
-import { formatHttpDate, quotedDateTime } from "./timestamps.js";
+import { dateTimeText, formatHttpDate, quotedDateTime } from "./timestamps.js";
 
 /**
  * A compiled JSON writer: call it with a value to get JSON text. Throws
@@ -160,9 +160,46 @@ function plainString(text: string): boolean {
   return !NEEDS_ESCAPE.test(text);
 }
 
+// What JSON.stringify escapes besides quote and backslash: controls (short or \u forms) and lone surrogates.
+const ESCAPE_HARD = /[\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * The text of a string as JSON writes it between quotes. Strings whose only
+ * escapes are quotes and backslashes (prose, paths) are escaped here, between
+ * `indexOf` hits; anything else goes through JSON.stringify, whose escapes
+ * this must match, and which costs more per call on such strings.
+ */
+function escapedBody(text: string): string {
+  if (ESCAPE_HARD.test(text)) {
+    const quoted = JSON.stringify(text);
+    return quoted.slice(1, quoted.length - 1);
+  }
+  let out = "";
+  let start = 0;
+  let q = text.indexOf('"');
+  let b = text.indexOf("\\");
+  while (q >= 0 || b >= 0) {
+    if (b < 0 || (q >= 0 && q < b)) {
+      out += `${text.slice(start, q)}\\"`;
+      start = q + 1;
+      q = text.indexOf('"', start);
+    } else {
+      out += `${text.slice(start, b)}\\\\`;
+      start = b + 1;
+      b = text.indexOf("\\", start);
+    }
+  }
+  return out + text.slice(start);
+}
+
+/** The text of a string between JSON quotes: as is when nothing needs escaping. */
+function stringBody(text: string): string {
+  return plainString(text) ? text : escapedBody(text);
+}
+
 /** @internal Quotes a string as JSON. */
 export function quote(text: string): string {
-  return plainString(text) ? `"${text}"` : JSON.stringify(text);
+  return `"${stringBody(text)}"`;
 }
 
 /**
@@ -176,8 +213,10 @@ const K_BOOLEAN = 2;
 const K_INT32 = 3;
 const K_DOUBLE = 4;
 const K_LONG = 5;
+const K_DATE_TIME = 6;
+const K_EPOCH_SECONDS = 7;
 
-function inlineKind(schema: Schema): number {
+function inlineKind(schema: Schema, format: TimestampFormat): number {
   switch (schema.kind) {
     case "string":
     case "enum":
@@ -191,10 +230,31 @@ function inlineKind(schema: Schema): number {
       return K_DOUBLE;
     case "long":
       return K_LONG;
+    case "timestamp":
+      return format === "date-time" ? K_DATE_TIME : format === "http-date" ? K_OTHER : K_EPOCH_SECONDS;
     default:
       return K_OTHER;
   }
 }
+
+/** The kind of a member's value, from its target and timestamp format. */
+function memberKind(member: MemberSchema, s: ResolvedSettings): number {
+  return inlineKind(member.target, timestampFormatOf(member.traits, s));
+}
+
+/**
+ * Aggregates leave a plain string's closing quote to the next piece they
+ * append (`","` before the next item, `"]` at the end), one concatenation
+ * fewer per string. Where the text stands: nothing written yet, a value
+ * written, or a string value written and still open.
+ */
+const AT_START = 0;
+const AFTER_VALUE = 1;
+const IN_STRING = 2;
+/** What goes before the next value, by where the text stands. */
+const SEPARATOR = ["", ",", '",'];
+/** {@link SEPARATOR} and the opening quote of a string. */
+const SEPARATOR_QUOTE = ['"', ',"', '","'];
 
 /** Writes a value through its kind's fast path, else its encoder. Small enough for V8 to inline into the loops. */
 function encodeAs(kind: number, enc: Enc, x: unknown, d: number): string {
@@ -214,6 +274,18 @@ function encodeAs(kind: number, enc: Enc, x: unknown, d: number): string {
       break;
     case K_LONG:
       if (typeof x === "number" && Number.isSafeInteger(x)) return String(x);
+      break;
+    case K_DATE_TIME:
+      if (x instanceof Date) {
+        const text = dateTimeText(x.getTime(), true);
+        if (text !== undefined) return text;
+      }
+      break;
+    case K_EPOCH_SECONDS:
+      if (x instanceof Date) {
+        const t = x.getTime();
+        if (t === t) return formatNumber(t / 1000);
+      }
       break;
     default:
   }
@@ -388,27 +460,34 @@ export function documentWriter(maxDepth: number): Enc {
 function listWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, cache: Map<string, Enc>): Enc {
   const maxDepth = s.maxDepth;
   let item: Enc = writeString;
-  const kind = inlineKind(member.target);
+  const kind = memberKind(member, s);
   const enc: Enc = (v, d) => {
     if (!isArray(v)) throw mismatch("an array", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
     const n = v.length;
     if (n === 0) return "[]";
     let out = "[";
+    let at = AT_START;
     let i = 0;
     try {
       for (; i < n; i++) {
         const e = v[i];
-        if (i > 0) out += ",";
-        if (e === null || e === undefined) {
+        if (kind === K_STRING && typeof e === "string") {
+          out += SEPARATOR_QUOTE[at]! + stringBody(e);
+          at = IN_STRING;
+        } else if (e === null || e === undefined) {
           if (!sparse) throw new Failure("null in a non-sparse list");
-          out += "null";
-        } else out += encodeAs(kind, item, e, d + 1);
+          out += `${SEPARATOR[at]!}null`;
+          at = AFTER_VALUE;
+        } else {
+          out += SEPARATOR[at]! + encodeAs(kind, item, e, d + 1);
+          at = AFTER_VALUE;
+        }
       }
     } catch (error) {
       throw withSegment(error, String(i));
     }
-    return `${out}]`;
+    return at === IN_STRING ? `${out}"]` : `${out}]`;
   };
   cache.set(s.key, enc);
   item = compileMember(member, s);
@@ -418,24 +497,33 @@ function listWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, 
 function mapWriter(member: MemberSchema, sparse: boolean, s: ResolvedSettings, cache: Map<string, Enc>): Enc {
   const maxDepth = s.maxDepth;
   let value: Enc = writeString;
-  const kind = inlineKind(member.target);
+  const kind = memberKind(member, s);
   const enc: Enc = (v, d) => {
     if (typeof v !== "object" || v === null || isArray(v)) throw mismatch("an object", v);
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
     const o = v as Obj;
-    let out = "";
+    let out = "{";
+    let at = AT_START;
     let key = "";
     try {
       for (key in o) {
         const e = o[key];
         if (e === undefined) continue;
         if (e === null && !sparse) throw new Failure("null in a non-sparse map");
-        out += `${out === "" ? "" : ","}${quote(key)}:${e === null ? "null" : encodeAs(kind, value, e, d + 1)}`;
+        const open = kind === K_STRING && typeof e === "string";
+        out = out + SEPARATOR_QUOTE[at]! + stringBody(key) + (open ? '":"' : '":');
+        if (open) {
+          out += stringBody(e);
+          at = IN_STRING;
+        } else {
+          out += e === null ? "null" : encodeAs(kind, value, e, d + 1);
+          at = AFTER_VALUE;
+        }
       }
     } catch (error) {
       throw withSegment(error, key);
     }
-    return `{${out}}`;
+    return at === IN_STRING ? `${out}"}` : `${out}}`;
   };
   cache.set(s.key, enc);
   value = compileMember(member, s);
@@ -448,10 +536,10 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
   const n = members.length;
   const names: string[] = [];
   const wires: string[] = [];
-  const firstKeys: string[] = []; // "wire":
-  const keys: string[] = []; // ,"wire":
-  const firstQuotedKeys: string[] = []; // "wire":" (string members)
-  const quotedKeys: string[] = []; // ,"wire":"
+  // What goes before member i's value at `at * n + i`, by where the text stands (AT_START: `"wire":`,
+  // AFTER_VALUE: `,"wire":`, IN_STRING: `","wire":`); `openKeys` add the opening quote of a string value.
+  const keys: string[] = [];
+  const openKeys: string[] = [];
   const writers: Enc[] = [];
   const kinds: number[] = [];
   const guarded: boolean[] = [];
@@ -463,16 +551,18 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
     names.push(m.name);
     const wire = wireName(m, s);
     wires.push(wire);
-    firstKeys.push(`${quote(wire)}:`);
-    keys.push(`,${quote(wire)}:`);
-    firstQuotedKeys.push(`${quote(wire)}:"`);
-    quotedKeys.push(`,${quote(wire)}:"`);
     guarded.push(isPrototypeName(m.name));
     nullable.push(s.alloyTraits && m.traits.nullable === true);
     known[wire] = true;
     if (s.alloyTraits && m.traits.jsonUnknown && m.target.kind === "map" && unknownIndex < 0) unknownIndex = i;
     writers.push(writeString);
-    kinds.push(inlineKind(m.target));
+    kinds.push(memberKind(m, s));
+  }
+  for (let at = AT_START; at <= IN_STRING; at++) {
+    for (const wire of wires) {
+      keys.push(`${SEPARATOR[at]!}${quote(wire)}:`);
+      openKeys.push(`${SEPARATOR[at]!}${quote(wire)}:"`);
+    }
   }
   const doc = documentWriter(maxDepth);
 
@@ -482,7 +572,7 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
     if (d >= maxDepth) throw new Failure(`nesting deeper than ${maxDepth}`);
     const o = v as Obj;
     let out = "{";
-    let more = false;
+    let at = AT_START;
     let i = 0;
     try {
       for (; i < n; i++) {
@@ -490,15 +580,28 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
         if (x === undefined || i === unknownIndex) continue;
         if (x === null) {
           if (nullable[i]) {
-            out += `${more ? keys[i]! : firstKeys[i]!}null`;
-            more = true;
+            out += `${keys[at * n + i]!}null`;
+            at = AFTER_VALUE;
           }
           continue;
         }
         const kind = kinds[i]!;
-        if (kind === K_STRING && typeof x === "string" && plainString(x)) out = `${out}${more ? quotedKeys[i]! : firstQuotedKeys[i]!}${x}"`;
-        else out += (more ? keys[i]! : firstKeys[i]!) + encodeAs(kind, writers[i]!, x, d + 1);
-        more = true;
+        if (kind === K_STRING) {
+          if (typeof x === "string") {
+            out = out + openKeys[at * n + i]! + stringBody(x);
+            at = IN_STRING;
+            continue;
+          }
+        } else if (kind === K_DATE_TIME && x instanceof Date) {
+          const text = dateTimeText(x.getTime(), false);
+          if (text !== undefined) {
+            out = out + openKeys[at * n + i]! + text;
+            at = IN_STRING;
+            continue;
+          }
+        }
+        out = out + keys[at * n + i]! + encodeAs(kind, writers[i]!, x, d + 1);
+        at = AFTER_VALUE;
       }
     } catch (error) {
       throw withSegment(error, wires[i]!);
@@ -511,15 +614,15 @@ function structWriter(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
           for (key in extra as Obj) {
             const e = (extra as Obj)[key];
             if (e === undefined || known[key] === true) continue;
-            out += `${more ? "," : ""}${quote(key)}:${doc(e, d + 1)}`;
-            more = true;
+            out = out + SEPARATOR[at]! + quote(key) + ":" + doc(e, d + 1);
+            at = AFTER_VALUE;
           }
         } catch (error) {
           throw withSegment(error, key);
         }
       }
     }
-    return `${out}}`;
+    return at === IN_STRING ? `${out}"}` : `${out}}`;
   };
   cache.set(s.key, enc);
   for (let i = 0; i < n; i++) writers[i] = compileMember(members[i]!, s);
