@@ -34,7 +34,22 @@ export function readLimited(body: HttpBody, limit: number, contentLength: string
     if (body.byteLength > limit) throw payloadTooLarge(limit);
     return body;
   }
+  if (isWholeBody(body)) return body.readWhole(limit);
   return readStream(body, limit);
+}
+
+/**
+ * A request body that can hand over all its bytes at once (the Node
+ * adapter's): one wait instead of one per chunk through the async-iterator
+ * protocol, which matters for the small bodies most requests have.
+ */
+export interface WholeBody extends AsyncIterable<Uint8Array> {
+  /** The whole body; rejects with {@link payloadTooLarge} as soon as it is over `limit` bytes, without reading the rest. */
+  readWhole(limit: number): Promise<Uint8Array>;
+}
+
+function isWholeBody(body: ByteStream): body is WholeBody {
+  return typeof (body as Partial<WholeBody>).readWhole === "function";
 }
 
 async function readStream(body: ByteStream, limit: number): Promise<Uint8Array> {

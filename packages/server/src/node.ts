@@ -10,7 +10,8 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import { byteChunks, type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import { payloadTooLarge, type WholeBody } from "./body-limit.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -190,17 +191,21 @@ function bodyOf(req: NodeRequest, expecting: NodeResponse | undefined): AsyncIte
 }
 
 /** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
-class NodeBody implements AsyncIterable<Uint8Array> {
+class NodeBody implements WholeBody {
   constructor(
     private readonly req: NodeRequest,
     private expecting: NodeResponse | undefined,
   ) {}
 
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
+  [Symbol.asyncIterator](): BodyReader {
     const expecting = this.expecting;
     if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
     this.expecting = undefined;
     return new BodyReader(this.req);
+  }
+
+  readWhole(limit: number): Promise<Uint8Array> {
+    return this[Symbol.asyncIterator]().whole(limit);
   }
 }
 
@@ -267,6 +272,37 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
 
   return(): Promise<IteratorResult<Uint8Array, undefined>> {
     return Promise.resolve(DONE);
+  }
+
+  /**
+   * The rest of the body in one piece, refused once over `limit` bytes. An
+   * HTTP/1.1 body that came in the packets of its headers is all there a
+   * microtask later: it is taken then, in one read.
+   */
+  whole(limit: number): Promise<Uint8Array> {
+    if (this.#waited) return this.#collect(null, limit);
+    this.#waited = true;
+    return Promise.resolve().then(() => {
+      const req = this.req;
+      const chunk = req.read() as Uint8Array | null;
+      if (chunk !== null && chunk.byteLength <= limit && isHttp1(req) && req.complete && req.readableLength === 0) return chunk;
+      return this.#collect(chunk, limit);
+    });
+  }
+
+  async #collect(first: Uint8Array | null, limit: number): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (let chunk = first; ; ) {
+      if (chunk !== null) {
+        size += chunk.byteLength;
+        if (size > limit) throw payloadTooLarge(limit);
+        chunks.push(chunk);
+      }
+      const step = await this.next();
+      if (step.done === true) return concatBytes(chunks, size);
+      chunk = step.value;
+    }
   }
 }
 
