@@ -571,6 +571,8 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
     }
     allBits |= bit;
   });
+  const Message = function () {} as unknown as new () => object;
+  Message.prototype = Object.prototype;
   return {
     writeBody: (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
@@ -589,7 +591,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
       w.depth--;
     },
     readBody: (r, end) => {
-      const out: Record<string, unknown> = {};
+      const out = new Message() as Record<string, unknown>;
       const b = r.buf;
       let seen = 0;
       while (r.pos < end) {

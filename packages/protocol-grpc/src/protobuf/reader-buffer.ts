@@ -24,6 +24,37 @@ const ascii: (b: Uint8Array, start: number, end: number) => string = latin1Slice
   ? (b, start, end) => latin1Slice.call(b, start, end)
   : (b, start, end) => String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
 
+/** Up to this length, an ASCII string is built from its char codes in JS, which costs less than a native call. */
+const SHORT = 24;
+const fromCharCode = String.fromCharCode;
+
+/**
+ * ASCII bytes to a string, eight char codes per `String.fromCharCode` call
+ * (one flat string each, where a char-by-char concatenation makes one per byte).
+ */
+function shortAscii(b: Uint8Array, p: number, end: number): string {
+  let out = "";
+  for (; p + 8 <= end; p += 8) out += fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
+  switch (end - p) {
+    case 0:
+      return out;
+    case 1:
+      return out + fromCharCode(b[p]!);
+    case 2:
+      return out + fromCharCode(b[p]!, b[p + 1]!);
+    case 3:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!);
+    case 4:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!);
+    case 5:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!);
+    case 6:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!);
+    default:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!);
+  }
+}
+
 /** @internal */
 export class ProtoReader {
   buf: Uint8Array;
@@ -209,21 +240,9 @@ export class ProtoReader {
     this.pos = end;
     if (end - start < 256) {
       // short strings: mostly ASCII, which needs no decoder; anything else goes to the strict one
-      if (end - start < 16) {
-        // very short: concatenation builds flat strings below 13 chars, cheaper than any native call
-        let out = "";
-        let p = start;
-        for (; p < end; p++) {
-          const c = b[p]!;
-          if (c >= 0x80) break;
-          out += String.fromCharCode(c);
-        }
-        if (p === end) return out;
-      } else {
-        let p = start;
-        while (p < end && b[p]! < 0x80) p++;
-        if (p === end) return ascii(b, start, end);
-      }
+      let p = start;
+      while (p < end && b[p]! < 0x80) p++;
+      if (p === end) return end - start <= SHORT ? shortAscii(b, start, end) : ascii(b, start, end);
     }
     try {
       return utf8.decode(b.subarray(start, end));
