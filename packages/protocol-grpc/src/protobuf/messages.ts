@@ -263,7 +263,7 @@ function readMapEntry(r: ProtoReader, map: Record<string, unknown>, valueTag: nu
     let t = b[r.pos]!;
     if (t === 0x0a || t === valueTag) r.pos++;
     else t = readTag(r);
-    if (t === 0x0a) key = r.string();
+    if (t === 0x0a) key = r.key();
     else if (t === valueTag) {
       try {
         value = valueFast === Fast.string ? r.string() : readFast(r, valueFast, readValue);
@@ -610,7 +610,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
       w.depth--;
     },
     readBody: (r, end) => {
-      const out = new Message() as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
       const b = r.buf;
       let seen = 0;
       let lastField: FieldCodec | undefined;
