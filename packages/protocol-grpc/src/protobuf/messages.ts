@@ -590,8 +590,6 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
     }
     allBits |= bit;
   });
-  const Message = function () {} as unknown as new () => object;
-  Message.prototype = Object.prototype;
   return {
     writeBody: (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
