@@ -631,7 +631,21 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
         try {
           const mode = field.mode;
           if (mode === Mode.generic || (tag & 7) !== field.wireType) field.read(r, number, tag & 7, out);
-          else if (mode === Mode.value) out[field.name] = readFast(r, field.fast, field.readValue!);
+          else if (mode === Mode.value) {
+            // the most common kinds with a direct reader call here, where V8 inlines it (through
+            // readFast it runs out of inlining budget: 156K instead of 183K instructions per 2 KB page)
+            const fast = field.fast;
+            out[field.name] =
+              fast === Fast.string
+                ? r.string()
+                : fast === Fast.int32
+                  ? r.uint32() | 0
+                  : fast === Fast.double
+                    ? r.double()
+                    : fast === Fast.timestamp
+                      ? readTimestamp(r)
+                      : readFast(r, fast, field.readValue!);
+          }
           else if (mode === Mode.message) {
             // a nested message, inline; an empty union message is no value
             const value = readBodyInline(r, field.body!);
