@@ -72,6 +72,24 @@ describe("protobuf codec", () => {
     expect(Object.hasOwn(out.counts as object, "__proto__")).toBe(true);
   });
 
+  it("reads strings of every short length and map keys that share a cache slot", () => {
+    const S = struct("test#Texts", [
+      member("texts", list("test#TextList", member("member", string)), idx(1)),
+      member("keyed", map("test#Keyed", member("key", string), member("value", integer)), idx(2)),
+    ]);
+    const texts: string[] = [];
+    for (let n = 0; n <= 40; n++) texts.push("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".slice(0, n), "é".padStart(n, "x"));
+    // more keys than cache slots, of the same few lengths: slots are shared, hits and misses interleave
+    const keyed: Record<string, number> = {};
+    for (let k = 0; k < 600; k++) keyed[`k${(k * 7919) % 1000}`.padEnd(4 + (k % 3), "_")] = k;
+    keyed["\u00e9t\u00e9"] = -1;
+    keyed[""] = 0;
+    const value = { texts, keyed };
+    expect(roundTrip(S, value)).toEqual(value);
+    // the same bytes again (keys now cached) read the same
+    expect(roundTrip(S, value)).toEqual(value);
+  });
+
   it("packs repeated scalars and accepts them unpacked", () => {
     const S = struct("test#Packed", [member("v", list("test#L", member("member", integer)), idx(4))]);
     expect(hex(compileProtobufWriter(S)({ v: [3, 270, 86942] }))).toBe("2206038e029ea705");

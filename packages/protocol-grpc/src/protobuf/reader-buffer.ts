@@ -24,6 +24,57 @@ const ascii: (b: Uint8Array, start: number, end: number) => string = latin1Slice
   ? (b, start, end) => latin1Slice.call(b, start, end)
   : (b, start, end) => String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
 
+/** Up to this length, an ASCII string is built from its char codes in JS, which costs less than a native call. */
+const SHORT = 24;
+const fromCharCode = String.fromCharCode;
+
+/**
+ * ASCII bytes to a string, eight char codes per `String.fromCharCode` call
+ * (one flat string each, where a char-by-char concatenation makes one per byte).
+ */
+function shortAscii(b: Uint8Array, p: number, end: number): string {
+  let out = "";
+  for (; p + 8 <= end; p += 8) out += fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
+  switch (end - p) {
+    case 0:
+      return out;
+    case 1:
+      return out + fromCharCode(b[p]!);
+    case 2:
+      return out + fromCharCode(b[p]!, b[p + 1]!);
+    case 3:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!);
+    case 4:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!);
+    case 5:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!);
+    case 6:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!);
+    default:
+      return out + fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!);
+  }
+}
+
+/** The bytes from `start` to `end` as UTF-8; malformed UTF-8 is an error. */
+function utf8String(b: Uint8Array, start: number, end: number): string {
+  if (end - start < 256) {
+    // short strings: mostly ASCII, which needs no decoder; anything else goes to the strict one
+    let p = start;
+    while (p < end && b[p]! < 0x80) p++;
+    if (p === end) return end - start <= SHORT ? shortAscii(b, start, end) : ascii(b, start, end);
+  }
+  try {
+    return utf8.decode(b.subarray(start, end));
+  } catch {
+    return fail("malformed UTF-8 in string");
+  }
+}
+
+/** Map keys up to this length are cached ({@link ProtoReader.key}), in this many slots (a power of two). */
+const KEY_MAX = 24;
+const KEY_SLOTS = 256;
+const keyCache: string[] = new Array<string>(KEY_SLOTS).fill("");
+
 /** @internal */
 export class ProtoReader {
   buf: Uint8Array;
@@ -204,32 +255,38 @@ export class ProtoReader {
   /** A length-delimited UTF-8 string; malformed UTF-8 is an error. */
   string(): string {
     const end = this.length();
+    const start = this.pos;
+    this.pos = end;
+    return utf8String(this.buf, start, end);
+  }
+
+  /**
+   * A map key: like {@link string}, but a short ASCII key is taken from a
+   * small cache of recent keys when the bytes match (map keys repeat from
+   * entry to entry, and a cached key is neither a new string nor a new
+   * lookup in V8's string table when it is stored as a property).
+   */
+  key(): string {
+    const end = this.length();
     const b = this.buf;
     const start = this.pos;
     this.pos = end;
-    if (end - start < 256) {
-      // short strings: mostly ASCII, which needs no decoder; anything else goes to the strict one
-      if (end - start < 16) {
-        // very short: concatenation builds flat strings below 13 chars, cheaper than any native call
-        let out = "";
-        let p = start;
-        for (; p < end; p++) {
-          const c = b[p]!;
-          if (c >= 0x80) break;
-          out += String.fromCharCode(c);
-        }
-        if (p === end) return out;
-      } else {
-        let p = start;
-        while (p < end && b[p]! < 0x80) p++;
-        if (p === end) return ascii(b, start, end);
-      }
+    const n = end - start;
+    if (n > KEY_MAX) return utf8String(b, start, end);
+    let hash = n;
+    for (let p = start; p < end; p++) {
+      const c = b[p]!;
+      if (c >= 0x80) return utf8String(b, start, end);
+      hash = (hash * 31 + c) | 0;
     }
-    try {
-      return utf8.decode(b.subarray(start, end));
-    } catch {
-      return fail("malformed UTF-8 in string");
+    const slot = hash & (KEY_SLOTS - 1);
+    const cached = keyCache[slot]!;
+    if (cached.length === n) {
+      let i = 0;
+      while (i < n && cached.charCodeAt(i) === b[start + i]) i++;
+      if (i === n) return cached;
     }
+    return (keyCache[slot] = shortAscii(b, start, end));
   }
 
   /** Skips one field's value of the given wire type (an unknown field). */
