@@ -6,6 +6,7 @@
  * messages for a streamed output, or a trailers-only answer for an error.
  */
 import {
+  HttpHeaders,
   DEADLINE_EXCEEDED,
   type HttpRequest,
   type HttpResponse,
@@ -31,7 +32,7 @@ const NO_HEADERS = Object.freeze({});
 const SIDE = "grpc server";
 
 /** The trailers of every successful call (only read by the transports). */
-const OK_TRAILERS = new Headers({ "grpc-status": "0" });
+const OK_TRAILERS = new HttpHeaders({ "grpc-status": "0" });
 
 /** The server protocol. */
 export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
@@ -41,9 +42,9 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
   const errorAnswer = (operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse => {
     // A caller that is not speaking gRPC gets a plain HTTP answer it can read.
     if (ProtocolError.is(error) && error.code === "UnsupportedMediaTypeException") {
-      return { status: 415, headers: new Headers({ "content-type": "text/plain" }), body: new TextEncoder().encode(error.message) };
+      return { status: 415, headers: new HttpHeaders({ "content-type": "text/plain" }), body: new TextEncoder().encode(error.message) };
     }
-    const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), statusOfError(operation, error, context.service), context.service, options);
+    const headers = writeStatus(new HttpHeaders({ "content-type": GRPC_PROTO }), statusOfError(operation, error, context.service), context.service, options);
     return { status: 200, headers, body: undefined };
   };
 
@@ -58,7 +59,7 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
       return value === null ? undefined : parseTimeout(value);
     },
 
-    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
+    deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): unknown {
       const contentType = request.headers.get("content-type");
       if (!isGrpcContentType(contentType)) {
         if (isAnyGrpcContentType(contentType)) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: content type ${contentType} is not supported (application/grpc+proto)`);
@@ -71,13 +72,14 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         const read = codec.reader(stream.schema);
         return { [stream.name]: decodeEach(readMessages(request.body, readOptions(request)), read, context.signal) };
       }
-      const message = await readOneMessage(request.body, readOptions(request));
-      if (message === undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} takes one request message, got none`);
-      return codec.reader(operation.input)(message);
+      return readOneMessage(request.body, readOptions(request)).then((message) => {
+        if (message === undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} takes one request message, got none`);
+        return codec.reader(operation.input)(message);
+      });
     },
 
-    async serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): Promise<HttpResponse> {
-      const headers = new Headers({ "content-type": GRPC_PROTO });
+    serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse {
+      const headers = new HttpHeaders({ "content-type": GRPC_PROTO });
       const stream = streamMemberOf(operation.output);
       if (stream !== undefined) {
         const events = (output as Record<string, unknown> | undefined)?.[stream.name] as AsyncIterable<unknown> | undefined;
@@ -85,21 +87,21 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         const trailers = new Promise<Headers>((resolve) => (finish = resolve));
         const signal = context.signal;
         const body = encodeEach(events, codec.writer<unknown>(stream.schema), signal, (error) =>
-          finish(error === undefined ? OK_TRAILERS : writeStatus(new Headers(), statusOfError(operation, streamError(operation, error, signal), context.service), context.service, options)),
+          finish(error === undefined ? OK_TRAILERS : writeStatus(new HttpHeaders(), statusOfError(operation, streamError(operation, error, signal), context.service), context.service, options)),
         );
         return { status: 200, headers, body, trailers };
       }
       return { status: 200, headers, body: frameMessage(codec.writer<unknown>(operation.output)(output ?? {})), trailers: OK_TRAILERS };
     },
 
-    async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
+    serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse {
       return errorAnswer(operation, error, context);
     },
 
     notFound(request: HttpRequest): Promise<HttpResponse> | undefined {
       // Only a gRPC caller hears about it in gRPC terms; other protocols answer the rest.
       if (!isAnyGrpcContentType(request.headers.get("content-type"))) return undefined;
-      const headers = writeStatus(new Headers({ "content-type": GRPC_PROTO }), { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` }, undefined, options);
+      const headers = writeStatus(new HttpHeaders({ "content-type": GRPC_PROTO }), { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` }, undefined, options);
       return Promise.resolve({ status: 200, headers, body: undefined });
     },
   });

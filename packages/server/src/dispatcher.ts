@@ -144,7 +144,8 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     return { status: 404, headers: new HttpHeaders(), body: undefined };
   };
 
-  return async (request, dispatchOptions = NO_OPTIONS) => {
+  // Not async itself: it hands back `answer`'s promise as it is (an async function returning a promise costs extra turns).
+  return (request, dispatchOptions = NO_OPTIONS) => {
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     const limit = match.protocol.deadline?.(request);
