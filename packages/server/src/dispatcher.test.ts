@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { errorClass, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { integer, member, operation, service, string, struct } from "@anvil/core/codegen";
 import { createDispatcher, type HandlerContext } from "./index.js";
-import { testProtocol } from "./test-protocol.js";
+import { deferred, testProtocol } from "./test-protocol.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client" });
 const Undeclared = struct("example.weather#Undeclared", [member("message", string)], { error: "client" });
@@ -28,11 +28,14 @@ const request = (path: string, body?: string, headers: Record<string, string> = 
 });
 const read = (response: HttpResponse): unknown => JSON.parse(new TextDecoder().decode(response.body as Uint8Array));
 
-describe("createDispatcher", () => {
+describe.each([
+  ["a synchronous", (id: string) => testProtocol(id)],
+  ["a promise-returning", (id: string) => deferred(testProtocol(id))],
+])("createDispatcher with %s protocol", (_kind, protocolOf) => {
   const handled: unknown[] = [];
   const dispatch = createDispatcher({
     service: Weather,
-    protocols: [testProtocol("test#json")],
+    protocols: [protocolOf("test#json")],
     handlers: {
       getCity: async (raw, context: HandlerContext) => {
         const input = raw as { cityId: string; days?: number };
@@ -79,7 +82,7 @@ describe("createDispatcher", () => {
     const onInternalError = vi.fn();
     const d = createDispatcher({
       service: Weather,
-      protocols: [testProtocol("test#json")],
+      protocols: [protocolOf("test#json")],
       handlers: { getCity: dispatchHandlerOf(cityId) },
       onInternalError,
     });
@@ -92,7 +95,7 @@ describe("createDispatcher", () => {
     const onRejected = vi.fn();
     const d = createDispatcher({
       service: Weather,
-      protocols: [testProtocol("test#json")],
+      protocols: [protocolOf("test#json")],
       handlers: { getCity: () => Promise.reject(new (errorClass(NoSuchCity))({ message: "no such city" })) },
       onRejected,
     });
@@ -106,14 +109,14 @@ describe("createDispatcher", () => {
   });
 
   it("answers a bare 500 when the protocol cannot even write the error", async () => {
-    const broken = { ...testProtocol("test#json"), serializeError: () => Promise.reject(new Error("broken")) };
+    const broken = { ...protocolOf("test#json"), serializeError: () => Promise.reject(new Error("broken")) };
     const d = createDispatcher({ service: Weather, protocols: [broken], handlers: { getCity: () => Promise.reject(new Error("x")) } });
     const response = await d(request("/cities/paris"));
     expect([response.status, response.body]).toEqual([500, undefined]);
   });
 
   it("refuses a service with an operation that has no handler", () => {
-    expect(() => createDispatcher({ service: Weather, protocols: [testProtocol("test#json")], handlers: {} as never })).toThrow(
+    expect(() => createDispatcher({ service: Weather, protocols: [protocolOf("test#json")], handlers: {} as never })).toThrow(
       "createDispatcher: no handler for operation getCity (example.weather#GetCity)",
     );
   });

@@ -28,7 +28,7 @@ const json = (status: number, value: unknown): HttpResponse => ({
   body: utf8.encode(JSON.stringify(value)),
 });
 
-/** A test protocol with the given id; `header` adds a required header to every route. */
+/** A test protocol with the given id; `header` adds a required header to every route. It reads and writes synchronously (see {@link deferred}). */
 export function testProtocol(id: string, header?: readonly [string, string]): ServerProtocol {
   return {
     id,
@@ -48,7 +48,7 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
         ];
       });
     },
-    async deserializeRequest(operation, request: HttpRequest, context) {
+    deserializeRequest(operation, request: HttpRequest, context) {
       const streaming = operation.input.members.find((m) => m.traits.streaming === true);
       if (streaming !== undefined) return { [streaming.name]: request.body, ...context.labels };
       const text = request.body instanceof Uint8Array ? new TextDecoder().decode(request.body) : "";
@@ -63,7 +63,7 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
       }
       return { ...(body as object), ...context.labels };
     },
-    async serializeResponse(operation, output) {
+    serializeResponse(operation, output) {
       const streaming = operation.output.members.find((m) => m.traits.streaming === true);
       if (streaming !== undefined) {
         const body = (output as Record<string, unknown>)[streaming.name] as HttpResponse["body"];
@@ -72,7 +72,7 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
       if (output !== undefined && typeof output !== "object") throw new SerializationError("encode test: output is not an object");
       return json(200, output ?? {});
     },
-    async serializeError(_operation, error) {
+    serializeError(_operation, error) {
       if (ModeledError.isModeledError(error)) return json(error.$fault === "server" ? 500 : 400, { type: error.code, message: error.message });
       if (ValidationError.is(error)) return json(400, { type: "ValidationException", message: error.message });
       if (SerializationError.is(error)) return json(400, { type: "SerializationException", message: error.message });
@@ -82,5 +82,16 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
     notFound(request) {
       return Promise.resolve(json(404, { type: "UnknownOperationException", message: `${id}: no ${request.method} ${request.path}` }));
     },
+  };
+}
+
+/** The same protocol answering through promises (settled a turn later), as protocols that wait for something do. */
+export function deferred(protocol: ServerProtocol): ServerProtocol {
+  const later = <T>(run: () => T | Promise<T>): Promise<T> => Promise.resolve().then(run);
+  return {
+    ...protocol,
+    deserializeRequest: (operation, request, context) => later(() => protocol.deserializeRequest(operation, request, context)),
+    serializeResponse: (operation, output, context) => later(() => protocol.serializeResponse(operation, output, context)),
+    serializeError: (operation, error, context) => later(() => protocol.serializeError(operation, error, context)),
   };
 }
