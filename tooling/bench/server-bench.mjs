@@ -11,9 +11,8 @@
 // saturate a fast server, so the first figure is capped by the load
 // generator; the second is not, and is steadier when other jobs share the
 // machine (the server's own CPU time does not count time it was preempted).
-import { execFileSync } from "node:child_process";
 import autocannon from "autocannon";
-import { canPin, cpuTime, startServer } from "./server-process.mjs";
+import { canPin, cpuTime, pinSelf, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
@@ -55,7 +54,7 @@ async function load({ url, child }, connections, seconds) {
 /** Runs the server bench and prints its table. */
 export async function runServerBench({ quick }) {
   const pin = canPin();
-  if (pin) execFileSync("taskset", ["-pc", "0", String(process.pid)], { stdio: "ignore" });
+  const unpin = pin ? pinSelf(0) : () => {};
   const connections = 50;
   const rounds = quick ? 3 : 6;
   const seconds = quick ? 3 : 5;
@@ -89,6 +88,7 @@ export async function runServerBench({ quick }) {
     }
     if (!process.env.BENCH_SERVERS) console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
   } finally {
+    unpin();
     for (const s of servers) s.child.kill();
   }
 }

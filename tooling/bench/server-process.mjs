@@ -3,12 +3,17 @@
 // its port when listening, and answers "cpu" with its CPU time (ready.mjs).
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { availableParallelism } from "node:os";
+import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 
-/** Whether `taskset` can pin processes here (Linux with util-linux, two cores or more). */
+/**
+ * Whether `taskset` can pin processes here (Linux with util-linux, two cores
+ * or more). Counts the machine's CPUs, not this process's share of them
+ * (`availableParallelism` follows the affinity mask, which a bench that
+ * pinned itself has narrowed to one CPU).
+ */
 export function canPin() {
-  if (availableParallelism() < 2) return false;
+  if (cpus().length < 2) return false;
   try {
     execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" });
     return true;
@@ -31,4 +36,10 @@ export async function cpuTime(child) {
   child.send("cpu");
   const [{ cpu }] = await once(child, "message");
   return cpu;
+}
+
+/** Pins this process to `cpu`; returns what puts it back on every CPU. */
+export function pinSelf(cpu) {
+  execFileSync("taskset", ["-pc", String(cpu), String(process.pid)], { stdio: "ignore" });
+  return () => execFileSync("taskset", ["-pc", `0-${cpus().length - 1}`, String(process.pid)], { stdio: "ignore" });
 }
