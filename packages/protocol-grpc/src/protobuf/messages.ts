@@ -212,19 +212,7 @@ function emptyBody(codec: MessageCodec): unknown {
   return codec.readBody({ pos: 0, end: 0 } as ProtoReader, 0);
 }
 
-/** Reads a length-delimited body with the reader's `end` narrowed to it (small enough for V8 to inline). */
-function readBodyInline(r: ProtoReader, body: ReadBody): unknown {
-  const end = r.length();
-  const outer = r.end;
-  r.end = end;
-  if (++r.depth > MAX_DEPTH) tooDeep();
-  const out = body(r, end);
-  r.depth--;
-  r.end = outer;
-  return out;
-}
-
-/** @internal Reads a length-delimited body with the reader's `end` narrowed to it. */
+/** @internal Reads a length-delimited body with the reader's `end` narrowed to it (small enough for V8 to inline). */
 export function readNested(r: ProtoReader, body: ReadBody): unknown {
   const end = r.length();
   const outer = r.end;
@@ -241,7 +229,7 @@ function pushElement(r: ProtoReader, list: unknown[], fast: number, read: ((r: P
   try {
     if (body === undefined) list.push(fast === Fast.string ? r.string() : readFast(r, fast, read!));
     else {
-      const value = readBodyInline(r, body);
+      const value = readNested(r, body);
       if (value === undefined) fail("list element is a union message with no member set");
       list.push(value);
     }
@@ -648,7 +636,7 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
           }
           else if (mode === Mode.message) {
             // a nested message, inline; an empty union message is no value
-            const value = readBodyInline(r, field.body!);
+            const value = readNested(r, field.body!);
             if (value !== undefined) out[field.name] = value;
           } else {
             // a list element or map entry: the collection of the previous occurrence when it is the same field (the usual run)
