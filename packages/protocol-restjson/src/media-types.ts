@@ -16,27 +16,6 @@ type Expected = { readonly kind: "none" } | { readonly kind: "type"; readonly ty
 const NONE: Expected = Object.freeze({ kind: "none" });
 const ANY: Expected = Object.freeze({ kind: "any" });
 
-interface Plan {
-  readonly request: Expected;
-  readonly response: Expected;
-}
-
-const plans = new WeakMap<HttpBindingSettings, WeakMap<OperationSchema, Plan>>();
-
-function planOf(settings: HttpBindingSettings, operation: OperationSchema): Plan {
-  let bySettings = plans.get(settings);
-  if (bySettings === undefined) plans.set(settings, (bySettings = new WeakMap()));
-  let plan = bySettings.get(operation);
-  if (plan === undefined) {
-    plan = Object.freeze({
-      request: expectedOf(settings, operation.input, "request"),
-      response: operation.output.id === UNIT ? ANY : expectedOf(settings, operation.output, "response"),
-    });
-    bySettings.set(operation, plan);
-  }
-  return plan;
-}
-
 /**
  * The media type a structure's body is written in, as `writeBody` writes
  * it. An input with members but none in the body (all bound to the path,
@@ -70,28 +49,33 @@ function baseOf(mediaType: string): string {
   return (semi < 0 ? mediaType : mediaType.slice(0, semi)).trim().toLowerCase();
 }
 
+/** Checks a request's `Content-Type` and `Accept` (see {@link mediaTypeCheckOf}). */
+export type MediaTypeCheck = (headers: Headers, bodyLength: number) => void;
+
 /**
- * Checks a request's `Content-Type` and `Accept` against the operation;
- * throws a ProtocolError (415 `UnsupportedMediaTypeException`, 406
- * `NotAcceptableException`) when they do not fit. A body needs the input's
- * content type; an operation without a body refuses a typed one (a
- * `Content-Type` on an empty body, or an untyped body, is ignored).
+ * The check of a request's `Content-Type` and `Accept` against the
+ * operation, worked out once per operation; it throws a ProtocolError (415
+ * `UnsupportedMediaTypeException`, 406 `NotAcceptableException`) when they
+ * do not fit. A body needs the input's content type; an operation without a
+ * body refuses a typed one (a `Content-Type` on an empty body, or an untyped
+ * body, is ignored).
  */
-export function checkMediaTypes(settings: HttpBindingSettings, operation: OperationSchema, headers: Headers, bodyLength: number): void {
-  const plan = planOf(settings, operation);
-  const contentType = headers.get("content-type");
-  const request = plan.request;
-  if (request.kind === "none" && bodyLength > 0 && contentType !== null) {
-    throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} takes no body, but the request has a body of type ${contentType}`);
-  }
-  if (request.kind === "type" && (contentType === null ? bodyLength > 0 : baseOf(contentType) !== request.type)) {
-    throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} expects Content-Type ${request.type}, got ${contentType ?? "none"}`);
-  }
-  const accept = headers.get("accept");
-  const response = plan.response;
-  if (accept !== null && response.kind === "type" && !accepts(accept, response.type)) {
-    throw new ProtocolError("NotAcceptableException", 406, `${operation.name} answers ${response.type}, which Accept: ${accept} does not admit`);
-  }
+export function mediaTypeCheckOf(settings: HttpBindingSettings, operation: OperationSchema): MediaTypeCheck {
+  const request = expectedOf(settings, operation.input, "request");
+  const response = operation.output.id === UNIT ? ANY : expectedOf(settings, operation.output, "response");
+  return (headers, bodyLength) => {
+    const contentType = headers.get("content-type");
+    if (request.kind === "none" && bodyLength > 0 && contentType !== null) {
+      throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} takes no body, but the request has a body of type ${contentType}`);
+    }
+    if (request.kind === "type" && (contentType === null ? bodyLength > 0 : baseOf(contentType) !== request.type)) {
+      throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} expects Content-Type ${request.type}, got ${contentType ?? "none"}`);
+    }
+    const accept = headers.get("accept");
+    if (accept !== null && response.kind === "type" && !accepts(accept, response.type)) {
+      throw new ProtocolError("NotAcceptableException", 406, `${operation.name} answers ${response.type}, which Accept: ${accept} does not admit`);
+    }
+  };
 }
 
 /** Whether an `Accept` value admits a media type: an exact, `type/*` or `*\/*` range with a non-zero q. */

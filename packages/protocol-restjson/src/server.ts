@@ -32,7 +32,7 @@ import { compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
-import { checkMediaTypes } from "./media-types.js";
+import { mediaTypeCheckOf } from "./media-types.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
 import { bodyStream, bodyWriterOf, headerWriterOf, messageReaderOf, readMessage, streamingBlobPayload } from "./message.js";
 
@@ -77,9 +77,10 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     const { input, output } = operation;
     const readInput = messageReaderOf(settings, input, "request");
     const defaults = boundDefaultsOf(input);
+    const checkMediaTypes = mediaTypeChecks ? mediaTypeCheckOf(settings, operation) : undefined;
     /** The input of a request whose body is at hand. */
     const readBuffered = (request: HttpRequest, bytes: Uint8Array, context: ServerCallContext): unknown => {
-      if (mediaTypeChecks) checkMediaTypes(settings, operation, request.headers, bytes.length);
+      checkMediaTypes?.(request.headers, bytes.length);
       const encoding = request.headers.get("content-encoding");
       if (encoding !== null && codingsOf(encoding).some(isGzip)) return readGzipped(request, bytes, encoding, context);
       return fillBoundDefaults(defaults, readInput({ headers: request.headers, query: request.query, labels: context.labels }, bytes));
