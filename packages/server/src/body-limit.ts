@@ -35,7 +35,7 @@ export function readLimited(body: HttpBody, limit: number, contentLength: string
     return body;
   }
   if (isWholeBody(body)) return body.readWhole(limit);
-  return readStream(body, limit);
+  return collectLimited(byteChunks(body), limit);
 }
 
 /**
@@ -52,10 +52,11 @@ function isWholeBody(body: ByteStream): body is WholeBody {
   return typeof (body as Partial<WholeBody>).readWhole === "function";
 }
 
-async function readStream(body: ByteStream, limit: number): Promise<Uint8Array> {
+/** Reads chunks into one buffer, refusing with {@link payloadTooLarge} (and reading no further) once they pass `limit` bytes. */
+export async function collectLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of byteChunks(body)) {
+  for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > limit) throw payloadTooLarge(limit);
     chunks.push(chunk);

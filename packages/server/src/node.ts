@@ -10,8 +10,8 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import { byteChunks, type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
-import { payloadTooLarge, type WholeBody } from "./body-limit.js";
+import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import { collectLimited, type WholeBody } from "./body-limit.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -290,20 +290,19 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
     });
   }
 
-  async #collect(first: Uint8Array | null, limit: number): Promise<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (let chunk = first; ; ) {
-      if (chunk !== null) {
-        size += chunk.byteLength;
-        if (size > limit) throw payloadTooLarge(limit);
-        chunks.push(chunk);
-      }
-      const step = await this.next();
-      if (step.done === true) return concatBytes(chunks, size);
-      chunk = step.value;
-    }
+  #collect(first: Uint8Array | null, limit: number): Promise<Uint8Array> {
+    return collectLimited(first === null ? this : startingWith(first, this), limit);
   }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+}
+
+async function* startingWith(first: Uint8Array, rest: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  yield first;
+  yield* rest;
 }
 
 /** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */
@@ -346,8 +345,11 @@ function hostName(authority: string): string {
   return colon < 0 ? authority : authority.slice(0, colon);
 }
 
-/** Writes a response: whole bytes at once, a stream chunk by chunk with back-pressure, then trailers. */
-/** Writes an answer; returns a promise only when it has to wait (a streamed body, trailers still to come). */
+/**
+ * Writes an answer: whole bytes at once, a stream chunk by chunk with
+ * back-pressure, then trailers. Returns a promise only when it has to wait
+ * (a streamed body, trailers still to come).
+ */
 function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpResponse, closing: boolean): Promise<void> | undefined {
   const h1 = isHttp1(req);
   const headers: Record<string, string | string[]> = {};
