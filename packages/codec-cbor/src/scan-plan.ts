@@ -9,44 +9,53 @@
  */
 import type { Schema } from "@anvil/core";
 
-// Node kinds.
-/** Anything else (union, document, bigDecimal): the converter always rebuilds it. */
-export const P_CONVERT = 0;
-/** string, enum: a definite text string. */
-export const P_STRING = 1;
-/** boolean: `f4` / `f5`. */
-export const P_BOOLEAN = 2;
-/** float, double: a float, or an integer of up to 4 bytes (8-byte ones decode to bigint). */
-export const P_NUMBER = 3;
-/** byte, short, integer, intEnum: an integer of up to 4 bytes within the node's range. */
-export const P_INT = 4;
-/** long, bigInteger: an integer of up to 4 bytes. */
-export const P_SAFE = 5;
-/** timestamp: tag 1 around an integer of up to 4 bytes or a float well within Date's range. */
-export const P_TIMESTAMP = 6;
-/** blob: a definite byte string. */
-export const P_BLOB = 7;
-/** list: an array; `child` is the member's node. */
-export const P_LIST = 8;
-/** map: a map; `child` is the value's node. */
-export const P_MAP = 9;
-/** structure: a map of known members; `first`/`count` index the member tables. */
-export const P_STRUCT = 10;
+/**
+ * Node kinds. Const enums, here and below: the bundler inlines their
+ * values, where a module-level constant would cost the scan's hot loop a
+ * context load and a Smi check per use.
+ */
+export const enum Kind {
+  /** Anything else (union, document, bigDecimal): the converter always rebuilds it. */
+  CONVERT = 0,
+  /** string, enum: a definite text string. */
+  STRING = 1,
+  /** boolean: `f4` / `f5`. */
+  BOOLEAN = 2,
+  /** float, double: a float, or an integer of up to 4 bytes (8-byte ones decode to bigint). */
+  NUMBER = 3,
+  /** byte, short, integer, intEnum: an integer of up to 4 bytes within the node's range. */
+  INT = 4,
+  /** long, bigInteger: an integer of up to 4 bytes. */
+  SAFE = 5,
+  /** timestamp: tag 1 around an integer of up to 4 bytes or a float well within Date's range. */
+  TIMESTAMP = 6,
+  /** blob: a definite byte string. */
+  BLOB = 7,
+  /** list: an array; `child` is the member's node. */
+  LIST = 8,
+  /** map: a map; `child` is the value's node. */
+  MAP = 9,
+  /** structure: a map of known members; `first`/`count` index the member tables. */
+  STRUCT = 10,
+}
 
-/**
- * Per node, `NODE` numbers: kind, then by kind child + sparse + child's kind
- * (list, map), min + max (P_INT), or first member + member count + default
- * bits (structure). Kinds sit next to the node ids that need them, so the
- * scan reads both from one place.
- */
-export const NODE = 4;
-/**
- * Per structure member, `MEMBER` numbers: node, its kind, bit in the default
- * bits (or 0), start and length of the wire name in `names`, then the name's
- * first and last four bytes as big-endian int32s (names under four bytes:
- * all of them, in the first), so the scan compares most names without reading `names`.
- */
-export const MEMBER = 7;
+/** Table strides. */
+export const enum Stride {
+  /**
+   * Per node, `NODE` numbers: kind, then by kind child + sparse + child's kind
+   * (list, map), min + max (INT), or first member + member count + default
+   * bits (structure). Kinds sit next to the node ids that need them, so the
+   * scan reads both from one place.
+   */
+  NODE = 4,
+  /**
+   * Per structure member, `MEMBER` numbers: node, its kind, bit in the default
+   * bits (or 0), start and length of the wire name in `names`, then the name's
+   * first and last four bytes as big-endian int32s (names under four bytes:
+   * all of them, in the first), so the scan compares most names without reading `names`.
+   */
+  MEMBER = 7,
+}
 
 /** @internal */
 export interface ScanPlan {
@@ -86,24 +95,24 @@ export function planFor(schema: Schema): ScanPlan {
     // register before recursing, so recursive shapes terminate
     const id = count++;
     ids.set(s, id);
-    const at = id * NODE;
-    nodes.push(P_CONVERT, 0, 0, 0);
+    const at = id * Stride.NODE;
+    nodes.push(Kind.CONVERT, 0, 0, 0);
     const range = (lo: number, hi: number) => {
-      nodes[at] = P_INT;
+      nodes[at] = Kind.INT;
       nodes[at + 1] = lo;
       nodes[at + 2] = hi;
     };
     switch (s.kind) {
       case "string":
       case "enum":
-        nodes[at] = P_STRING;
+        nodes[at] = Kind.STRING;
         break;
       case "boolean":
-        nodes[at] = P_BOOLEAN;
+        nodes[at] = Kind.BOOLEAN;
         break;
       case "float":
       case "double":
-        nodes[at] = P_NUMBER;
+        nodes[at] = Kind.NUMBER;
         break;
       case "byte":
         range(-128, 127);
@@ -117,24 +126,24 @@ export function planFor(schema: Schema): ScanPlan {
         break;
       case "long":
       case "bigInteger":
-        nodes[at] = P_SAFE;
+        nodes[at] = Kind.SAFE;
         break;
       case "timestamp":
-        nodes[at] = P_TIMESTAMP;
+        nodes[at] = Kind.TIMESTAMP;
         break;
       case "blob":
-        nodes[at] = P_BLOB;
+        nodes[at] = Kind.BLOB;
         break;
       case "list":
         nodes[at + 2] = s.traits.sparse === true ? 1 : 0;
         nodes[at + 1] = add(s.member.target);
-        nodes[at] = P_LIST;
+        nodes[at] = Kind.LIST;
         children.push(at);
         break;
       case "map":
         nodes[at + 2] = s.traits.sparse === true ? 1 : 0;
         nodes[at + 1] = add(s.value.target);
-        nodes[at] = P_MAP;
+        nodes[at] = Kind.MAP;
         children.push(at);
         break;
       case "structure": {
@@ -143,7 +152,7 @@ export function planFor(schema: Schema): ScanPlan {
         for (const m of ms) if (m.traits.default !== undefined) withDefault++;
         // more defaults than mask bits: leave it to the converter
         if (withDefault > 31) break;
-        const first = members.length / MEMBER;
+        const first = members.length / Stride.MEMBER;
         let next = 1;
         let mask = 0;
         for (const m of ms) {
@@ -154,14 +163,14 @@ export function planFor(schema: Schema): ScanPlan {
             next <<= 1;
             mask |= b;
           }
-          members.push(-1, P_CONVERT, b, names.length, name.length, wordAt(name, 0), name.length >= 4 ? wordAt(name, name.length - 4) : 0);
+          members.push(-1, Kind.CONVERT, b, names.length, name.length, wordAt(name, 0), name.length >= 4 ? wordAt(name, name.length - 4) : 0);
           for (const byte of name) names.push(byte);
         }
-        for (let i = 0; i < ms.length; i++) members[(first + i) * MEMBER] = add(ms[i]!.target);
+        for (let i = 0; i < ms.length; i++) members[(first + i) * Stride.MEMBER] = add(ms[i]!.target);
         nodes[at + 1] = first;
         nodes[at + 2] = ms.length;
         nodes[at + 3] = mask;
-        nodes[at] = P_STRUCT;
+        nodes[at] = Kind.STRUCT;
         break;
       }
       default:
@@ -171,9 +180,9 @@ export function planFor(schema: Schema): ScanPlan {
   };
 
   const root = add(schema);
-  // kinds are final only now: a recursive reference was still P_CONVERT when first added
-  for (const at of children) nodes[at + 3] = nodes[nodes[at + 1]! * NODE]!;
-  for (let m = 0; m < members.length; m += MEMBER) members[m + 1] = nodes[members[m]! * NODE]!;
+  // kinds are final only now: a recursive reference was still Kind.CONVERT when first added
+  for (const at of children) nodes[at + 3] = nodes[nodes[at + 1]! * Stride.NODE]!;
+  for (let m = 0; m < members.length; m += Stride.MEMBER) members[m + 1] = nodes[members[m]! * Stride.NODE]!;
   const nameBytes = Uint8Array.from(names);
   const plan: ScanPlan = {
     root,

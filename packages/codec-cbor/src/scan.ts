@@ -8,7 +8,7 @@
  * no values.
  */
 import { fail } from "./failure.js";
-import { MEMBER, NODE, P_BLOB, P_BOOLEAN, P_INT, P_LIST, P_MAP, P_NUMBER, P_SAFE, P_STRING, P_STRUCT, P_TIMESTAMP, type ScanPlan } from "./scan-plan.js";
+import { Kind, Stride, type ScanPlan } from "./scan-plan.js";
 
 /** The input has indefinite-length strings or tag 4: decode a rewritten copy. */
 export const NEEDS_REWRITE = 1;
@@ -17,18 +17,33 @@ export const HAS_PROTO_KEY = 2;
 /** The input matches the plan: cbor-x's value already is the reader's result. */
 export const MATCHES_PLAN = 4;
 
-const TOP = 0;
-const ARRAY = 1;
-const MAP = 2;
-const INDEFINITE = 4;
-/** An indefinite container's count: never reaches 0, as an input under 1 GiB holds fewer items. */
-const INDEFINITE_COUNT = 2 ** 30;
-/** Counts live in an Int32Array, so inputs stay under 1 GiB. */
-const MAX_INPUT = 2 ** 30;
+/**
+ * The loop's constants, as const enums (see `Kind` in scan-plan.ts): the
+ * open container's kind bits...
+ */
+const enum Frame {
+  TOP = 0,
+  ARRAY = 1,
+  MAP = 2,
+  INDEFINITE = 4,
+  /** A stack frame: count, kind, and with a plan node, next member to try, default bits seen. */
+  SIZE = 5,
+}
 
-/** A stack frame: count, kind, and with a plan node, next member to try, default bits seen. */
-const FRAME = 5;
-let frames = new Int32Array(130 * FRAME);
+/** ...and the limits. */
+const enum Limit {
+  /** An indefinite container's count: never reaches 0, as an input under 1 GiB holds fewer items. */
+  INDEFINITE_COUNT = 1 << 30,
+  /** Counts live in an Int32Array, so inputs stay under 1 GiB. */
+  MAX_INPUT = 1 << 30,
+}
+
+/** `want` of a planned item already checked (a timestamp's number): no kind. */
+const enum Want {
+  CHECKED = 255,
+}
+
+let frames = new Int32Array(130 * Frame.SIZE);
 
 function argument(b: Uint8Array, p: number, ai: number): number {
   // caller has checked that the bytes are there
@@ -47,10 +62,6 @@ function argument(b: Uint8Array, p: number, ai: number): number {
   }
 }
 
-const ARG_BYTES = [1, 2, 4, 8];
-
-/** A planned item already checked (a timestamp's number). */
-const CHECKED = 255;
 const NO_I32 = new Int32Array(0);
 const NO_VIEW = new DataView(new ArrayBuffer(0));
 
@@ -66,9 +77,9 @@ const NO_VIEW = new DataView(new ArrayBuffer(0));
  * state lives in locals; the stack holds only its ancestors'.
  */
 export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: ScanPlan, dataView?: DataView): number {
-  if (frames.length < (maxDepth + 2) * FRAME) frames = new Int32Array((maxDepth + 2) * FRAME);
+  if (frames.length < (maxDepth + 2) * Frame.SIZE) frames = new Int32Array((maxDepth + 2) * Frame.SIZE);
   const n = b.length;
-  if (n >= MAX_INPUT) fail("input larger than 1 GiB");
+  if (n >= Limit.MAX_INPUT) fail("input larger than 1 GiB");
   const stack = frames;
   let planned = plan !== undefined;
   const pn = plan?.nodes ?? NO_I32;
@@ -80,7 +91,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
   let top = 0;
   let flags = 0;
   let count = 1;
-  let kind = TOP;
+  let kind: number = Frame.TOP;
   let node = -1;
   let cursor = 0;
   let seen = 0;
@@ -92,9 +103,9 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         return planned ? flags | MATCHES_PLAN : flags;
       }
       // a structure that lacks a member with a default gets it from the converter
-      if (planned && pn[node * NODE] === P_STRUCT && seen !== pn[node * NODE + 3]) planned = false;
+      if (planned && pn[node * Stride.NODE] === Kind.STRUCT && seen !== pn[node * Stride.NODE + 3]) planned = false;
       top--;
-      const f = top * FRAME;
+      const f = top * Frame.SIZE;
       count = stack[f]!;
       kind = stack[f + 1]!;
       node = stack[f + 2]!;
@@ -104,10 +115,10 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
     if (p >= n) fail("unexpected end of input");
     let ib = b[p++]!;
     if (ib === 0xff) {
-      if ((kind & INDEFINITE) === 0) fail("unexpected break");
-      if (planned && pn[node * NODE] === P_STRUCT && seen !== pn[node * NODE + 3]) planned = false;
+      if ((kind & Frame.INDEFINITE) === 0) fail("unexpected break");
+      if (planned && pn[node * Stride.NODE] === Kind.STRUCT && seen !== pn[node * Stride.NODE + 3]) planned = false;
       top--;
-      const f = top * FRAME;
+      const f = top * Frame.SIZE;
       count = stack[f]!;
       kind = stack[f + 1]!;
       node = stack[f + 2]!;
@@ -118,8 +129,8 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
     count--;
     // the plan node of this item (meaningful only while planned)
     let en = -1;
-    let want = CHECKED;
-    if ((kind & MAP) !== 0) {
+    let want: number = Want.CHECKED;
+    if ((kind & Frame.MAP) !== 0) {
       // the key: a text string
       if (ib >> 5 !== 3) fail("map keys must be text strings");
       let len = ib & 31;
@@ -131,7 +142,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           len = 0;
         } else {
           if (len > 27) fail(`reserved additional information ${len}`);
-          const size = ARG_BYTES[len - 24]!;
+          const size = 1 << (len - 24);
           if (p + size > n) fail("unexpected end of input");
           len = argument(b, p, len);
           p += size;
@@ -143,15 +154,15 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         planned = false;
       }
       if (planned) {
-        const at = node * NODE;
-        if (pn[at] === P_STRUCT) {
+        const at = node * Stride.NODE;
+        if (pn[at] === Kind.STRUCT) {
           // members usually arrive in schema order: try the next one first
           const first = pn[at + 1]!;
           const c = pn[at + 2]!;
-          let m = cursor < c && sameName(pm, names, (first + cursor) * MEMBER, view, p, len) ? cursor : -1;
+          let m = cursor < c && sameName(pm, names, (first + cursor) * Stride.MEMBER, view, p, len) ? cursor : -1;
           if (m < 0) {
             for (let j = 0; j < c; j++) {
-              if (sameName(pm, names, (first + j) * MEMBER, view, p, len)) {
+              if (sameName(pm, names, (first + j) * Stride.MEMBER, view, p, len)) {
                 m = j;
                 break;
               }
@@ -160,7 +171,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           if (m < 0) planned = false; // an unknown member: the converter drops it
           else {
             cursor = m + 1;
-            const mat = (first + m) * MEMBER;
+            const mat = (first + m) * Stride.MEMBER;
             en = pm[mat]!;
             want = pm[mat + 1]!;
             seen |= pm[mat + 2]!;
@@ -174,13 +185,13 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
       // then its value
       if (p >= n) fail("unexpected end of input");
       ib = b[p++]!;
-      if (ib === 0xff) fail((kind & INDEFINITE) === 0 ? "unexpected break" : "map ends after a key without its value");
+      if (ib === 0xff) fail((kind & Frame.INDEFINITE) === 0 ? "unexpected break" : "map ends after a key without its value");
     } else if (planned) {
-      if (kind === TOP) {
+      if (kind === Frame.TOP) {
         en = plan!.root;
-        want = pn[en * NODE]!;
+        want = pn[en * Stride.NODE]!;
       } else {
-        const at = node * NODE;
+        const at = node * Stride.NODE;
         en = pn[at + 1]!;
         want = pn[at + 3]!;
       }
@@ -191,7 +202,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
       let tag = ai;
       if (ai >= 24) {
         if (ai > 27) fail("malformed tag");
-        const size = ARG_BYTES[ai - 24]!;
+        const size = 1 << (ai - 24);
         if (p + size > n) fail("unexpected end of input");
         tag = argument(b, p, ai);
         p += size;
@@ -218,13 +229,13 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           fail(`unsupported tag ${tag}`);
       }
       if (planned) {
-        if (want === P_TIMESTAMP && tag === 1 && validDate(b, p, next)) want = CHECKED;
+        if (want === Kind.TIMESTAMP && tag === 1 && validDate(b, p, next)) want = Want.CHECKED;
         else planned = false;
       }
       ib = b[p++]!;
       major = ib >> 5;
       ai = ib & 31;
-    } else if (want === P_TIMESTAMP) planned = false; // a bare number: the converter makes the Date
+    } else if (want === Kind.TIMESTAMP) planned = false; // a bare number: the converter makes the Date
     let value = ai;
     if (ai >= 24) {
       if (ai === 31) {
@@ -236,16 +247,16 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         }
         if (major === 4 || major === 5) {
           if (top + 1 > maxDepth) fail(`nesting deeper than ${maxDepth}`);
-          if (planned && want !== (major === 4 ? P_LIST : P_MAP) && (major === 4 || want !== P_STRUCT)) planned = false;
-          const f = top * FRAME;
+          if (planned && want !== (major === 4 ? Kind.LIST : Kind.MAP) && (major === 4 || want !== Kind.STRUCT)) planned = false;
+          const f = top * Frame.SIZE;
           stack[f] = count;
           stack[f + 1] = kind;
           stack[f + 2] = node;
           stack[f + 3] = cursor;
           stack[f + 4] = seen;
           top++;
-          count = INDEFINITE_COUNT;
-          kind = (major === 4 ? ARRAY : MAP) | INDEFINITE;
+          count = Limit.INDEFINITE_COUNT;
+          kind = (major === 4 ? Frame.ARRAY : Frame.MAP) | Frame.INDEFINITE;
           node = en;
           cursor = 0;
           seen = 0;
@@ -254,11 +265,11 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         fail("unexpected indefinite-length item");
       }
       if (ai > 27) fail(`reserved additional information ${ai}`);
-      const size = ARG_BYTES[ai - 24]!;
+      const size = 1 << (ai - 24);
       if (p + size > n) fail("unexpected end of input");
       if (major === 7) {
         if (ai === 24) fail("unsupported simple value");
-        if (want !== P_NUMBER && want !== CHECKED) planned = false;
+        if (want !== Kind.NUMBER && want !== Want.CHECKED) planned = false;
         p += size; // half, single or double float
         continue;
       }
@@ -269,24 +280,24 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
       case 0:
       case 1:
         // 8-byte integers decode to bigint, which the converters turn into numbers
-        if (want !== CHECKED) {
-          if (want === P_INT) {
-            if (ai === 27 || (major === 0 ? value > pn[en * NODE + 2]! : -1 - value < pn[en * NODE + 1]!)) planned = false;
-          } else if (ai === 27 || (want !== P_NUMBER && want !== P_SAFE)) planned = false;
+        if (want !== Want.CHECKED) {
+          if (want === Kind.INT) {
+            if (ai === 27 || (major === 0 ? value > pn[en * Stride.NODE + 2]! : -1 - value < pn[en * Stride.NODE + 1]!)) planned = false;
+          } else if (ai === 27 || (want !== Kind.NUMBER && want !== Kind.SAFE)) planned = false;
         }
         break;
       case 2:
       case 3:
         if (value > n - p) fail("declared length exceeds the input");
-        if (want !== (major === 2 ? P_BLOB : P_STRING)) planned = false;
+        if (want !== (major === 2 ? Kind.BLOB : Kind.STRING)) planned = false;
         p += value;
         break;
       case 4:
         if (value > n - p) fail("declared length exceeds the input");
-        if (want !== P_LIST) planned = false;
+        if (want !== Kind.LIST) planned = false;
         if (value > 0) {
           if (top + 1 > maxDepth) fail(`nesting deeper than ${maxDepth}`);
-          const f = top * FRAME;
+          const f = top * Frame.SIZE;
           stack[f] = count;
           stack[f + 1] = kind;
           stack[f + 2] = node;
@@ -294,7 +305,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           stack[f + 4] = seen;
           top++;
           count = value;
-          kind = ARRAY;
+          kind = Frame.ARRAY;
           node = en;
           cursor = 0;
           seen = 0;
@@ -302,10 +313,10 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         break;
       case 5:
         if (value * 2 > n - p) fail("declared length exceeds the input");
-        if (want !== P_MAP && want !== P_STRUCT) planned = false;
+        if (want !== Kind.MAP && want !== Kind.STRUCT) planned = false;
         if (value > 0) {
           if (top + 1 > maxDepth) fail(`nesting deeper than ${maxDepth}`);
-          const f = top * FRAME;
+          const f = top * Frame.SIZE;
           stack[f] = count;
           stack[f + 1] = kind;
           stack[f + 2] = node;
@@ -313,18 +324,18 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           stack[f + 4] = seen;
           top++;
           count = value;
-          kind = MAP;
+          kind = Frame.MAP;
           node = en;
           cursor = 0;
           seen = 0;
-        } else if (planned && want === P_STRUCT && pn[en * NODE + 3] !== 0) planned = false;
+        } else if (planned && want === Kind.STRUCT && pn[en * Stride.NODE + 3] !== 0) planned = false;
         break;
       case 7:
         if (value < 20 || value > 23) fail("unsupported simple value");
         if (planned) {
           // null stays null only as an item of a sparse list or map; undefined always becomes null
-          if (value === 22) planned = kind !== TOP && pn[node * NODE + 2] === 1;
-          else if (value === 23 || want !== P_BOOLEAN) planned = false;
+          if (value === 22) planned = kind !== Frame.TOP && pn[node * Stride.NODE + 2] === 1;
+          else if (value === 23 || want !== Kind.BOOLEAN) planned = false;
         }
         break;
       default:
@@ -384,7 +395,7 @@ function skipChunks(b: Uint8Array, p: number, major: number): number {
     let len = cb & 31;
     if (len >= 24) {
       if (len > 27) fail("malformed string chunk");
-      const size = ARG_BYTES[len - 24]!;
+      const size = 1 << (len - 24);
       if (p + size > n) fail("unexpected end of input");
       len = argument(b, p, len);
       p += size;
@@ -426,7 +437,7 @@ export function rewrite(b: Uint8Array): Uint8Array {
         let len = b[q]! & 31;
         q++;
         if (len >= 24) {
-          const size = ARG_BYTES[len - 24]!;
+          const size = 1 << (len - 24);
           len = argument(b, q, len);
           q += size;
         }
@@ -446,7 +457,7 @@ export function rewrite(b: Uint8Array): Uint8Array {
     let headLen = 1;
     let value = ai;
     if (ai >= 24 && ai <= 27) {
-      headLen += ARG_BYTES[ai - 24]!;
+      headLen += 1 << (ai - 24);
       value = argument(b, p + 1, ai);
     }
     if (major === 6 && value === 4) {
