@@ -115,6 +115,26 @@ describe("scan plan", () => {
     expect(scan(encode({ name: "n", tags: [] }), 128, false, plan) & MATCHES_PLAN).toBe(0);
   });
 
+  it("finds members in any order, and no key after the last one", () => {
+    const plan = planFor(Defaults);
+    expect(scan(encode({ plain: "p", tags: [], size: 1, name: "n" }), 128, false, plan) & MATCHES_PLAN).toBe(MATCHES_PLAN);
+    expect(scan(encode({ name: "n", size: 1, tags: [], plain: "p", more: "m" }), 128, false, plan) & MATCHES_PLAN).toBe(0);
+    expect(scan(encode({ name: "n", size: 1, tags: [], plain: "p", name2: "m" }), 128, false, plan) & MATCHES_PLAN).toBe(0);
+    // nested structures each keep their own place in their members
+    const tree = planFor(TreeSchema);
+    const nested = { children: [{ value: 1, children: [{ value: 2 }] }, { children: [], value: 3 }], value: 4 };
+    expect(scan(encode(nested), 128, false, tree) & MATCHES_PLAN).toBe(MATCHES_PLAN);
+    expect(scan(encode({ children: [{ value: 1, extra: 2 }], value: 4 }), 128, false, tree) & MATCHES_PLAN).toBe(0);
+  });
+
+  it("never keeps a structure's null member, whatever its member count", () => {
+    for (const names of [["a"], ["a", "b"]]) {
+      const schema = struct(`test#Null${names.length}`, names.map((name) => member(name, string)));
+      expect(scan(encode({ a: null }), 128, false, planFor(schema)) & MATCHES_PLAN).toBe(0);
+      expect(Object.keys(compileReader(schema)(encode({ a: null })) as object)).toEqual([]);
+    }
+  });
+
   it("matches a member name only when every byte of it matches, at any length", () => {
     for (let len = 1; len <= 14; len++) {
       const name = "abcdefghijklmn".slice(0, len);

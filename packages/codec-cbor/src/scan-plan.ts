@@ -53,6 +53,9 @@ export const enum Stride {
    * bits (or 0), start and length of the wire name in `names`, then the name's
    * first and last four bytes as big-endian int32s (names under four bytes:
    * all of them, in the first), so the scan compares most names without reading `names`.
+   * Each structure's members end with a sentinel record of length -1, which
+   * no key matches: the scan tries the member after the last one matched
+   * without a bounds check.
    */
   MEMBER = 7,
 }
@@ -166,6 +169,7 @@ export function planFor(schema: Schema): ScanPlan {
           members.push(-1, Kind.CONVERT, b, names.length, name.length, wordAt(name, 0), name.length >= 4 ? wordAt(name, name.length - 4) : 0);
           for (const byte of name) names.push(byte);
         }
+        members.push(-1, Kind.CONVERT, 0, 0, -1, 0, 0);
         for (let i = 0; i < ms.length; i++) members[(first + i) * Stride.MEMBER] = add(ms[i]!.target);
         nodes[at + 1] = first;
         nodes[at + 2] = ms.length;
@@ -182,7 +186,7 @@ export function planFor(schema: Schema): ScanPlan {
   const root = add(schema);
   // kinds are final only now: a recursive reference was still Kind.CONVERT when first added
   for (const at of children) nodes[at + 3] = nodes[nodes[at + 1]! * Stride.NODE]!;
-  for (let m = 0; m < members.length; m += Stride.MEMBER) members[m + 1] = nodes[members[m]! * Stride.NODE]!;
+  for (let m = 0; m < members.length; m += Stride.MEMBER) if (members[m]! >= 0) members[m + 1] = nodes[members[m]! * Stride.NODE]!;
   const nameBytes = Uint8Array.from(names);
   const plan: ScanPlan = {
     root,

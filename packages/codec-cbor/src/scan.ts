@@ -26,7 +26,10 @@ const enum Frame {
   ARRAY = 1,
   MAP = 2,
   INDEFINITE = 4,
-  /** A stack frame: count, kind, and with a plan node, next member to try, default bits seen. */
+  /**
+   * A stack frame: count, kind, and with a plan node, the next member record
+   * to try (a planned structure; -1 otherwise), default bits seen.
+   */
   SIZE = 5,
 }
 
@@ -93,7 +96,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
   let count = 1;
   let kind: number = Frame.TOP;
   let node = -1;
-  let cursor = 0;
+  let cursor = -1;
   let seen = 0;
   for (;;) {
     // close every definite container whose items are all read
@@ -103,7 +106,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         return planned ? flags | MATCHES_PLAN : flags;
       }
       // a structure that lacks a member with a default gets it from the converter
-      if (planned && pn[node * Stride.NODE] === Kind.STRUCT && seen !== pn[node * Stride.NODE + 3]) planned = false;
+      if (planned && cursor >= 0 && seen !== pn[node * Stride.NODE + 3]) planned = false;
       top--;
       const f = top * Frame.SIZE;
       count = stack[f]!;
@@ -116,7 +119,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
     let ib = b[p++]!;
     if (ib === 0xff) {
       if ((kind & Frame.INDEFINITE) === 0) fail("unexpected break");
-      if (planned && pn[node * Stride.NODE] === Kind.STRUCT && seen !== pn[node * Stride.NODE + 3]) planned = false;
+      if (planned && cursor >= 0 && seen !== pn[node * Stride.NODE + 3]) planned = false;
       top--;
       const f = top * Frame.SIZE;
       count = stack[f]!;
@@ -154,29 +157,28 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         planned = false;
       }
       if (planned) {
-        const at = node * Stride.NODE;
-        if (pn[at] === Kind.STRUCT) {
-          // members usually arrive in schema order: try the next one first
-          const first = pn[at + 1]!;
-          const c = pn[at + 2]!;
-          let m = cursor < c && sameName(pm, names, (first + cursor) * Stride.MEMBER, view, p, len) ? cursor : -1;
-          if (m < 0) {
-            for (let j = 0; j < c; j++) {
-              if (sameName(pm, names, (first + j) * Stride.MEMBER, view, p, len)) {
-                m = j;
+        if (cursor >= 0) {
+          // a structure: members usually arrive in schema order, so try the next one first
+          let mat = sameName(pm, names, cursor, view, p, len) ? cursor : -1;
+          if (mat < 0) {
+            const at = node * Stride.NODE;
+            const end = (pn[at + 1]! + pn[at + 2]!) * Stride.MEMBER;
+            for (let m = pn[at + 1]! * Stride.MEMBER; m < end; m += Stride.MEMBER) {
+              if (sameName(pm, names, m, view, p, len)) {
+                mat = m;
                 break;
               }
             }
           }
-          if (m < 0) planned = false; // an unknown member: the converter drops it
+          if (mat < 0) planned = false; // an unknown member: the converter drops it
           else {
-            cursor = m + 1;
-            const mat = (first + m) * Stride.MEMBER;
+            cursor = mat + Stride.MEMBER;
             en = pm[mat]!;
             want = pm[mat + 1]!;
             seen |= pm[mat + 2]!;
           }
         } else {
+          const at = node * Stride.NODE;
           en = pn[at + 1]!;
           want = pn[at + 3]!;
         }
@@ -232,7 +234,8 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
         if (want === Kind.TIMESTAMP && tag === 1 && validDate(b, p, next)) want = Want.CHECKED;
         else planned = false;
       }
-      ib = b[p++]!;
+      ib = next;
+      p++;
       major = ib >> 5;
       ai = ib & 31;
     } else if (want === Kind.TIMESTAMP) planned = false; // a bare number: the converter makes the Date
@@ -258,7 +261,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           count = Limit.INDEFINITE_COUNT;
           kind = (major === 4 ? Frame.ARRAY : Frame.MAP) | Frame.INDEFINITE;
           node = en;
-          cursor = 0;
+          cursor = planned && want === Kind.STRUCT ? pn[en * Stride.NODE + 1]! * Stride.MEMBER : -1;
           seen = 0;
           continue;
         }
@@ -307,7 +310,7 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           count = value;
           kind = Frame.ARRAY;
           node = en;
-          cursor = 0;
+          cursor = -1;
           seen = 0;
         }
         break;
@@ -326,15 +329,16 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
           count = value;
           kind = Frame.MAP;
           node = en;
-          cursor = 0;
+          cursor = planned && want === Kind.STRUCT ? pn[en * Stride.NODE + 1]! * Stride.MEMBER : -1;
           seen = 0;
         } else if (planned && want === Kind.STRUCT && pn[en * Stride.NODE + 3] !== 0) planned = false;
         break;
       case 7:
         if (value < 20 || value > 23) fail("unsupported simple value");
         if (planned) {
-          // null stays null only as an item of a sparse list or map; undefined always becomes null
-          if (value === 22) planned = kind !== Frame.TOP && pn[node * Stride.NODE + 2] === 1;
+          // null stays null only as an item of a sparse list or map (the converter drops a
+          // structure's null member); undefined always becomes null
+          if (value === 22) planned = kind !== Frame.TOP && cursor < 0 && pn[node * Stride.NODE + 2] === 1;
           else if (value === 23 || want !== Kind.BOOLEAN) planned = false;
         }
         break;
