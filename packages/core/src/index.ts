@@ -64,7 +64,7 @@ export { OutputBuffer } from "./codec-buffer.js";
 export { CodecFailure, codecError, codecFail, escapePointerSegment, rethrowAt } from "./codec-failure.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
 export type { Validator } from "./validation/validator.js";
-export { byteChunks } from "./values/streams.js";
+export { byteChunks, isWholeBody, readWholeBody, type WholeBody } from "./values/streams.js";
 export { encodeUtf8 } from "./values/utf8.js";
 export { refuseStreamingBlob } from "./protocol/streaming-blob.js";
 export {

@@ -4,7 +4,7 @@
  * limit on the prefix, before a byte of the message is buffered; compressed
  * messages are gunzipped as a stream and bounded by the same limit.
  */
-import { byteChunks, type HttpBody, ProtocolError } from "@anvil/core";
+import { byteChunks, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
 import type { GrpcStatusName } from "./status.js";
 
 /** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */
@@ -110,35 +110,53 @@ export async function* readMessages(body: HttpBody, options: ReadMessagesOptions
 /**
  * The one message of a unary call's body, or undefined for a body without
  * any; rejects as {@link readMessages} does, and with UNIMPLEMENTED for a
- * body with more than one message. A plain loop over the chunks (no
- * generator): this is every unary call's path.
+ * body with more than one message. No generator: this is every unary
+ * call's path. A body that can hand over all its bytes at once (the Node
+ * adapter's) is read so, bounded by the limit and its prefix; any other
+ * stream is refused as soon as its prefix announces too much.
  */
-export async function readOneMessage(body: HttpBody, options: ReadMessagesOptions): Promise<Uint8Array | undefined> {
-  if (body === undefined) return undefined;
-  let whole: Uint8Array;
-  if (body instanceof Uint8Array) whole = body;
-  else {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of byteChunks(body)) {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      // The limit is checked on the prefix as soon as it is in, before the rest is gathered.
-      if (size >= PREFIX_BYTES && size - chunk.byteLength < PREFIX_BYTES) checkPrefix(chunks.length === 1 ? chunk : concatAll(chunks, size), options);
-      else if (size > PREFIX_BYTES + options.maxMessageBytes) break;
+export function readOneMessage(body: HttpBody, options: ReadMessagesOptions): Promise<Uint8Array | undefined> {
+  try {
+    if (body === undefined) return Promise.resolve(undefined);
+    if (body instanceof Uint8Array) return Promise.resolve(oneMessage(body, options));
+    if (isWholeBody(body)) {
+      const tooLarge = (): Error => grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (over ${options.maxMessageBytes} bytes)`);
+      return body.readWhole(PREFIX_BYTES + options.maxMessageBytes, tooLarge).then((whole) => oneMessage(whole, options));
     }
-    whole = chunks.length === 1 ? chunks[0]! : concatAll(chunks, size);
+    return collectMessage(byteChunks(body), options).then((whole) => oneMessage(whole, options));
+  } catch (error) {
+    return Promise.reject(error);
   }
+}
+
+/** A body's chunks in one buffer, refused as soon as its prefix announces a message over the limit. */
+async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: ReadMessagesOptions): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    parts.push(chunk);
+    size += chunk.byteLength;
+    // The limit is checked on the prefix as soon as it is in, before the rest is gathered.
+    if (size >= PREFIX_BYTES && size - chunk.byteLength < PREFIX_BYTES) checkPrefix(parts.length === 1 ? chunk : concatAll(parts, size), options);
+    else if (size > PREFIX_BYTES + options.maxMessageBytes) break;
+  }
+  return parts.length === 1 ? parts[0]! : concatAll(parts, size);
+}
+
+/** The one message of a whole body (see {@link readOneMessage}); a promise only for a compressed message. */
+function oneMessage(whole: Uint8Array, options: ReadMessagesOptions): Uint8Array | undefined | Promise<Uint8Array> {
   if (whole.byteLength === 0) return undefined;
   const length = checkPrefix(whole, options);
   const end = PREFIX_BYTES + length;
   if (whole.byteLength < end) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
   if (whole.byteLength > end) throw grpcFailure("UNIMPLEMENTED", `${options.side}: a unary call carries one message, got more`);
+  const message = whole.subarray(PREFIX_BYTES, end);
+  if (whole[0] === 0) return message;
   const encoding = options.encoding === undefined || options.encoding === "identity" ? undefined : options.encoding;
-  if (whole[0] === 1 && encoding !== undefined && encoding !== "gzip") {
+  if (encoding !== undefined && encoding !== "gzip") {
     throw grpcFailure("UNIMPLEMENTED", `${options.side}: message encoding ${encoding} is not supported (identity, gzip)`);
   }
-  return finish(whole.subarray(PREFIX_BYTES, end), whole[0] === 1, encoding, options);
+  return finish(message, true, encoding, options);
 }
 
 /** The length a message prefix announces, checked against the flag rules and the limit. */

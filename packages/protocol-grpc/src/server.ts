@@ -24,7 +24,7 @@ import { frameMessage, grpcFailure, readMessages, readOneMessage } from "./frame
 import { grpcPath } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus } from "./status.js";
-import { nextOrAbort, streamingBlobOf, streamMemberOf } from "./streams.js";
+import { nextOrAbort, type StreamMember, streamingBlobOf, streamMemberOf } from "./streams.js";
 import { parseTimeout } from "./timeout.js";
 import { GRPC_PROTO, isAnyGrpcContentType, isGrpcContentType } from "./wire.js";
 
@@ -37,6 +37,12 @@ const OK_TRAILERS = new HttpHeaders({ "grpc-status": "0" });
 /** The server protocol. */
 export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
   const { codec } = options;
+  const plans = new WeakMap<OperationSchema, OperationPlan>();
+  const planOf = (operation: OperationSchema): OperationPlan => {
+    let plan = plans.get(operation);
+    if (plan === undefined) plans.set(operation, (plan = new OperationPlan(operation, codec)));
+    return plan;
+  };
   const readOptions = (request: HttpRequest) => ({ maxMessageBytes: options.maxReceiveMessageBytes, encoding: request.headers.get("grpc-encoding") ?? undefined, side: SIDE });
 
   const errorAnswer = (operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse => {
@@ -65,33 +71,34 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         if (isAnyGrpcContentType(contentType)) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: content type ${contentType} is not supported (application/grpc+proto)`);
         throw new ProtocolError("UnsupportedMediaTypeException", 415, `${SIDE}: a gRPC request must be application/grpc+proto, got ${contentType ?? "no Content-Type"}`);
       }
-      refuseStreamingBlob(operation);
-      const stream = streamMemberOf(operation.input);
+      const plan = planOf(operation);
+      if (plan.refusal !== undefined) throw grpcFailure("UNIMPLEMENTED", plan.refusal);
+      const stream = plan.inputStream;
       if (stream !== undefined) {
         // The handler reads the events as they arrive.
-        const read = codec.reader(stream.schema);
-        return { [stream.name]: decodeEach(readMessages(request.body, readOptions(request)), read, context.signal) };
+        return { [stream.name]: decodeEach(readMessages(request.body, readOptions(request)), plan.read, context.signal) };
       }
       return readOneMessage(request.body, readOptions(request)).then((message) => {
         if (message === undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} takes one request message, got none`);
-        return codec.reader(operation.input)(message);
+        return plan.read(message);
       });
     },
 
     serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse {
       const headers = new HttpHeaders({ "content-type": GRPC_PROTO });
-      const stream = streamMemberOf(operation.output);
+      const plan = planOf(operation);
+      const stream = plan.outputStream;
       if (stream !== undefined) {
         const events = (output as Record<string, unknown> | undefined)?.[stream.name] as AsyncIterable<unknown> | undefined;
         let finish!: (trailers: Headers) => void;
         const trailers = new Promise<Headers>((resolve) => (finish = resolve));
         const signal = context.signal;
-        const body = encodeEach(events, codec.writer<unknown>(stream.schema), signal, (error) =>
+        const body = encodeEach(events, plan.write, signal, (error) =>
           finish(error === undefined ? OK_TRAILERS : writeStatus(new HttpHeaders(), statusOfError(operation, streamError(operation, error, signal), context.service), context.service, options)),
         );
         return { status: 200, headers, body, trailers };
       }
-      return { status: 200, headers, body: frameMessage(codec.writer<unknown>(operation.output)(output ?? {})), trailers: OK_TRAILERS };
+      return { status: 200, headers, body: frameMessage(plan.write(output ?? {})), trailers: OK_TRAILERS };
     },
 
     serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse {
@@ -133,9 +140,38 @@ function declaredOnly(operation: OperationSchema, error: unknown): unknown {
 /** What an undeclared modeled error becomes: a plain error that is none of Anvil's kinds. */
 const UNDECLARED = Object.freeze(new Error("undeclared error"));
 
-function refuseStreamingBlob(operation: OperationSchema): void {
-  const blob = streamingBlobOf(operation.input) ?? streamingBlobOf(operation.output);
-  if (blob !== undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} streams a blob (${blob.name}), which gRPC cannot carry`);
+/** What the server works out once per operation: its call kind, and its message reader and writer. */
+class OperationPlan {
+  /** Why the operation cannot be served (it streams a blob, which gRPC cannot carry), if it cannot. */
+  readonly refusal: string | undefined;
+  /** The `@streaming` union member of the input, for a client- or bidirectional-streaming call. */
+  readonly inputStream: StreamMember | undefined;
+  /** The `@streaming` union member of the output, for a server- or bidirectional-streaming call. */
+  readonly outputStream: StreamMember | undefined;
+  #read: ((bytes: Uint8Array) => unknown) | undefined;
+  #write: ((value: unknown) => Uint8Array) | undefined;
+
+  constructor(
+    private readonly operation: OperationSchema,
+    private readonly codec: ResolvedGrpcOptions["codec"],
+  ) {
+    const blob = streamingBlobOf(operation.input) ?? streamingBlobOf(operation.output);
+    this.refusal = blob === undefined ? undefined : `${SIDE}: ${operation.name} streams a blob (${blob.name}), which gRPC cannot carry`;
+    this.inputStream = streamMemberOf(operation.input);
+    this.outputStream = streamMemberOf(operation.output);
+  }
+
+  /** Decodes a request message: the input, or one event of the input stream. */
+  get read(): (bytes: Uint8Array) => unknown {
+    const stream = this.inputStream;
+    return (this.#read ??= stream === undefined ? this.codec.reader(this.operation.input) : this.codec.reader(stream.schema));
+  }
+
+  /** Encodes a response message: the output, or one event of the output stream. */
+  get write(): (value: unknown) => Uint8Array {
+    const stream = this.outputStream;
+    return (this.#write ??= stream === undefined ? this.codec.writer<unknown>(this.operation.output) : this.codec.writer<unknown>(stream.schema));
+  }
 }
 
 /** Request messages decoded one by one as the handler asks for them. */

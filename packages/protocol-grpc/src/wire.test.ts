@@ -1,4 +1,4 @@
-import { ProtocolError, SerializationError } from "@anvil/core";
+import { ProtocolError, SerializationError, type WholeBody } from "@anvil/core";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages, type ReadMessagesOptions, readOneMessage } from "./frames.js";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
@@ -88,6 +88,20 @@ describe("the message of a unary call", () => {
       await new Promise(() => undefined); // the rest never comes
     }
     expect(await failure(readOneMessage(hangs(), { ...options, maxMessageBytes: 10 }))).toBe("RESOURCE_EXHAUSTED");
+  });
+
+  it("reads a body that hands over its bytes at once in one piece, bounded by the limit and the prefix", async () => {
+    const limits: number[] = [];
+    const whole = (bytes: Uint8Array): WholeBody => ({
+      readWhole: (limit, tooLarge) => (limits.push(limit), bytes.byteLength > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(bytes)),
+      [Symbol.asyncIterator]: () => {
+        throw new Error("read whole, not chunk by chunk");
+      },
+    });
+    expect([...(await readOneMessage(whole(frameMessage(new Uint8Array([5, 6]))), options))!]).toEqual([5, 6]);
+    expect(await failure(readOneMessage(whole(frameMessage(new Uint8Array(11))), { ...options, maxMessageBytes: 10 }))).toBe("RESOURCE_EXHAUSTED");
+    expect(await failure(readOneMessage(whole(new Uint8Array([0, 0, 0, 0, 9, 1])), options))).toBe("INTERNAL");
+    expect(limits).toEqual([5 + DEFAULT_MAX_RECEIVE_BYTES, 15, 5 + DEFAULT_MAX_RECEIVE_BYTES]);
   });
 
   it("fails two messages (UNIMPLEMENTED), a cut message and a bad flag (INTERNAL)", async () => {

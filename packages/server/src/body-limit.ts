@@ -5,7 +5,7 @@
  * without one is counted as it streams in and refused as soon as it passes
  * the limit.
  */
-import { byteChunks, type ByteStream, concatBytes, type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
+import { type HttpBody, type OperationSchema, ProtocolError, readWholeBody } from "@anvil/core";
 
 /** The default buffered body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -34,32 +34,5 @@ export function readLimited(body: HttpBody, limit: number, contentLength: string
     if (body.byteLength > limit) throw payloadTooLarge(limit);
     return body;
   }
-  if (isWholeBody(body)) return body.readWhole(limit);
-  return collectLimited(byteChunks(body), limit);
-}
-
-/**
- * A request body that can hand over all its bytes at once (the Node
- * adapter's): one wait instead of one per chunk through the async-iterator
- * protocol, which matters for the small bodies most requests have.
- */
-export interface WholeBody extends AsyncIterable<Uint8Array> {
-  /** The whole body; rejects with {@link payloadTooLarge} as soon as it is over `limit` bytes, without reading the rest. */
-  readWhole(limit: number): Promise<Uint8Array>;
-}
-
-function isWholeBody(body: ByteStream): body is WholeBody {
-  return typeof (body as Partial<WholeBody>).readWhole === "function";
-}
-
-/** Reads chunks into one buffer, refusing with {@link payloadTooLarge} (and reading no further) once they pass `limit` bytes. */
-export async function collectLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) throw payloadTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return concatBytes(chunks, size);
+  return readWholeBody(body, limit, payloadTooLarge);
 }

@@ -5,5 +5,5 @@
  *
  * @packageDocumentation
  */
-export { listen, nodeHandler, toHttpRequest as fromNodeRequest } from "./node.js";
+export { listen, nodeHandler, nodeStreamHandler, toHttpRequest as fromNodeRequest } from "./node.js";
 export type { ListenOptions, NodeLimits, NodeListener } from "./node.js";

@@ -4,10 +4,11 @@ import * as http2 from "node:http2";
 import * as https from "node:https";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { listen, type NodeListener } from "./node-entry.js";
+import { listen, type NodeListener, nodeHandler } from "./node-entry.js";
 import { createServer } from "./server.js";
 import { testProtocol } from "./test-protocol.js";
 import { CHUNK, TestService, testServer } from "./test-service.js";
@@ -328,6 +329,105 @@ describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
       await expect.poll(() => server.inFlight).toBe(0);
     } finally {
       session.destroy();
+    }
+  });
+});
+
+describe("listen (HTTP/2 cleartext): the stream API", () => {
+  it("keeps a session open while a call is in flight, and closes it once idle for idleTimeoutMs", async () => {
+    const { listener, observed } = await start({ http2: true, idleTimeoutMs: 150 });
+    const session = http2.connect(listener.url);
+    const closed = new Promise<number>((resolve) => session.once("close", () => resolve(Date.now())));
+    try {
+      const waiting = observed.waiting();
+      const call = h2Request(session, "/wait", "{}");
+      await waiting;
+      // Three idle timeouts with a call in flight: the session stays.
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect(session.closed || session.destroyed).toBe(false);
+      observed.release();
+      expect((await call).status).toBe(200);
+      const answered = Date.now();
+      expect((await closed) - answered).toBeGreaterThanOrEqual(100);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("sends 100 Continue only when the body is read", async () => {
+    const { listener } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      const send = (path: string) =>
+        new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+          const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/json", expect: "100-continue" });
+          let continued = false;
+          stream.on("continue", () => {
+            continued = true;
+            stream.end(`{"text":"abc"}`);
+          });
+          stream.on("response", (h) => {
+            const status = Number(h[":status"]);
+            if (!continued) stream.close();
+            resolve({ status, continued });
+          });
+          stream.on("error", reject);
+        });
+      expect(await send("/echo/c")).toEqual({ status: 200, continued: true });
+      expect(await send("/nowhere")).toEqual({ status: 404, continued: false });
+    } finally {
+      session.close();
+    }
+  });
+
+  it("answers 431 to too many header fields", async () => {
+    const { listener } = await start({ http2: true, maxHeaders: 10 });
+    const session = http2.connect(listener.url);
+    try {
+      const headers: http2.OutgoingHttpHeaders = { ":method": "POST", ":path": "/echo/x", "content-type": "application/json" };
+      for (let i = 0; i < 10; i++) headers[`x-extra-${i}`] = "1";
+      const status = await new Promise<number>((resolve, reject) => {
+        const stream = session.request(headers);
+        stream.on("response", (h) => resolve(Number(h[":status"])));
+        stream.on("error", reject);
+        stream.end("{}");
+      });
+      expect(status).toBe(431);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("takes a streamed request body of many chunks whole", async () => {
+    const { listener } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      const size = await new Promise<string>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/upload", "content-type": "application/octet-stream" });
+        let body = "";
+        stream.on("data", (c: Buffer) => (body += c.toString()));
+        stream.on("end", () => resolve(body));
+        stream.on("error", reject);
+        for (let i = 0; i < 40; i++) stream.write(new Uint8Array(16 * 1024).fill(i));
+        stream.end();
+      });
+      expect(JSON.parse(size)).toEqual({ size: 40 * 16 * 1024 });
+    } finally {
+      session.close();
+    }
+  });
+
+  it("serves through nodeHandler on a server of one's own (Node's compatibility layer), trailers included", async () => {
+    const { server } = testServer();
+    const node = http2.createServer(nodeHandler(server));
+    await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+    const session = http2.connect(`http://127.0.0.1:${(node.address() as AddressInfo).port}`);
+    try {
+      const answer = await h2Request(session, "/echo/own", `{"text":"abcd"}`);
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { message: "own:4" }]);
+    } finally {
+      session.close();
+      await new Promise((resolve) => node.close(resolve));
     }
   });
 });

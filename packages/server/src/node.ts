@@ -3,15 +3,17 @@
  * cleartext HTTP/2 with prior knowledge (`node:http2`), and TLS serving h2
  * and http/1.1 on one port (ALPN). Bodies stream both ways: the request is
  * read as the pipeline pulls it, the response is written chunk by chunk,
- * waiting for `drain` when the socket is full.
+ * waiting for `drain` when the socket is full. HTTP/2 is served on Node's
+ * stream API (node-http2.ts); this module holds HTTP/1.1 and the listener.
  */
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
-import { collectLimited, type WholeBody } from "./body-limit.js";
+import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
+import { drained, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject } from "./node-common.js";
+import { http2Request, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -26,7 +28,7 @@ export interface NodeLimits {
   readonly requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, in milliseconds (HTTP/1.1). Default 5 000. */
   readonly keepAliveTimeoutMs?: number;
-  /** How long an HTTP/2 session may stay silent before it is closed, in milliseconds. Default 120 000. */
+  /** How long an HTTP/2 session may stay without a call in flight (and silent) before it is closed, in milliseconds. Default 120 000. */
   readonly idleTimeoutMs?: number;
 }
 
@@ -73,61 +75,59 @@ const DEFAULTS = {
   idleTimeoutMs: 120_000,
 } satisfies Required<NodeLimits>;
 
-/** Headers HTTP/2 forbids (connection-specific). */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
-
 /**
  * A Node request listener for the server, usable with `http.createServer`,
  * `http2.createServer` and `http2.createSecureServer({ allowHTTP1: true })`.
  * Starts the server (route conflicts and missing handlers throw here).
  * Register it for `checkContinue` too, to refuse bodies before the client
- * sends them ({@link listen} does).
+ * sends them ({@link listen} does). An HTTP/2 request is served on its
+ * stream, as {@link nodeStreamHandler} serves it; registering that one for
+ * an HTTP/2 server's `stream` event instead saves Node's compatibility
+ * layer's work on every request.
  */
 export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): (req: NodeRequest, res: NodeResponse) => void {
-  server.start();
-  const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
-  const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-  return (req, res) => {
-    const exchange = server.begin();
-    // HTTP/1.1 servers time requests out themselves (`requestTimeout`); HTTP/2 streams are timed here.
-    const timer = requestTimeoutMs > 0 && !isHttp1(req) && !req.stream.endAfterHeaders ? setTimeout(() => requestTimedOut(req, res), requestTimeoutMs) : undefined;
-    if (timer !== undefined) req.once("end", () => clearTimeout(timer));
-    res.once("close", () => {
-      clearTimeout(timer);
-      if (wentAway(req, res)) exchange.abort(new Error("the client went away"));
-      exchange.end();
-    });
-    void serve(server, exchange, req, res, maxHeaders);
-  };
+  return listeners(server, limits).request;
 }
 
 /**
- * Whether a closed exchange ended before its answer did: an HTTP/1.1
- * response not fully written, an HTTP/2 stream reset (RST_STREAM, e.g. a
- * gRPC cancellation) or closed before the answer ended. (HTTP/2's
- * `writableFinished` is true once the stream closes, however it closed.)
+ * A listener for an HTTP/2 server's `stream` event (Node's stream API):
+ * `http2.createServer().on("stream", nodeStreamHandler(server))`. Starts the
+ * server (route conflicts and missing handlers throw here).
  */
-function wentAway(req: NodeRequest, res: NodeResponse): boolean {
-  if (isHttp1(req)) return !res.writableFinished;
-  return !res.writableEnded || (req.stream.rstCode !== undefined && req.stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR);
+export function nodeStreamHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): StreamListener {
+  return listeners(server, limits).stream;
 }
 
-/** The request body did not arrive in time: 408 if nothing was answered yet, else the stream is cut. */
-function requestTimedOut(req: NodeRequest, res: NodeResponse): void {
-  if (req.complete) return;
-  if (!res.headersSent) {
-    res.writeHead(408, { "content-type": "text/plain" });
-    // Once the answer is out, the stream is reset: the body still being read stops with an error.
-    res.end("request timeout", () => req.destroy());
-  } else {
-    res.destroy();
-  }
+/** The request listener (HTTP/1.1, and HTTP/2 through the compatibility layer) and the HTTP/2 stream listener of a server. */
+function listeners(
+  server: Server<any>,
+  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs" | "idleTimeoutMs">,
+): { request: (req: NodeRequest, res: NodeResponse) => void; stream: StreamListener } {
+  const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
+  const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const stream = streamListener(server, { maxHeaders, requestTimeoutMs, ...(limits.idleTimeoutMs !== undefined ? { idleTimeoutMs: limits.idleTimeoutMs } : {}) });
+  const request = (req: NodeRequest, res: NodeResponse): void => {
+    if (!isHttp1(req)) {
+      // Served on its stream; the compatibility layer's own hook would answer the trailers a second time.
+      req.stream.removeAllListeners("wantTrailers");
+      stream(req.stream, req.headers, 0, req.rawHeaders);
+      return;
+    }
+    const exchange = server.begin();
+    // HTTP/1.1 servers time requests out themselves (`requestTimeout`).
+    res.once("close", () => {
+      if (!res.writableFinished) exchange.abort(new Error("the client went away"));
+      exchange.end();
+    });
+    void serve(server, exchange, req, res as http.ServerResponse, maxHeaders);
+  };
+  return { request, stream };
 }
 
-async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, res: NodeResponse, maxHeaders: number): Promise<void> {
+async function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): Promise<void> {
   try {
     if (req.rawHeaders.length / 2 > maxHeaders) {
-      res.writeHead(431, { "content-type": "text/plain", ...(isHttp1(req) ? { connection: "close" } : {}) });
+      res.writeHead(431, { "content-type": "text/plain", connection: "close" });
       res.end("too many request header fields");
       return;
     }
@@ -141,9 +141,6 @@ async function serve(server: Server<any>, exchange: Exchange, req: NodeRequest, 
     const response = await server.dispatch(request, exchange, remoteAddress !== undefined ? { remoteAddress } : {});
     const written = writeResponse(req, res, response, server.closing);
     if (written !== undefined) await written;
-    // An HTTP/2 request body left unread (a refusal, a stream the handler stopped reading): RST_STREAM NO_ERROR
-    // once the answer is out tells the client to stop sending (RFC 9113 §8.1), so the stream does not stay half open.
-    if (!isHttp1(req) && !req.complete) resetWhenAnswered(req, response.trailers !== undefined);
   } catch (error) {
     // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
     if (!res.headersSent) {
@@ -166,35 +163,28 @@ function isHttp1(req: NodeRequest): req is http.IncomingMessage {
  * body is first read, so a refusal (413, 404, ...) costs the client no upload.
  */
 export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest {
+  if (!isHttp1(req)) return http2Request(req.stream, req.headers, req.rawHeaders);
   const url = originForm(req.url ?? "/");
   const q = url.indexOf("?");
-  const headers = HttpHeaders.fromRawPairs(req.rawHeaders);
   // Node's own parsed headers answer these without going through `Headers` (one lookup each there costs more).
   const parsed = req.headers;
-  const hasBody = isHttp1(req)
-    ? parsed["transfer-encoding"] !== undefined || (parsed["content-length"] !== undefined && parsed["content-length"] !== "0")
-    : !req.stream.endAfterHeaders;
-  const authority = (isHttp1(req) ? req.headers.host : req.authority) ?? "";
-  const host = hostName(authority);
+  const hasBody = parsed["transfer-encoding"] !== undefined || (parsed["content-length"] !== undefined && parsed["content-length"] !== "0");
+  const host = hostName(parsed.host ?? "");
   return {
     method: req.method ?? "GET",
     path: q < 0 ? url : url.slice(0, q),
     query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
-    headers,
-    body: hasBody ? bodyOf(req, res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? res : undefined) : undefined,
+    headers: HttpHeaders.fromRawPairs(req.rawHeaders),
+    body: hasBody ? new NodeBody(req, res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? (res as http.ServerResponse) : undefined) : undefined,
     ...(host !== "" ? { host } : {}),
   };
-}
-
-function bodyOf(req: NodeRequest, expecting: NodeResponse | undefined): AsyncIterable<Uint8Array> {
-  return new NodeBody(req, expecting);
 }
 
 /** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
 class NodeBody implements WholeBody {
   constructor(
-    private readonly req: NodeRequest,
-    private expecting: NodeResponse | undefined,
+    private readonly req: http.IncomingMessage,
+    private expecting: http.ServerResponse | undefined,
   ) {}
 
   [Symbol.asyncIterator](): BodyReader {
@@ -204,8 +194,8 @@ class NodeBody implements WholeBody {
     return new BodyReader(this.req);
   }
 
-  readWhole(limit: number): Promise<Uint8Array> {
-    return this[Symbol.asyncIterator]().whole(limit);
+  readWhole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
+    return this[Symbol.asyncIterator]().whole(limit, tooLarge);
   }
 }
 
@@ -221,15 +211,14 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 class BodyReader implements AsyncIterator<Uint8Array, undefined> {
   #waited = false;
 
-  constructor(private readonly req: NodeRequest) {}
+  constructor(private readonly req: http.IncomingMessage) {}
 
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
     const req = this.req;
     const chunk = req.read() as Uint8Array | null;
     if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
-    // An HTTP/1.1 message the parser has completed, with nothing left to read, is over though "end" is not emitted yet
-    // (HTTP/2's `complete` is also true for an aborted stream).
-    if (req.readableEnded || (isHttp1(req) && req.complete)) return Promise.resolve(DONE);
+    // A message the parser has completed, with nothing left to read, is over though "end" is not emitted yet.
+    if (req.readableEnded || req.complete) return Promise.resolve(DONE);
     if (req.destroyed) return Promise.reject(req.errored ?? new Error("the request was closed before its body ended"));
     // The request event fires before the parser pushes a body that came in the same packet as the
     // headers: by the next microtask it is there, which is cheaper to look at than to listen for.
@@ -279,19 +268,19 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
    * HTTP/1.1 body that came in the packets of its headers is all there a
    * microtask later: it is taken then, in one read.
    */
-  whole(limit: number): Promise<Uint8Array> {
-    if (this.#waited) return this.#collect(null, limit);
+  whole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
+    if (this.#waited) return this.#collect(null, limit, tooLarge);
     this.#waited = true;
     return Promise.resolve().then(() => {
       const req = this.req;
       const chunk = req.read() as Uint8Array | null;
-      if (chunk !== null && chunk.byteLength <= limit && isHttp1(req) && req.complete && req.readableLength === 0) return chunk;
-      return this.#collect(chunk, limit);
+      if (chunk !== null && chunk.byteLength <= limit && req.complete && req.readableLength === 0) return chunk;
+      return this.#collect(chunk, limit, tooLarge);
     });
   }
 
-  #collect(first: Uint8Array | null, limit: number): Promise<Uint8Array> {
-    return collectLimited(first === null ? this : startingWith(first, this), limit);
+  #collect(first: Uint8Array | null, limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
+    return readWholeBody(first === null ? this : startingWith(first, this), limit, tooLarge);
   }
 
   [Symbol.asyncIterator](): this {
@@ -305,44 +294,14 @@ async function* startingWith(first: Uint8Array, rest: AsyncIterable<Uint8Array>)
   yield* rest;
 }
 
-/** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */
-function originForm(target: string): string {
-  if (target.startsWith("/")) return target;
-  try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return target;
-  }
-}
-
-/** The path of a request target, without its query. */
-function pathOf(target: string): string {
-  const url = originForm(target);
-  const q = url.indexOf("?");
-  return q < 0 ? url : url.slice(0, q);
-}
-
 /** A Node request as a web-standard `Request` (for mounted handlers), with the origin the client used. */
-function toFetchRequest(req: NodeRequest): Request {
+function toFetchRequest(req: http.IncomingMessage): Request {
   const encrypted = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
-  const authority = (isHttp1(req) ? req.headers.host : req.authority) || "localhost";
+  const authority = req.headers.host || "localhost";
   const headers = HttpHeaders.fromRawPairs(req.rawHeaders);
   const method = req.method ?? "GET";
-  const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(req as Readable) as ReadableStream<Uint8Array>);
+  const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
   return new Request(`${encrypted ? "https" : "http"}://${authority}${originForm(req.url ?? "/")}`, { method, headers, body, duplex: "half" } as RequestInit);
-}
-
-/** A web-standard `Response` as the pipeline's `HttpResponse`. */
-function fromFetchResponse(response: Response): HttpResponse {
-  return { status: response.status, headers: response.headers, body: response.body ?? undefined };
-}
-
-/** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */
-function hostName(authority: string): string {
-  if (authority.startsWith("[")) return authority.slice(1, authority.indexOf("]"));
-  const colon = authority.indexOf(":");
-  return colon < 0 ? authority : authority.slice(0, colon);
 }
 
 /**
@@ -350,38 +309,19 @@ function hostName(authority: string): string {
  * back-pressure, then trailers. Returns a promise only when it has to wait
  * (a streamed body, trailers still to come).
  */
-function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpResponse, closing: boolean): Promise<void> | undefined {
-  const h1 = isHttp1(req);
-  const headers: Record<string, string | string[]> = {};
-  let cookies = false;
-  response.headers.forEach((value, name) => {
-    if (name === "set-cookie") cookies = true;
-    else if (h1 || !HOP_BY_HOP.has(name)) headers[name] = value;
-  });
-  // Each cookie stays a field of its own (forEach joins them).
-  if (cookies) headers["set-cookie"] = response.headers.getSetCookie();
+function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: HttpResponse, closing: boolean): Promise<void> | undefined {
+  const headers = headerObject(response.headers, false);
   // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
-  if (h1 && (closing || !req.complete)) headers["connection"] = "close";
+  if (closing || !req.complete) headers["connection"] = "close";
   const body = response.body;
   if (body === undefined || body instanceof Uint8Array) {
     const length = body?.byteLength ?? 0;
-    // An answer with trailers (gRPC) ends with them, not with a counted body.
-    if (headers["content-length"] === undefined && response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304))) {
-      headers["content-length"] = String(length);
-    }
-    if (body === undefined && response.trailers === undefined) {
-      // Headers set rather than written: `end` then sends them with the end of the stream in one HTTP/2
-      // HEADERS frame (a gRPC trailers-only answer), where `writeHead` would leave an empty DATA frame to follow.
-      res.statusCode = response.status;
-      for (const name in headers) res.setHeader(name, headers[name]!);
-      res.end();
-      return undefined;
-    }
+    if (needsContentLength(response, headers, length)) headers["content-length"] = String(length);
     res.writeHead(response.status, headers);
     const trailers = response.trailers;
-    if (trailers !== undefined && isPromise(trailers)) return addTrailers(res, trailers).then(() => endWith(res, body, h1));
+    if (trailers !== undefined && isPromise(trailers)) return addTrailers(res, trailers).then(() => endWith(res, body));
     if (trailers !== undefined) res.addTrailers(trailerObject(trailers));
-    endWith(res, body, h1);
+    endWith(res, body);
     return undefined;
   }
   res.writeHead(response.status, headers);
@@ -389,27 +329,27 @@ function writeResponse(req: NodeRequest, res: NodeResponse, response: HttpRespon
 }
 
 /** Ends an answer with its whole body, if any. */
-function endWith(res: NodeResponse, body: Uint8Array | undefined, h1: boolean): void {
+function endWith(res: http.ServerResponse, body: Uint8Array | undefined): void {
   if (body === undefined) res.end();
-  else if (h1 && body.byteLength <= ONE_WRITE_BODY) res.end(latin1(body), "latin1");
+  else if (body.byteLength <= ONE_WRITE_BODY) res.end(latin1(body), "latin1");
   else res.end(body);
 }
 
 /** Writes a streamed body chunk by chunk (waiting for `drain`), then its trailers, and ends the answer. */
-async function writeStream(res: NodeResponse, body: ByteStream, trailers: HttpResponse["trailers"]): Promise<void> {
+async function writeStream(res: http.ServerResponse, body: ByteStream, trailers: HttpResponse["trailers"]): Promise<void> {
   for await (const chunk of byteChunks(body)) {
     if (res.destroyed) return;
-    if (!(res as http.ServerResponse).write(chunk)) await drained(res);
+    if (!res.write(chunk)) await drained(res);
   }
   if (trailers !== undefined) await addTrailers(res, trailers);
   if (!res.destroyed) res.end();
 }
 
 /**
- * HTTP/1.1 bodies up to this size go out as a latin1 string of the same
- * bytes: Node then writes the head and the body as one string in one
- * `write`, where bytes make it a two-chunk `writev`, which costs more per
- * answer than the copy does.
+ * Bodies up to this size go out as a latin1 string of the same bytes: Node
+ * then writes the head and the body as one string in one `write`, where
+ * bytes make it a two-chunk `writev`, which costs more per answer than the
+ * copy does.
  */
 const ONE_WRITE_BODY = 16 * 1024;
 
@@ -418,46 +358,8 @@ function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
 
-/**
- * Sends RST_STREAM NO_ERROR once the answer is out. An answer with trailers
- * is out only when they are: Node asks for them (`wantTrailers`) after the
- * last DATA frame and the response submits them from its own listener, but a
- * reset submitted in the same turn makes nghttp2 drop the queued trailers, so
- * the reset waits for the session to write them (the next turn of the loop).
- */
-function resetWhenAnswered(req: http2.Http2ServerRequest, trailers: boolean): void {
-  const reset = (): void => {
-    if (!req.complete && !req.stream.destroyed) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
-  };
-  if (trailers && !req.stream.destroyed) req.stream.once("wantTrailers", () => setImmediate(reset));
-  else reset();
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Partial<Promise<T>>).then === "function";
-}
-
-async function addTrailers(res: NodeResponse, trailers: Promise<Headers> | Headers): Promise<void> {
+async function addTrailers(res: http.ServerResponse, trailers: Promise<Headers> | Headers): Promise<void> {
   res.addTrailers(trailerObject(await trailers));
-}
-
-function trailerObject(trailers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  trailers.forEach((value, name) => (out[name] = value));
-  return out;
-}
-
-/** Resolves when the response can take more data, or is gone. */
-function drained(res: NodeResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
 }
 
 /**
@@ -473,14 +375,21 @@ function drained(res: NodeResponse): Promise<void> {
  */
 export async function listen(server: Server<any>, options: ListenOptions = {}): Promise<NodeListener> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
-  const handler = nodeHandler(server, limits);
+  const handlers = listeners(server, limits);
   const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes };
   const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
   let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
   if (options.tls !== undefined) {
-    node = http2.createSecureServer({ ...options.tls, ...h2Options, allowHTTP1: true, maxHeaderSize: limits.maxHeaderBytes } as http2.SecureServerOptions, handler);
+    const secure = http2.createSecureServer({ ...options.tls, ...h2Options, allowHTTP1: true, maxHeaderSize: limits.maxHeaderBytes } as http2.SecureServerOptions);
+    // HTTP/1.1 connections (by ALPN) answer through `request` events. Listening for those makes Node put its
+    // HTTP/2 compatibility layer on `stream` events too; HTTP/2 streams are served on the stream API instead.
+    secure.on("request", handlers.request);
+    secure.on("checkContinue", handlers.request);
+    secure.removeAllListeners("stream");
+    secure.on("stream", handlers.stream);
+    node = secure;
   } else if (options.http2 === true) {
-    node = http2.createServer(h2Options, handler);
+    node = http2.createServer(h2Options).on("stream", handlers.stream);
   } else {
     const { headersTimeoutMs, requestTimeoutMs } = limits;
     const h1 = http.createServer(
@@ -492,14 +401,14 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
         // How often Node looks for timed-out requests: often enough for the timeouts to mean what they say.
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs || Infinity) / 4))),
       },
-      handler,
+      handlers.request,
     );
     h1.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    // `Expect: 100-continue`: the pipeline sends `100 Continue` when it starts reading the body (see toHttpRequest).
+    h1.on("checkContinue", handlers.request);
     node = h1;
   }
   if (!(node instanceof http.Server)) node.setTimeout(limits.idleTimeoutMs);
-  // `Expect: 100-continue`: the pipeline sends `100 Continue` when it starts reading the body (see toHttpRequest).
-  node.on("checkContinue", handler);
 
   // Every connection and HTTP/2 session, to close them on shutdown.
   const sockets = new Set<Socket>();

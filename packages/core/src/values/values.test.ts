@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
 import { BigDecimal, canonicalDecimalText } from "./big-decimal.js";
 import { fillIdempotencyTokens } from "./idempotency.js";
-import { collectBytes, concatBytes } from "./streams.js";
+import { collectBytes, concatBytes, readWholeBody, type WholeBody } from "./streams.js";
 import { setDataKey } from "./data-key.js";
 
 describe("BigDecimal", () => {
@@ -85,6 +85,30 @@ describe("byte streams", () => {
     });
     expect(await collectBytes(web)).toEqual(new Uint8Array([4]));
     expect(await collectBytes("hi")).toEqual(new TextEncoder().encode("hi"));
+  });
+
+  it("read whole under a limit: in one piece from a WholeBody, chunk by chunk from any stream, refused once over", async () => {
+    const tooLarge = (limit: number) => new RangeError(`over ${limit}`);
+    let pulled = 0;
+    async function* chunks() {
+      for (let i = 0; i < 10; i++) {
+        pulled++;
+        yield new Uint8Array([i, i]);
+      }
+    }
+    expect(await readWholeBody(chunks(), 20, tooLarge)).toEqual(new Uint8Array([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9]));
+    pulled = 0;
+    await expect(readWholeBody(chunks(), 5, tooLarge)).rejects.toThrow("over 5");
+    expect(pulled).toBe(3); // reading stopped at the chunk that passed the limit
+
+    const asked: number[] = [];
+    const whole: WholeBody = {
+      readWhole: (limit, refuse) => (asked.push(limit), limit < 3 ? Promise.reject(refuse(limit)) : Promise.resolve(new Uint8Array([1, 2, 3]))),
+      [Symbol.asyncIterator]: () => chunks()[Symbol.asyncIterator](),
+    };
+    expect(await readWholeBody(whole, 3, tooLarge)).toEqual(new Uint8Array([1, 2, 3]));
+    await expect(readWholeBody(whole, 2, tooLarge)).rejects.toThrow("over 2");
+    expect(asked).toEqual([3, 2]);
   });
 
   it("concatenate chunks, with or without the total size", () => {

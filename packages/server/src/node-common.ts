@@ -1,0 +1,94 @@
+/**
+ * What the Node adapter's HTTP/1.1 and HTTP/2 paths share: request targets
+ * and authorities, answers from mounted (fetch-style) handlers, response
+ * header and trailer objects in the shape Node takes them, and waiting for
+ * a full socket or stream to drain.
+ */
+import type { HttpResponse } from "@anvil/core";
+
+/** Headers HTTP/2 forbids (connection-specific). */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
+
+/** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */
+export function originForm(target: string): string {
+  if (target.startsWith("/")) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return target;
+  }
+}
+
+/** The path of a request target, without its query. */
+export function pathOf(target: string): string {
+  const url = originForm(target);
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */
+export function hostName(authority: string): string {
+  if (authority.startsWith("[")) return authority.slice(1, authority.indexOf("]"));
+  const colon = authority.indexOf(":");
+  return colon < 0 ? authority : authority.slice(0, colon);
+}
+
+/** A web-standard `Response` (a mounted handler's answer) as the pipeline's `HttpResponse`. */
+export function fromFetchResponse(response: Response): HttpResponse {
+  return { status: response.status, headers: response.headers, body: response.body ?? undefined };
+}
+
+/**
+ * An answer's header fields as Node takes them: each `set-cookie` a field
+ * of its own (`forEach` joins them), and for HTTP/2 (`http2`) without the
+ * connection-specific fields it forbids.
+ */
+export function headerObject(headers: Headers, http2: boolean): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  let cookies = false;
+  headers.forEach((value, name) => {
+    if (name === "set-cookie") cookies = true;
+    else if (!http2 || !HOP_BY_HOP.has(name)) out[name] = value;
+  });
+  if (cookies) out["set-cookie"] = headers.getSetCookie();
+  return out;
+}
+
+/** Trailer fields as Node takes them. */
+export function trailerObject(trailers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  trailers.forEach((value, name) => (out[name] = value));
+  return out;
+}
+
+/**
+ * Whether an answer of `length` body bytes needs a `content-length` added:
+ * not when it has one, ends with trailers (gRPC) or has no body by its status.
+ */
+export function needsContentLength(response: HttpResponse, fields: Record<string, string | string[]>, length: number): boolean {
+  return fields["content-length"] === undefined && response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304));
+}
+
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Partial<Promise<T>>).then === "function";
+}
+
+/** Something written to that says when it can take more (an HTTP/1.1 response, an HTTP/2 stream). */
+interface Drainable {
+  on(event: "drain" | "close", listener: () => void): unknown;
+  off(event: "drain" | "close", listener: () => void): unknown;
+}
+
+/** Resolves when a response or stream can take more data, or is gone. */
+export function drained(target: Drainable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      target.off("drain", done);
+      target.off("close", done);
+      resolve();
+    };
+    target.on("drain", done);
+    target.on("close", done);
+  });
+}

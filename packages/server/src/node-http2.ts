@@ -1,0 +1,439 @@
+/**
+ * HTTP/2 on Node's stream API: every request is a `ServerHttp2Stream` with
+ * its header block, answered with `respond`, `end` and `sendTrailers` on the
+ * stream itself. The compatibility layer's request and response objects,
+ * with the half-dozen listeners each puts on a stream, are never made: on a
+ * unary gRPC call they cost about a fifth of the server's work.
+ */
+import * as http2 from "node:http2";
+import { Readable } from "node:stream";
+import { byteChunks, type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, type WholeBody } from "@anvil/core";
+import { drained, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject } from "./node-common.js";
+import type { Exchange, Server } from "./server.js";
+
+const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
+
+/** A listener for an HTTP/2 server's `stream` event. */
+export type StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
+
+/** What the HTTP/2 path needs to know besides the server. */
+export interface StreamLimits {
+  /** Most request header fields (pseudo-headers included); more get a 431. */
+  readonly maxHeaders: number;
+  /** Time for a request body to arrive, in milliseconds (0 for none); late ones get a 408. */
+  readonly requestTimeoutMs: number;
+  /**
+   * The idle timeout the HTTP/2 server gives its sessions (`server.setTimeout`), in milliseconds, if any. A
+   * session counts as idle only while it has no stream open: its timer is stopped while calls are in flight.
+   */
+  readonly idleTimeoutMs?: number;
+}
+
+/**
+ * A listener serving the server's requests on an HTTP/2 server's `stream`
+ * event. Starts the server (route conflicts and missing handlers throw here).
+ */
+export function streamListener(server: Server<any>, limits: StreamLimits): StreamListener {
+  server.start();
+  const deadlines = limits.requestTimeoutMs > 0 ? new BodyDeadlines(limits.requestTimeoutMs, bodyTimedOut) : undefined;
+  const idle = limits.idleTimeoutMs !== undefined && limits.idleTimeoutMs > 0 ? new IdleTimers(limits.idleTimeoutMs) : undefined;
+  return (stream, headers, _flags, rawHeaders) => {
+    const exchange = server.begin();
+    const hasBody = !stream.endAfterHeaders;
+    if (hasBody) deadlines?.add(stream);
+    const session = stream.session;
+    if (session !== undefined) idle?.opened(session);
+    // A stream reset with an error code is destroyed with an error: heard here, not as an uncaught exception.
+    stream.on("error", ignore);
+    stream.once("close", () => {
+      deadlines?.delete(stream);
+      if (session !== undefined) idle?.closed(session);
+      if (wentAway(stream)) exchange.abort(new Error("the client went away"));
+      exchange.end();
+    });
+    serveStream(server, exchange, stream, headers, rawHeaders, hasBody, limits.maxHeaders);
+  };
+}
+
+function ignore(): void {}
+
+/**
+ * Whether a closed stream ended before its answer did: reset by the client
+ * (RST_STREAM with an error code, e.g. a gRPC cancellation) or closed before
+ * the answer ended.
+ */
+function wentAway(stream: http2.ServerHttp2Stream): boolean {
+  return !stream.writableEnded || (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR);
+}
+
+function serveStream(
+  server: Server<any>,
+  exchange: Exchange,
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  rawHeaders: string[],
+  hasBody: boolean,
+  maxHeaders: number,
+): void {
+  try {
+    if (rawHeaders.length / 2 > maxHeaders) {
+      stream.respond({ ":status": 431, "content-type": "text/plain" });
+      stream.end("too many request header fields");
+      return;
+    }
+    const target = headers[":path"] ?? "/";
+    const mounted = server.mounted(pathOf(target));
+    if (mounted !== undefined) {
+      void mounted(toFetchRequest(stream, headers, rawHeaders))
+        .then((response) => answer(stream, fromFetchResponse(response)))
+        .catch((error: unknown) => failed(stream, error));
+      return;
+    }
+    const remoteAddress = stream.session?.socket?.remoteAddress;
+    server
+      .dispatch(http2Request(stream, headers, rawHeaders, hasBody), exchange, remoteAddress !== undefined ? { remoteAddress } : {})
+      .then((response) => answer(stream, response))
+      .catch((error: unknown) => failed(stream, error));
+  } catch (error) {
+    failed(stream, error);
+  }
+}
+
+/**
+ * Writes the answer; then, if the request body was left unread (a refusal,
+ * a stream the handler stopped reading), resets the stream with NO_ERROR,
+ * which tells the client to stop sending (RFC 9113 §8.1), so the stream does
+ * not stay half open.
+ */
+function answer(stream: http2.ServerHttp2Stream, response: HttpResponse): void | Promise<void> {
+  const written = writeResponse(stream, response);
+  if (written === undefined) return resetUnread(stream, response.trailers !== undefined);
+  return written.then(() => resetUnread(stream, response.trailers !== undefined));
+}
+
+/** Fields Node refuses, a body that fails half-way: nothing more can be said, so the stream is reset (or a bare 500 sent). */
+function failed(stream: http2.ServerHttp2Stream, error: unknown): void {
+  if (stream.destroyed || stream.closed) return;
+  if (!stream.headersSent) stream.respond({ ":status": 500 }, { endStream: true });
+  else stream.destroy(error as Error);
+}
+
+/** An HTTP/2 request as the pipeline's `HttpRequest`; its body is read as the pipeline asks. */
+export function http2Request(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[], hasBody = !stream.endAfterHeaders): HttpRequest {
+  const url = originForm(headers[":path"] ?? "/");
+  const q = url.indexOf("?");
+  const host = hostName(headers[":authority"] ?? headers.host ?? "");
+  return {
+    method: headers[":method"] ?? "GET",
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
+    headers: HttpHeaders.fromRawPairs(rawHeaders),
+    body: hasBody ? new StreamBody(stream, headers.expect?.toLowerCase() === "100-continue") : undefined,
+    ...(host !== "" ? { host } : {}),
+  };
+}
+
+/** The request as a web-standard `Request`, for a mounted handler. */
+function toFetchRequest(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[]): Request {
+  const scheme = headers[":scheme"] ?? (stream.session?.encrypted === true ? "https" : "http");
+  const method = headers[":method"] ?? "GET";
+  const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>);
+  const url = `${scheme}://${headers[":authority"] || "localhost"}${originForm(headers[":path"] ?? "/")}`;
+  return new Request(url, { method, headers: HttpHeaders.fromRawPairs(rawHeaders), body, duplex: "half" } as RequestInit);
+}
+
+/**
+ * A request body. Sends `100 Continue` when first read if the client asked
+ * for it, so a refusal (413, 404, ...) costs the client no upload.
+ */
+class StreamBody implements WholeBody {
+  constructor(
+    private readonly stream: http2.ServerHttp2Stream,
+    private expectsContinue: boolean,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
+    this.#started();
+    return new StreamReader(this.stream);
+  }
+
+  readWhole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
+    this.#started();
+    return readWhole(this.stream, limit, tooLarge);
+  }
+
+  #started(): void {
+    if (this.expectsContinue && !this.stream.headersSent && !this.stream.destroyed) this.stream.additionalHeaders({ ":status": 100 });
+    this.expectsContinue = false;
+  }
+}
+
+const CLOSED_EARLY = "the request was closed before its body ended";
+
+/** The whole body, taken as it flows in; refused with `tooLarge(limit)` as soon as it passes `limit` bytes (the stream is paused there). */
+function readWhole(stream: http2.ServerHttp2Stream, limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
+  if (stream.readableEnded) return Promise.resolve(new Uint8Array(0));
+  if (stream.destroyed) return Promise.reject(stream.errored ?? new Error(CLOSED_EARLY));
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    // The listeners stay on once the body has ended (a late "close" settles nothing): taking them off costs more.
+    const onData = (chunk: Uint8Array): void => {
+      size += chunk.byteLength;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      stream.off("data", onData);
+      stream.pause();
+      reject(tooLarge(limit));
+    };
+    stream.on("data", onData);
+    stream.once("end", () => resolve(concatBytes(chunks, size)));
+    stream.once("close", () => reject(stream.errored ?? new Error(CLOSED_EARLY)));
+  });
+}
+
+/** Bytes a reader holds before it pauses the stream (and with it HTTP/2 flow control) until they are taken. */
+const HIGH_WATER = 64 * 1024;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Reads a request body chunk by chunk as it flows in, pausing the stream
+ * while more than {@link HIGH_WATER} bytes wait to be taken (back-pressure
+ * reaches the client through HTTP/2 flow control). Stopping early pauses
+ * the stream and leaves it alone.
+ */
+class StreamReader implements AsyncIterator<Uint8Array, undefined> {
+  readonly #stream: http2.ServerHttp2Stream;
+  readonly #chunks: Uint8Array[] = [];
+  #queued = 0;
+  #ended = false;
+  #failure: Error | undefined;
+  #waiting: { resolve: (result: IteratorResult<Uint8Array, undefined>) => void; reject: (error: Error) => void } | undefined;
+
+  constructor(stream: http2.ServerHttp2Stream) {
+    this.#stream = stream;
+    if (stream.readableEnded) this.#ended = true;
+    else if (stream.destroyed) this.#failure = stream.errored ?? new Error(CLOSED_EARLY);
+    else {
+      stream.on("data", this.#onData);
+      stream.on("end", this.#onEnd);
+      stream.on("close", this.#onClose);
+    }
+  }
+
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (this.#chunks.length > 0) {
+      const chunk = this.#chunks.shift()!;
+      this.#queued -= chunk.byteLength;
+      if (this.#queued < HIGH_WATER && this.#stream.isPaused() && !this.#ended) this.#stream.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#ended) return Promise.resolve(DONE);
+    return new Promise((resolve, reject) => (this.#waiting = { resolve, reject }));
+  }
+
+  return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (!this.#ended && this.#failure === undefined) {
+      this.#stop();
+      this.#stream.pause();
+    }
+    this.#ended = true;
+    this.#chunks.length = 0;
+    return Promise.resolve(DONE);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  readonly #onData = (chunk: Uint8Array): void => {
+    const waiting = this.#waiting;
+    if (waiting !== undefined) {
+      this.#waiting = undefined;
+      waiting.resolve({ done: false, value: chunk });
+      return;
+    }
+    this.#chunks.push(chunk);
+    this.#queued += chunk.byteLength;
+    if (this.#queued >= HIGH_WATER) this.#stream.pause();
+  };
+
+  // The listeners stay on once the body has ended (the stream is done with them): taking them off costs more.
+  readonly #onEnd = (): void => {
+    this.#ended = true;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.resolve(DONE);
+  };
+
+  readonly #onClose = (): void => {
+    if (this.#ended) return;
+    this.#failure = this.#stream.errored ?? new Error(CLOSED_EARLY);
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.reject(this.#failure);
+  };
+
+  #stop(): void {
+    this.#stream.off("data", this.#onData);
+    this.#stream.off("end", this.#onEnd);
+    this.#stream.off("close", this.#onClose);
+  }
+}
+
+/**
+ * Writes an answer: whole bytes at once, a stream chunk by chunk with
+ * back-pressure, then trailers. An answer with neither body nor trailers
+ * (a gRPC trailers-only answer) is one HEADERS frame that ends the stream.
+ * Returns a promise only when it has to wait.
+ */
+function writeResponse(stream: http2.ServerHttp2Stream, response: HttpResponse): Promise<void> | undefined {
+  if (stream.destroyed) return undefined;
+  const fields = headerObject(response.headers, true);
+  fields[":status"] = String(response.status);
+  const { body, trailers } = response;
+  if (body === undefined || body instanceof Uint8Array) {
+    const length = body?.byteLength ?? 0;
+    if (needsContentLength(response, fields, length)) fields["content-length"] = String(length);
+    if (trailers === undefined) {
+      if (length === 0) stream.respond(fields, { endStream: true });
+      else {
+        stream.respond(fields);
+        // A HEAD request's answer ended with its headers.
+        if (!stream.writableEnded) stream.end(body);
+      }
+      return undefined;
+    }
+    stream.respond(fields, { waitForTrailers: true });
+    if (isPromise(trailers)) return trailers.then((t) => endWithTrailers(stream, body, t));
+    endWithTrailers(stream, body, trailers);
+    return undefined;
+  }
+  stream.respond(fields, trailers === undefined ? undefined : { waitForTrailers: true });
+  return writeStream(stream, body, trailers);
+}
+
+/** Ends the answer; its trailers follow the last DATA frame (Node asks for them with `wantTrailers`). */
+function endWithTrailers(stream: http2.ServerHttp2Stream, body: Uint8Array | undefined, trailers: Headers): void {
+  if (stream.destroyed) return;
+  stream.once("wantTrailers", () => {
+    if (!stream.destroyed) stream.sendTrailers(trailerObject(trailers));
+  });
+  if (body === undefined) stream.end();
+  else stream.end(body);
+}
+
+/** Writes a streamed body chunk by chunk (waiting for `drain`), then its trailers, and ends the answer. */
+async function writeStream(stream: http2.ServerHttp2Stream, body: ByteStream, trailers: HttpResponse["trailers"]): Promise<void> {
+  for await (const chunk of byteChunks(body)) {
+    if (stream.destroyed) return;
+    if (!stream.write(chunk)) await drained(stream);
+  }
+  if (trailers !== undefined) endWithTrailers(stream, undefined, await trailers);
+  else if (!stream.destroyed) stream.end();
+}
+
+/**
+ * Resets a stream whose request body was left unread, once the answer is
+ * out. An answer with trailers is out only when they are: Node asks for
+ * them after the last DATA frame, and a reset submitted in the same turn
+ * makes nghttp2 drop the queued trailers, so the reset waits a turn.
+ */
+function resetUnread(stream: http2.ServerHttp2Stream, trailers: boolean): void {
+  if (stream.endAfterHeaders || stream.destroyed || remoteEnded(stream)) return;
+  const reset = (): void => {
+    if (!stream.destroyed && !remoteEnded(stream)) stream.close(NGHTTP2_NO_ERROR);
+  };
+  if (trailers) stream.once("wantTrailers", () => setImmediate(reset));
+  else reset();
+}
+
+/** Whether the client has sent all of its request (END_STREAM), read or not. */
+function remoteEnded(stream: http2.ServerHttp2Stream): boolean {
+  if (stream.readableEnded) return true;
+  const state = stream.state.state;
+  return state === NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE || state === NGHTTP2_STREAM_STATE_CLOSED;
+}
+
+/** The request body did not arrive in time: 408 if nothing was answered yet, else the stream is cut. */
+function bodyTimedOut(stream: http2.ServerHttp2Stream): void {
+  if (stream.destroyed) return;
+  if (!stream.headersSent) {
+    stream.respond({ ":status": 408, "content-type": "text/plain" });
+    // Once the answer is out, the stream is reset: the body still being read stops with an error.
+    stream.end("request timeout", () => stream.destroy());
+  } else {
+    stream.destroy();
+  }
+}
+
+/**
+ * Request bodies that must arrive in time. One timer serves them all,
+ * ticking every quarter of the time, where a timer per stream would cost a
+ * unary call more than this whole bookkeeping: a body still arriving after
+ * five ticks from the one it began in (the time, up to a quarter more) is late.
+ */
+class BodyDeadlines {
+  /** Each stream whose body is awaited, with the tick it began in. */
+  readonly #streams = new Map<http2.ServerHttp2Stream, number>();
+  #tick = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly late: (stream: http2.ServerHttp2Stream) => void,
+  ) {}
+
+  add(stream: http2.ServerHttp2Stream): void {
+    this.#streams.set(stream, this.#tick);
+    this.#timer ??= setInterval(() => this.#sweep(), Math.max(1, this.ms / 4)).unref();
+  }
+
+  delete(stream: http2.ServerHttp2Stream): void {
+    this.#streams.delete(stream);
+  }
+
+  #sweep(): void {
+    const tick = ++this.#tick;
+    for (const [stream, began] of this.#streams) {
+      if (tick - began <= 4) break; // later entries began later
+      this.#streams.delete(stream);
+      if (!remoteEnded(stream)) this.late(stream);
+    }
+    if (this.#streams.size === 0) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+}
+
+/**
+ * Session idle timers that run only while a session has no stream open.
+ * Node resets a session's timer on every frame it sends or receives, which
+ * costs each call more than the rest of its bookkeeping; a session with
+ * calls in flight is not idle anyway (gRPC's "max connection idle" counts
+ * the same way), so its timer is stopped on its first open stream and
+ * started again when the last one closes.
+ */
+class IdleTimers {
+  readonly #open = new WeakMap<http2.Http2Session, number>();
+
+  constructor(private readonly ms: number) {}
+
+  opened(session: http2.Http2Session): void {
+    const open = this.#open.get(session) ?? 0;
+    this.#open.set(session, open + 1);
+    if (open === 0) session.setTimeout(0);
+  }
+
+  closed(session: http2.Http2Session): void {
+    const open = (this.#open.get(session) ?? 1) - 1;
+    this.#open.set(session, open);
+    // Without a callback: the server's own timeout listener, added with the first timer, stays in place.
+    if (open === 0 && !session.destroyed && !session.closed) session.setTimeout(this.ms);
+  }
+}
