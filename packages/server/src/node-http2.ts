@@ -22,11 +22,8 @@ export interface StreamLimits {
   readonly maxHeaders: number;
   /** Time for a request body to arrive, in milliseconds (0 for none); late ones get a 408. */
   readonly requestTimeoutMs: number;
-  /**
-   * The idle timeout the HTTP/2 server gives its sessions (`server.setTimeout`), in milliseconds, if any. A
-   * session counts as idle only while it has no stream open: its timer is stopped while calls are in flight.
-   */
-  readonly idleTimeoutMs?: number;
+  /** The sessions closed when idle, told of every stream that opens and closes; none when sessions are not timed. */
+  readonly idle?: IdleSessions;
 }
 
 /**
@@ -36,7 +33,7 @@ export interface StreamLimits {
 export function streamListener(server: Server<any>, limits: StreamLimits): StreamListener {
   server.start();
   const deadlines = limits.requestTimeoutMs > 0 ? new BodyDeadlines(limits.requestTimeoutMs, bodyTimedOut) : undefined;
-  const idle = limits.idleTimeoutMs !== undefined && limits.idleTimeoutMs > 0 ? new IdleTimers(limits.idleTimeoutMs) : undefined;
+  const idle = limits.idle;
   return (stream, headers, _flags, rawHeaders) => {
     const exchange = server.begin();
     const hasBody = !stream.endAfterHeaders;
@@ -188,9 +185,14 @@ function readWhole(stream: http2.ServerHttp2Stream, limit: number, tooLarge: (li
       stream.pause();
       reject(tooLarge(limit));
     };
+    let ended = false;
     stream.on("data", onData);
-    stream.once("end", () => resolve(concatBytes(chunks, size)));
-    stream.once("close", () => reject(stream.errored ?? new Error(CLOSED_EARLY)));
+    stream.once("end", () => {
+      ended = true;
+      resolve(concatBytes(chunks, size));
+    });
+    // Every stream closes: only one that closed before its end is an error (and only then is one made).
+    stream.once("close", () => ended || reject(stream.errored ?? new Error(CLOSED_EARLY)));
   });
 }
 
@@ -412,28 +414,54 @@ class BodyDeadlines {
 }
 
 /**
- * Session idle timers that run only while a session has no stream open.
- * Node resets a session's timer on every frame it sends or receives, which
- * costs each call more than the rest of its bookkeeping; a session with
- * calls in flight is not idle anyway (gRPC's "max connection idle" counts
- * the same way), so its timer is stopped on its first open stream and
- * started again when the last one closes.
+ * Closes HTTP/2 sessions that stay without a call for the idle time. A
+ * session with a stream open is never idle (gRPC's "max connection idle"
+ * counts the same way). One timer serves every session, ticking every
+ * quarter of the time: a session is closed five ticks after its last stream
+ * closed (the time, up to a quarter more). Node's own session timeouts
+ * reset a timer on every frame, which costs a call more than this does.
  */
-class IdleTimers {
-  readonly #open = new WeakMap<http2.Http2Session, number>();
+export class IdleSessions {
+  readonly #sessions = new Map<http2.Http2Session, { open: number; since: number }>();
+  #tick = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly ms: number) {}
 
-  opened(session: http2.Http2Session): void {
-    const open = this.#open.get(session) ?? 0;
-    this.#open.set(session, open + 1);
-    if (open === 0) session.setTimeout(0);
+  /** Starts watching a new session. */
+  watch(session: http2.Http2Session): void {
+    this.#sessions.set(session, { open: 0, since: this.#tick });
+    session.once("close", () => this.#sessions.delete(session));
+    this.#timer ??= setInterval(() => this.#sweep(), Math.max(1, this.ms / 4)).unref();
   }
 
+  /** A stream of the session opened. */
+  opened(session: http2.Http2Session): void {
+    const activity = this.#sessions.get(session);
+    if (activity !== undefined) activity.open++;
+  }
+
+  /** A stream of the session closed. */
   closed(session: http2.Http2Session): void {
-    const open = (this.#open.get(session) ?? 1) - 1;
-    this.#open.set(session, open);
-    // Without a callback: the server's own timeout listener, added with the first timer, stays in place.
-    if (open === 0 && !session.destroyed && !session.closed) session.setTimeout(this.ms);
+    const activity = this.#sessions.get(session);
+    if (activity === undefined) return;
+    activity.open--;
+    activity.since = this.#tick;
+  }
+
+  /** Stops the timer (the server is closing its sessions itself). */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #sweep(): void {
+    const tick = ++this.#tick;
+    for (const [session, activity] of this.#sessions) {
+      if (activity.open > 0 || tick - activity.since <= 4) continue;
+      this.#sessions.delete(session);
+      session.close();
+    }
+    if (this.#sessions.size === 0) this.stop();
   }
 }

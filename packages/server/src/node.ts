@@ -13,7 +13,7 @@ import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
 import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
 import { drained, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject } from "./node-common.js";
-import { http2Request, type StreamListener, streamListener } from "./node-http2.js";
+import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -101,11 +101,12 @@ export function nodeStreamHandler(server: Server<any>, limits: Pick<NodeLimits, 
 /** The request listener (HTTP/1.1, and HTTP/2 through the compatibility layer) and the HTTP/2 stream listener of a server. */
 function listeners(
   server: Server<any>,
-  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs" | "idleTimeoutMs">,
+  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs">,
+  idle?: IdleSessions,
 ): { request: (req: NodeRequest, res: NodeResponse) => void; stream: StreamListener } {
   const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
   const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-  const stream = streamListener(server, { maxHeaders, requestTimeoutMs, ...(limits.idleTimeoutMs !== undefined ? { idleTimeoutMs: limits.idleTimeoutMs } : {}) });
+  const stream = streamListener(server, { maxHeaders, requestTimeoutMs, ...(idle !== undefined ? { idle } : {}) });
   const request = (req: NodeRequest, res: NodeResponse): void => {
     if (!isHttp1(req)) {
       // Served on its stream; the compatibility layer's own hook would answer the trailers a second time.
@@ -375,7 +376,9 @@ async function addTrailers(res: http.ServerResponse, trailers: Promise<Headers> 
  */
 export async function listen(server: Server<any>, options: ListenOptions = {}): Promise<NodeListener> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
-  const handlers = listeners(server, limits);
+  const http2Sessions = options.tls !== undefined || options.http2 === true;
+  const idle = http2Sessions && limits.idleTimeoutMs > 0 ? new IdleSessions(limits.idleTimeoutMs) : undefined;
+  const handlers = listeners(server, limits, idle);
   const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes };
   const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
   let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
@@ -387,6 +390,8 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     secure.on("checkContinue", handlers.request);
     secure.removeAllListeners("stream");
     secure.on("stream", handlers.stream);
+    // The timeout is for HTTP/1.1 connections; HTTP/2 sessions are timed by `idle`.
+    secure.setTimeout(limits.idleTimeoutMs);
     node = secure;
   } else if (options.http2 === true) {
     node = http2.createServer(h2Options).on("stream", handlers.stream);
@@ -408,7 +413,6 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     h1.on("checkContinue", handlers.request);
     node = h1;
   }
-  if (!(node instanceof http.Server)) node.setTimeout(limits.idleTimeoutMs);
 
   // Every connection and HTTP/2 session, to close them on shutdown.
   const sockets = new Set<Socket>();
@@ -420,6 +424,10 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
   node.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
+    if (idle !== undefined) {
+      session.setTimeout(0);
+      idle.watch(session);
+    }
   });
 
   const host = options.host ?? "127.0.0.1";
@@ -438,6 +446,7 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
   const close = async (closeOptions: CloseOptions = {}): Promise<void> => {
     const stopped = new Promise<void>((resolve) => node.close(() => resolve()));
     if (node instanceof http.Server) node.closeIdleConnections();
+    idle?.stop();
     for (const session of sessions) session.close();
     await server.close(closeOptions);
     // Signals have fired; give handlers a moment to answer, then cut what is left.
