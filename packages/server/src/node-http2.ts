@@ -41,8 +41,9 @@ export function streamListener(server: Server<any>, limits: StreamLimits): Strea
     const session = stream.session;
     if (session !== undefined) idle?.opened(session);
     // A stream reset with an error code is destroyed with an error: heard here, not as an uncaught exception.
+    // ("on" rather than "once" for events a stream emits once: Node's once-wrapper costs more than it saves.)
     stream.on("error", ignore);
-    stream.once("close", () => {
+    stream.on("close", () => {
       deadlines?.delete(stream);
       if (session !== undefined) idle?.closed(session);
       if (wentAway(stream)) exchange.abort(new Error("the client went away"));
@@ -187,12 +188,12 @@ function readWhole(stream: http2.ServerHttp2Stream, limit: number, tooLarge: (li
     };
     let ended = false;
     stream.on("data", onData);
-    stream.once("end", () => {
+    stream.on("end", () => {
       ended = true;
       resolve(concatBytes(chunks, size));
     });
     // Every stream closes: only one that closed before its end is an error (and only then is one made).
-    stream.once("close", () => ended || reject(stream.errored ?? new Error(CLOSED_EARLY)));
+    stream.on("close", () => ended || reject(stream.errored ?? new Error(CLOSED_EARLY)));
   });
 }
 
@@ -322,7 +323,7 @@ function writeResponse(stream: http2.ServerHttp2Stream, response: HttpResponse):
 /** Ends the answer; its trailers follow the last DATA frame (Node asks for them with `wantTrailers`). */
 function endWithTrailers(stream: http2.ServerHttp2Stream, body: Uint8Array | undefined, trailers: Headers): void {
   if (stream.destroyed) return;
-  stream.once("wantTrailers", () => {
+  stream.on("wantTrailers", () => {
     if (!stream.destroyed) stream.sendTrailers(trailerObject(trailers));
   });
   if (body === undefined) stream.end();

@@ -82,14 +82,14 @@ export class HttpHeaders implements Headers {
   }
 
   get(name: string): string | null {
-    if (this.#raw !== undefined) return rawField(this.#raw, name.toLowerCase());
+    if (this.#raw !== undefined) return rawField(this.#raw, lowerCase(name));
     const value = this.#fields.get(name);
     if (value !== undefined) return value;
     return this.#fields.get(name.toLowerCase()) ?? null;
   }
 
   has(name: string): boolean {
-    if (this.#raw !== undefined) return rawField(this.#raw, name.toLowerCase()) !== null;
+    if (this.#raw !== undefined) return rawField(this.#raw, lowerCase(name)) !== null;
     return this.#fields.has(name) || this.#fields.has(name.toLowerCase());
   }
 
@@ -191,10 +191,21 @@ function rawField(raw: readonly string[], key: string): string | null {
   let value: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length !== key.length || (name !== key && name.toLowerCase() !== key)) continue;
+    // Lengths and first letters (either case) first: most names differ there, and lower-casing is a call.
+    if (name.length !== key.length || (name.charCodeAt(0) | 0x20) !== (key.charCodeAt(0) | 0x20)) continue;
+    if (name !== key && name.toLowerCase() !== key) continue;
     value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
   }
   return value;
+}
+
+/** A name in lower case; the name itself when it is already (as lookups by literal names are), without a call. */
+function lowerCase(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return name.toLowerCase();
+  }
+  return name;
 }
 
 /** Another `Headers` (ours or the standard class): its entries, `set-cookie` fields one by one. */
