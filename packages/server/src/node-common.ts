@@ -4,7 +4,8 @@
  * header and trailer objects in the shape Node takes them, and waiting for
  * a full socket or stream to drain.
  */
-import type { HttpResponse } from "@anvil/core";
+import { Readable } from "node:stream";
+import { byteChunks, type ByteStream, HttpHeaders, type HttpResponse } from "@anvil/core";
 
 /** Headers HTTP/2 forbids (connection-specific). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
@@ -32,6 +33,16 @@ export function hostName(authority: string): string {
   if (authority.startsWith("[")) return authority.slice(1, authority.indexOf("]"));
   const colon = authority.indexOf(":");
   return colon < 0 ? authority : authority.slice(0, colon);
+}
+
+/**
+ * A request as a web-standard `Request`, for a mounted handler: `origin`
+ * is the scheme and authority the client used, `target` the request target,
+ * and the body is read from `body` (none for GET and HEAD).
+ */
+export function fetchRequest(origin: string, target: string, method: string, rawHeaders: readonly string[], body: Readable): Request {
+  const stream = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(body) as ReadableStream<Uint8Array>);
+  return new Request(`${origin}${originForm(target)}`, { method, headers: HttpHeaders.fromRawPairs(rawHeaders), body: stream, duplex: "half" } as RequestInit);
 }
 
 /** A web-standard `Response` (a mounted handler's answer) as the pipeline's `HttpResponse`. */
@@ -76,12 +87,26 @@ export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
 
 /** Something written to that says when it can take more (an HTTP/1.1 response, an HTTP/2 stream). */
 interface Drainable {
+  readonly destroyed: boolean;
+  write(chunk: Uint8Array): boolean;
   on(event: "drain" | "close", listener: () => void): unknown;
   off(event: "drain" | "close", listener: () => void): unknown;
 }
 
+/**
+ * Writes a streamed body chunk by chunk, waiting for `drain` when the
+ * target is full; false when the target went away before the body ended.
+ */
+export async function writeChunks(target: Drainable, body: ByteStream): Promise<boolean> {
+  for await (const chunk of byteChunks(body)) {
+    if (target.destroyed) return false;
+    if (!target.write(chunk)) await drained(target);
+  }
+  return !target.destroyed;
+}
+
 /** Resolves when a response or stream can take more data, or is gone. */
-export function drained(target: Drainable): Promise<void> {
+function drained(target: Drainable): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       target.off("drain", done);
@@ -91,4 +116,42 @@ export function drained(target: Drainable): Promise<void> {
     target.on("drain", done);
     target.on("close", done);
   });
+}
+
+/**
+ * A coarse clock for sweeps over many waiting things (request bodies,
+ * idle sessions): one timer ticking every quarter of a period, running only
+ * while `sweep` says something is still waiting. Something that began at
+ * tick `t` has waited a whole period (up to a quarter more) once the tick
+ * is past `t + 4`.
+ */
+export class QuarterTicker {
+  /** The current tick. */
+  tick = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  /** `sweep` runs after each tick and says whether anything still waits. */
+  constructor(
+    private readonly periodMs: number,
+    private readonly sweep: (tick: number) => boolean,
+  ) {}
+
+  /** Whether something that began at tick `began` has waited a whole period. */
+  passed(began: number): boolean {
+    return this.tick - began > 4;
+  }
+
+  /** Makes sure the timer runs (something is waiting). */
+  start(): void {
+    this.#timer ??= setInterval(() => {
+      this.tick++;
+      if (!this.sweep(this.tick)) this.stop();
+    }, Math.max(1, this.periodMs / 4)).unref();
+  }
+
+  /** Stops the timer. */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
 }

@@ -6,9 +6,8 @@
  * unary gRPC call they cost about a fifth of the server's work.
  */
 import * as http2 from "node:http2";
-import { Readable } from "node:stream";
-import { byteChunks, type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, type WholeBody } from "@anvil/core";
-import { drained, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject } from "./node-common.js";
+import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, type WholeBody } from "@anvil/core";
+import { fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -134,10 +133,7 @@ export function http2Request(stream: http2.ServerHttp2Stream, headers: http2.Inc
 /** The request as a web-standard `Request`, for a mounted handler. */
 function toFetchRequest(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[]): Request {
   const scheme = headers[":scheme"] ?? (stream.session?.encrypted === true ? "https" : "http");
-  const method = headers[":method"] ?? "GET";
-  const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>);
-  const url = `${scheme}://${headers[":authority"] || "localhost"}${originForm(headers[":path"] ?? "/")}`;
-  return new Request(url, { method, headers: HttpHeaders.fromRawPairs(rawHeaders), body, duplex: "half" } as RequestInit);
+  return fetchRequest(`${scheme}://${headers[":authority"] || "localhost"}`, headers[":path"] ?? "/", headers[":method"] ?? "GET", rawHeaders, stream);
 }
 
 /**
@@ -332,10 +328,7 @@ function endWithTrailers(stream: http2.ServerHttp2Stream, body: Uint8Array | und
 
 /** Writes a streamed body chunk by chunk (waiting for `drain`), then its trailers, and ends the answer. */
 async function writeStream(stream: http2.ServerHttp2Stream, body: ByteStream, trailers: HttpResponse["trailers"]): Promise<void> {
-  for await (const chunk of byteChunks(body)) {
-    if (stream.destroyed) return;
-    if (!stream.write(chunk)) await drained(stream);
-  }
+  if (!(await writeChunks(stream, body))) return;
   if (trailers !== undefined) endWithTrailers(stream, undefined, await trailers);
   else if (!stream.destroyed) stream.end();
 }
@@ -383,34 +376,26 @@ function bodyTimedOut(stream: http2.ServerHttp2Stream): void {
 class BodyDeadlines {
   /** Each stream whose body is awaited, with the tick it began in. */
   readonly #streams = new Map<http2.ServerHttp2Stream, number>();
-  #tick = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #clock: QuarterTicker;
 
-  constructor(
-    private readonly ms: number,
-    private readonly late: (stream: http2.ServerHttp2Stream) => void,
-  ) {}
+  constructor(ms: number, late: (stream: http2.ServerHttp2Stream) => void) {
+    this.#clock = new QuarterTicker(ms, () => {
+      for (const [stream, began] of this.#streams) {
+        if (!this.#clock.passed(began)) break; // later entries began later
+        this.#streams.delete(stream);
+        if (!remoteEnded(stream)) late(stream);
+      }
+      return this.#streams.size > 0;
+    });
+  }
 
   add(stream: http2.ServerHttp2Stream): void {
-    this.#streams.set(stream, this.#tick);
-    this.#timer ??= setInterval(() => this.#sweep(), Math.max(1, this.ms / 4)).unref();
+    this.#streams.set(stream, this.#clock.tick);
+    this.#clock.start();
   }
 
   delete(stream: http2.ServerHttp2Stream): void {
     this.#streams.delete(stream);
-  }
-
-  #sweep(): void {
-    const tick = ++this.#tick;
-    for (const [stream, began] of this.#streams) {
-      if (tick - began <= 4) break; // later entries began later
-      this.#streams.delete(stream);
-      if (!remoteEnded(stream)) this.late(stream);
-    }
-    if (this.#streams.size === 0) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
   }
 }
 
@@ -424,16 +409,24 @@ class BodyDeadlines {
  */
 export class IdleSessions {
   readonly #sessions = new Map<http2.Http2Session, { open: number; since: number }>();
-  #tick = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #clock: QuarterTicker;
 
-  constructor(private readonly ms: number) {}
+  constructor(ms: number) {
+    this.#clock = new QuarterTicker(ms, () => {
+      for (const [session, activity] of this.#sessions) {
+        if (activity.open > 0 || !this.#clock.passed(activity.since)) continue;
+        this.#sessions.delete(session);
+        session.close();
+      }
+      return this.#sessions.size > 0;
+    });
+  }
 
   /** Starts watching a new session. */
   watch(session: http2.Http2Session): void {
-    this.#sessions.set(session, { open: 0, since: this.#tick });
+    this.#sessions.set(session, { open: 0, since: this.#clock.tick });
     session.once("close", () => this.#sessions.delete(session));
-    this.#timer ??= setInterval(() => this.#sweep(), Math.max(1, this.ms / 4)).unref();
+    this.#clock.start();
   }
 
   /** A stream of the session opened. */
@@ -447,22 +440,11 @@ export class IdleSessions {
     const activity = this.#sessions.get(session);
     if (activity === undefined) return;
     activity.open--;
-    activity.since = this.#tick;
+    activity.since = this.#clock.tick;
   }
 
   /** Stops the timer (the server is closing its sessions itself). */
   stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-
-  #sweep(): void {
-    const tick = ++this.#tick;
-    for (const [session, activity] of this.#sessions) {
-      if (activity.open > 0 || tick - activity.since <= 4) continue;
-      this.#sessions.delete(session);
-      session.close();
-    }
-    if (this.#sessions.size === 0) this.stop();
+    this.#clock.stop();
   }
 }

@@ -9,10 +9,9 @@
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
-import { Readable } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import { byteChunks, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
-import { drained, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject } from "./node-common.js";
+import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
+import { fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -298,11 +297,7 @@ async function* startingWith(first: Uint8Array, rest: AsyncIterable<Uint8Array>)
 /** A Node request as a web-standard `Request` (for mounted handlers), with the origin the client used. */
 function toFetchRequest(req: http.IncomingMessage): Request {
   const encrypted = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
-  const authority = req.headers.host || "localhost";
-  const headers = HttpHeaders.fromRawPairs(req.rawHeaders);
-  const method = req.method ?? "GET";
-  const body = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
-  return new Request(`${encrypted ? "https" : "http"}://${authority}${originForm(req.url ?? "/")}`, { method, headers, body, duplex: "half" } as RequestInit);
+  return fetchRequest(`${encrypted ? "https" : "http"}://${req.headers.host || "localhost"}`, req.url ?? "/", req.method ?? "GET", req.rawHeaders, req);
 }
 
 /**
@@ -338,10 +333,7 @@ function endWith(res: http.ServerResponse, body: Uint8Array | undefined): void {
 
 /** Writes a streamed body chunk by chunk (waiting for `drain`), then its trailers, and ends the answer. */
 async function writeStream(res: http.ServerResponse, body: ByteStream, trailers: HttpResponse["trailers"]): Promise<void> {
-  for await (const chunk of byteChunks(body)) {
-    if (res.destroyed) return;
-    if (!res.write(chunk)) await drained(res);
-  }
+  if (!(await writeChunks(res, body))) return;
   if (trailers !== undefined) await addTrailers(res, trailers);
   if (!res.destroyed) res.end();
 }
