@@ -35,6 +35,7 @@ export function fetchTransport(options: FetchTransportOptions = {}): Transport {
 
 function bodyInit(method: string, body: HttpBody): BodyInit | undefined {
   if (body === undefined) return undefined;
+  if (typeof body === "string") return body === "" && (method === "GET" || method === "HEAD") ? undefined : body;
   if (body instanceof Uint8Array) {
     // fetch refuses any body on GET and HEAD, even an empty one.
     if (body.byteLength === 0 && (method === "GET" || method === "HEAD")) return undefined;

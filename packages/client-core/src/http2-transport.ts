@@ -167,7 +167,7 @@ async function writeBody(stream: ClientHttp2Stream, request: TransportRequest): 
     if (request.trailers !== undefined) stream.end(); // the stream is open for the trailers
     return;
   }
-  if (body instanceof Uint8Array) {
+  if (body instanceof Uint8Array || typeof body === "string") {
     stream.end(body);
     return;
   }

@@ -4,7 +4,7 @@
  * (back-pressure follows iteration), and cancelling the frames cancels the
  * source.
  */
-import { byteChunks, type ByteStream, SerializationError } from "@anvil/core";
+import { bodyBytes, byteChunks, type HttpBody, SerializationError } from "@anvil/core";
 
 /** A frame's prelude, message CRC and prelude CRC: the smallest possible frame. */
 const MIN_FRAME_BYTES = 16;
@@ -17,9 +17,9 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MIN_FRAME
  * Throws a SerializationError when a frame announces a length out of bounds
  * or the stream ends inside a frame.
  */
-export async function* splitFrames(body: ByteStream | Uint8Array | undefined, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* splitFrames(body: HttpBody, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES): AsyncGenerator<Uint8Array, void, undefined> {
   if (body === undefined) return;
-  const source: AsyncIterable<Uint8Array> = body instanceof Uint8Array ? single(body) : byteChunks(body);
+  const source: AsyncIterable<Uint8Array> = body instanceof Uint8Array || typeof body === "string" ? single(bodyBytes(body)) : byteChunks(body);
   const prelude = new Uint8Array(4); // a total length split across chunks
   let preludeFill = 0;
   let frame: Uint8Array | undefined; // a frame split across chunks, filled up to `fill`

@@ -4,7 +4,7 @@
  * follows the consumer: a frame is written when the transport asks for
  * bytes, and a frame is read when the application asks for an event.
  */
-import type { ByteStream, UnionValue } from "@anvil/core";
+import type { ByteStream, HttpBody, UnionValue } from "@anvil/core";
 import type { EventStreamSerde } from "./events.js";
 import { splitFrames } from "./frames.js";
 import { decodeEventMessage, encodeEventMessage, type EventMessage } from "./message.js";
@@ -58,7 +58,7 @@ export async function* writeEventStream(
  * message, ...) and a SerializationError for a bad frame.
  */
 export async function* readEventStream(
-  body: ByteStream | Uint8Array | undefined,
+  body: HttpBody,
   serde: EventStreamSerde,
   options: ReadEventStreamOptions = {},
 ): AsyncGenerator<UnionValue, void, undefined> {
@@ -73,7 +73,7 @@ export async function* readEventStream(
  * first event.
  */
 export async function openEventStream(
-  body: ByteStream | Uint8Array | undefined,
+  body: HttpBody,
   serde: EventStreamSerde,
   initialEventType: InitialEventType,
   options: ReadEventStreamOptions = {},

@@ -4,7 +4,7 @@
  * limit on the prefix, before a byte of the message is buffered; compressed
  * messages are gunzipped as a stream and bounded by the same limit.
  */
-import { byteChunks, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
+import { binaryBody, bodyBytes, byteChunks, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
 import type { GrpcStatusName } from "./status.js";
 
 /** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */
@@ -53,7 +53,8 @@ const EMPTY = new Uint8Array(0);
  * INTERNAL for a body that ends inside a message or a compressed message
  * without an encoding, UNIMPLEMENTED for an encoding other than gzip.
  */
-export async function* readMessages(body: HttpBody, options: ReadMessagesOptions): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* readMessages(given: HttpBody, options: ReadMessagesOptions): AsyncGenerator<Uint8Array, void, undefined> {
+  const body = binaryBody(given);
   if (body === undefined) return;
   const encoding = options.encoding === undefined || options.encoding === "identity" ? undefined : options.encoding;
   if (encoding !== undefined && encoding !== "gzip") {
@@ -118,7 +119,7 @@ export async function* readMessages(body: HttpBody, options: ReadMessagesOptions
 export function readOneMessage(body: HttpBody, options: ReadMessagesOptions): Promise<Uint8Array | undefined> {
   try {
     if (body === undefined) return Promise.resolve(undefined);
-    if (body instanceof Uint8Array) return Promise.resolve(oneMessage(body, options));
+    if (body instanceof Uint8Array || typeof body === "string") return Promise.resolve(oneMessage(bodyBytes(body), options));
     if (isWholeBody(body)) {
       const tooLarge = (): Error => grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (over ${options.maxMessageBytes} bytes)`);
       return body.readWhole(PREFIX_BYTES + options.maxMessageBytes, tooLarge).then((whole) => oneMessage(whole, options));

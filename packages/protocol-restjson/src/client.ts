@@ -4,6 +4,8 @@
  * output, the modeled error its type names, or an UnmodeledError.
  */
 import {
+  bodyBytes,
+  binaryBody,
   CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
@@ -84,7 +86,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       writeHeaders(schema, "request", value, headers);
       const body = writeBody(settings, schema, "request", value);
       if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
-      let bytes = body.bytes;
+      let bytes = body.data === undefined ? undefined : bodyBytes(body.data);
       if (bytes !== undefined && operation.traits.requestCompression?.includes("gzip")) {
         bytes = await gzip(bytes);
         headers.set("content-encoding", [...codingsOf(headers.get("content-encoding")), "gzip"].join(", "));
@@ -148,7 +150,7 @@ function readEventStreamOutput(settings: HttpBindingSettings, output: StructSche
       throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
     }
   }
-  value[stream.name] = eventStreamValue(settings, stream, response.body);
+  value[stream.name] = eventStreamValue(settings, stream, binaryBody(response.body));
   return value;
 }
 

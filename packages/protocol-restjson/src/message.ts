@@ -7,11 +7,13 @@
  * @internal
  */
 import {
+  bodyBytes,
   byteChunks,
   type HttpBody,
   isBlank,
   type MemberSchema,
   SerializationError,
+  type Schema,
   type StructSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter, type JsonSettings } from "@anvil/codec-json";
@@ -107,7 +109,8 @@ export function writeQuery(schema: StructSchema, value: Obj, query: [string, str
 
 /** A body and its content type. */
 export interface Body {
-  readonly bytes: Uint8Array | undefined;
+  /** The body: bytes, or JSON text in a response (the transport encodes it as it writes). */
+  readonly data: Uint8Array | string | undefined;
   readonly contentType: string | undefined;
 }
 
@@ -124,7 +127,7 @@ export function streamingBlobPayload(settings: HttpBindingSettings, schema: Stru
 
 /** A message body as a stream of bytes (whole bytes, as the transport may have buffered them, are one chunk). */
 export function bodyStream(body: HttpBody): AsyncIterable<Uint8Array> {
-  return body === undefined || body instanceof Uint8Array ? oneChunk(body) : byteChunks(body);
+  return body === undefined || body instanceof Uint8Array || typeof body === "string" ? oneChunk(body === undefined ? body : bodyBytes(body)) : byteChunks(body);
 }
 
 async function* oneChunk(bytes: Uint8Array | undefined): AsyncIterable<Uint8Array> {
@@ -133,7 +136,7 @@ async function* oneChunk(bytes: Uint8Array | undefined): AsyncIterable<Uint8Arra
 
 const EMPTY_OBJECT = utf8Encoder.encode("{}");
 
-const NO_BODY: Body = Object.freeze({ bytes: undefined, contentType: undefined });
+const NO_BODY: Body = Object.freeze({ data: undefined, contentType: undefined });
 
 /**
  * The body of a message: its `@httpPayload` member (JSON for structures,
@@ -160,40 +163,50 @@ function compileBodyWriter(settings: HttpBindingSettings, schema: StructSchema, 
   if (payload === undefined) {
     // A request without body members has no body; a response has a JSON object unless the operation has no output at all.
     if (plan.body === undefined) {
-      const empty: Body = direction === "request" || schema.id === UNIT ? NO_BODY : Object.freeze({ bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE });
+      const empty: Body = direction === "request" || schema.id === UNIT ? NO_BODY : Object.freeze({ data: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE });
       return () => empty;
     }
-    const toBytes = compileWriter(plan.body, settings.json).toBytes;
-    return (value) => ({ bytes: toBytes(value), contentType: JSON_MEDIA_TYPE });
+    const encode = jsonEncoder(plan.body, settings.json, direction);
+    return (value) => ({ data: encode(value), contentType: JSON_MEDIA_TYPE });
   }
   const target = payload.target;
   const name = payload.name;
   // An event stream is not written whole: the protocol streams it (event-stream.ts).
   if (target.kind === "union" && payload.traits.streaming) return () => NO_BODY;
   // A request's unset structure payload is an empty object; other unset payloads are no body.
-  const unset: Body = target.kind === "structure" && direction === "request" ? Object.freeze({ bytes: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE }) : NO_BODY;
+  const unset: Body = target.kind === "structure" && direction === "request" ? Object.freeze({ data: EMPTY_OBJECT, contentType: JSON_MEDIA_TYPE }) : NO_BODY;
   if (settings.rawPayloads && target.kind === "blob" && !isJsonPayload(target)) {
     const contentType = payload.traits.mediaType ?? "application/octet-stream";
     return (value) => {
       const v = value[name];
       if (v === undefined || v === null) return unset;
-      return { bytes: typeof v === "string" ? utf8Encoder.encode(v) : (v as Uint8Array), contentType };
+      return { data: typeof v === "string" ? utf8Encoder.encode(v) : (v as Uint8Array), contentType };
     };
   }
   if (settings.rawPayloads && (target.kind === "string" || target.kind === "enum") && !isJsonPayload(target)) {
     const contentType = payload.traits.mediaType ?? "text/plain";
     return (value) => {
       const v = value[name];
-      return v === undefined || v === null ? unset : { bytes: utf8Encoder.encode(String(v)), contentType };
+      return v === undefined || v === null ? unset : { data: utf8Encoder.encode(String(v)), contentType };
     };
   }
   // Without raw payloads every payload is JSON, whatever its `@mediaType`.
   const contentType = settings.rawPayloads ? (payload.traits.mediaType ?? JSON_MEDIA_TYPE) : JSON_MEDIA_TYPE;
-  const toBytes = compileWriter(target, settings.json).toBytes;
+  const encode = jsonEncoder(target, settings.json, direction);
   return (value) => {
     const v = value[name];
-    return v === undefined || v === null ? unset : { bytes: toBytes(v), contentType };
+    return v === undefined || v === null ? unset : { data: encode(v), contentType };
   };
+}
+
+/**
+ * A compiled JSON writer: to bytes for a request (the client hashes,
+ * compresses and measures them), to text for a response (a server's
+ * transport encodes it as it writes, cheaper than encoding it here).
+ */
+function jsonEncoder(schema: Schema, json: JsonSettings, direction: Direction): (value: unknown) => Uint8Array | string {
+  const write = compileWriter(schema, json);
+  return direction === "response" ? write : write.toBytes;
 }
 
 /**

@@ -76,7 +76,7 @@ const Weather = service("example.weather#Weather", {
 
 const { client, server } = restJson1();
 const clientContext = { endpoint: new URL("https://weather.example.com"), service: Weather };
-const text = (body: unknown): string => new TextDecoder().decode(body as Uint8Array);
+const text = (body: unknown): string => (typeof body === "string" ? body : new TextDecoder().decode(body as Uint8Array));
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const response = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
   status,

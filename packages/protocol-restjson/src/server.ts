@@ -4,6 +4,7 @@
  * output and errors written with their bindings and status codes.
  */
 import {
+  binaryBody,
   byteChunks,
   type ByteStream,
   fillDefaults,
@@ -224,7 +225,7 @@ function readStreamingBlobInput(settings: HttpBindingSettings, input: StructSche
 function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema, stream: EventStreamMember, request: HttpRequest, context: ServerCallContext): Obj {
   const read = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
   const value = fillBoundDefaults(boundDefaultsOf(input), read);
-  return { ...value, [stream.name]: eventStreamValue(settings, stream, request.body) };
+  return { ...value, [stream.name]: eventStreamValue(settings, stream, binaryBody(request.body)) };
 }
 
 /** Top-level `@default`s of members the request left out (the JSON reader already filled the body's); `members` from {@link boundDefaultsOf}. */
@@ -270,9 +271,10 @@ function compileResponseWriter(settings: HttpBindingSettings, schema: StructSche
     if (body.contentType !== undefined && !headers.has("content-type")) headers.set("content-type", body.contentType);
     if (extra !== undefined) for (const [n, v] of Object.entries(extra)) headers.set(n, v);
     const codeValue = code === undefined ? undefined : value[code.name];
-    const bytes = body.bytes ?? EMPTY;
-    headers.set("content-length", String(bytes.byteLength));
-    return { status: typeof codeValue === "number" ? codeValue : status, headers, body: bytes };
+    const data = body.data ?? EMPTY;
+    // Text is measured by the transport, which encodes it.
+    if (typeof data !== "string") headers.set("content-length", String(data.byteLength));
+    return { status: typeof codeValue === "number" ? codeValue : status, headers, body: data };
   };
 }
 

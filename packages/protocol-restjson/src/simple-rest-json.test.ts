@@ -47,7 +47,7 @@ const Bakery = service("example.bakery#Bakery", {
 const { client, server } = simpleRestJson();
 const clientContext = { endpoint: new URL("https://bakery.example.com"), service: Bakery };
 const serverContext = (labels: Record<string, string> = {}) => ({ service: Bakery, labels });
-const text = (body: unknown): string => new TextDecoder().decode(body as Uint8Array);
+const text = (body: unknown): string => (typeof body === "string" ? body : new TextDecoder().decode(body as Uint8Array));
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const response = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
   status,

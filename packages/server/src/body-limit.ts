@@ -5,7 +5,7 @@
  * without one is counted as it streams in and refused as soon as it passes
  * the limit.
  */
-import { type HttpBody, type OperationSchema, ProtocolError, readWholeBody } from "@anvil/core";
+import { bodyBytes, type HttpBody, type OperationSchema, ProtocolError, readWholeBody } from "@anvil/core";
 
 /** The default buffered body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -30,9 +30,10 @@ export function payloadTooLarge(limit: number): ProtocolError {
 export function readLimited(body: HttpBody, limit: number, contentLength: string | null): Uint8Array | undefined | Promise<Uint8Array> {
   if (contentLength !== null && Number(contentLength) > limit) throw payloadTooLarge(limit);
   if (body === undefined) return undefined;
-  if (body instanceof Uint8Array) {
-    if (body.byteLength > limit) throw payloadTooLarge(limit);
-    return body;
+  if (body instanceof Uint8Array || typeof body === "string") {
+    const bytes = bodyBytes(body);
+    if (bytes.byteLength > limit) throw payloadTooLarge(limit);
+    return bytes;
   }
   return readWholeBody(body, limit, payloadTooLarge);
 }

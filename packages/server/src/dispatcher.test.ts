@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { errorClass, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { bodyBytes, errorClass, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { integer, member, operation, service, string, struct } from "@anvil/core/codegen";
 import { createDispatcher, type HandlerContext } from "./index.js";
 import { deferred, testProtocol } from "./test-protocol.js";
@@ -26,7 +26,7 @@ const request = (path: string, body?: string, headers: Record<string, string> = 
   headers: new Headers(headers),
   body: body === undefined ? undefined : utf8.encode(body),
 });
-const read = (response: HttpResponse): unknown => JSON.parse(new TextDecoder().decode(response.body as Uint8Array));
+const read = (response: HttpResponse): unknown => JSON.parse(new TextDecoder().decode(bodyBytes(response.body as Uint8Array | string)));
 
 describe.each([
   ["a synchronous", (id: string) => testProtocol(id)],

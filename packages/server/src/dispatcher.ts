@@ -31,7 +31,7 @@ export interface HandlerContext {
   /** The request headers (the same object as `request.headers`). */
   readonly headers: Headers;
   /** The caller's address (IP), when the transport knows it. */
-  readonly remoteAddress?: string;
+  readonly remoteAddress?: string | undefined;
   /** The operation being called. */
   readonly operation: OperationSchema;
   /** The protocol trait id the request came in with, e.g. `aws.protocols#restJson1`. */
@@ -84,8 +84,8 @@ export interface DispatcherOptions<S extends ServiceSchema> {
 export interface DispatchOptions {
   /** Aborted when the caller goes away or the server shuts down; handed to the handler. */
   readonly signal?: AbortSignal;
-  /** The caller's address, handed to the handler. */
-  readonly remoteAddress?: string;
+  /** The caller's address, handed to the handler (read only when the handler asks for it). */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** Answers one request. Never rejects: every failure becomes a response. */
@@ -244,7 +244,7 @@ async function withDeadline(
     if (outerSignal.aborted) controller.abort(outerSignal.reason);
     else outerSignal.addEventListener("abort", () => controller.abort(outerSignal.reason), { once: true });
   }
-  const options: DispatchOptions = { signal: controller.signal, ...(outer.remoteAddress !== undefined ? { remoteAddress: outer.remoteAddress } : {}) };
+  const options: DispatchOptions = { signal: controller.signal, get remoteAddress() { return outer.remoteAddress; } };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<HttpResponse>((resolve) => {
     timer = setTimeout(() => {
@@ -292,7 +292,6 @@ class Context implements ServerCallContext, HandlerContext {
   readonly labels: Readonly<Record<string, string>>;
   readonly operation: OperationSchema;
   readonly protocol: string;
-  readonly remoteAddress?: string;
   readonly #options: DispatchOptions;
   #responseHeaders: Headers | undefined;
 
@@ -307,8 +306,11 @@ class Context implements ServerCallContext, HandlerContext {
     this.labels = match.labels;
     this.operation = match.operation;
     this.protocol = match.protocol.id;
-    if (options.remoteAddress !== undefined) this.remoteAddress = options.remoteAddress;
     this.#options = options;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#options.remoteAddress;
   }
 
   get headers(): Headers {

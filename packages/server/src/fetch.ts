@@ -4,7 +4,7 @@
  * function URLs through a thin shim, Node's own `Request`). Bodies stream
  * both ways; a response stream is pulled only as fast as the host reads it.
  */
-import { byteChunks, type ByteStream, type HttpRequest, parseQuery } from "@anvil/core";
+import { bodyBytes, byteChunks, type ByteStream, type HttpRequest, parseQuery } from "@anvil/core";
 import type { Exchange, Server } from "./server.js";
 
 /** Per-request details a host can pass next to the `Request`. */
@@ -44,9 +44,12 @@ export function fetchHandler(server: Server<any>): FetchHandler {
       const response = await server.dispatch(toHttpRequest(request), exchange, info);
       const init = { status: response.status, headers: response.headers };
       const body = response.body;
-      if (body === undefined || body instanceof Uint8Array) {
+      if (body === undefined || body instanceof Uint8Array || typeof body === "string") {
         end();
-        return new Response(nullBodyStatus(response.status) ? null : (body as Uint8Array<ArrayBuffer> | undefined), init);
+        if (nullBodyStatus(response.status)) return new Response(null, init);
+        // Text goes as it is (the host encodes it), unless `Response` would label it text/plain for want of a type.
+        const content = typeof body === "string" && !response.headers.has("content-type") ? bodyBytes(body) : body;
+        return new Response(content as Uint8Array<ArrayBuffer> | string, init);
       }
       return new Response(toReadableStream(body, exchange, end), init);
     } catch (error) {

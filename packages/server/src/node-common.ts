@@ -6,6 +6,7 @@
  */
 import { Readable } from "node:stream";
 import { byteChunks, type ByteStream, HttpHeaders, type HttpResponse } from "@anvil/core";
+import type { ExchangeInfo } from "./server.js";
 
 /** Headers HTTP/2 forbids (connection-specific). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
@@ -51,18 +52,34 @@ export function fromFetchResponse(response: Response): HttpResponse {
 }
 
 /**
- * An answer's header fields as Node takes them: each `set-cookie` a field
- * of its own (`forEach` joins them), and for HTTP/2 (`http2`) without the
- * connection-specific fields it forbids.
+ * An answer's header fields as HTTP/2 takes them: without the
+ * connection-specific fields it forbids, each `set-cookie` a field of its
+ * own (`forEach` joins them).
  */
-export function headerObject(headers: Headers, http2: boolean): Record<string, string | string[]> {
+export function headerObject(headers: Headers): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   let cookies = false;
   headers.forEach((value, name) => {
     if (name === "set-cookie") cookies = true;
-    else if (!http2 || !HOP_BY_HOP.has(name)) out[name] = value;
+    else if (!HOP_BY_HOP.has(name)) out[name] = value;
   });
   if (cookies) out["set-cookie"] = headers.getSetCookie();
+  return out;
+}
+
+/**
+ * An answer's header fields as HTTP/1.1 `writeHead` takes them, as a flat
+ * `[name, value, ...]` list (Node writes that without making an object of
+ * it), each `set-cookie` a field of its own.
+ */
+export function headerList(headers: Headers): string[] {
+  const out: string[] = [];
+  let cookies = false;
+  headers.forEach((value, name) => {
+    if (name === "set-cookie") cookies = true;
+    else out.push(name, value);
+  });
+  if (cookies) for (const cookie of headers.getSetCookie()) out.push("set-cookie", cookie);
   return out;
 }
 
@@ -77,8 +94,8 @@ export function trailerObject(trailers: Headers): Record<string, string> {
  * Whether an answer of `length` body bytes needs a `content-length` added:
  * not when it has one, ends with trailers (gRPC) or has no body by its status.
  */
-export function needsContentLength(response: HttpResponse, fields: Record<string, string | string[]>, length: number): boolean {
-  return fields["content-length"] === undefined && response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304));
+export function needsContentLength(response: HttpResponse, length: number): boolean {
+  return response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304)) && !response.headers.has("content-length");
 }
 
 export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
@@ -153,5 +170,23 @@ export class QuarterTicker {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+  }
+}
+
+/**
+ * The caller of a request (a Node request, or an HTTP/2 session), its
+ * address looked up only when a handler asks for it (few do; Node's lookup
+ * is not free). Undefined once the connection is gone.
+ */
+export class Peer implements ExchangeInfo {
+  constructor(private readonly owner: { readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined } | undefined) {}
+
+  get remoteAddress(): string | undefined {
+    try {
+      return this.owner?.socket?.remoteAddress;
+    } catch {
+      // An HTTP/2 session's socket proxy throws once the session is closed.
+      return undefined;
+    }
   }
 }

@@ -7,7 +7,7 @@
  */
 import * as http2 from "node:http2";
 import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, type WholeBody } from "@anvil/core";
-import { fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
+import { fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -86,9 +86,8 @@ function serveStream(
         .catch((error: unknown) => failed(stream, error));
       return;
     }
-    const remoteAddress = stream.session?.socket?.remoteAddress;
     server
-      .dispatch(http2Request(stream, headers, rawHeaders, hasBody), exchange, remoteAddress !== undefined ? { remoteAddress } : {})
+      .dispatch(http2Request(stream, headers, rawHeaders, hasBody), exchange, new Peer(stream.session))
       .then((response) => answer(stream, response))
       .catch((error: unknown) => failed(stream, error));
   } catch (error) {
@@ -292,12 +291,12 @@ class StreamReader implements AsyncIterator<Uint8Array, undefined> {
  */
 function writeResponse(stream: http2.ServerHttp2Stream, response: HttpResponse): Promise<void> | undefined {
   if (stream.destroyed) return undefined;
-  const fields = headerObject(response.headers, true);
+  const fields = headerObject(response.headers);
   fields[":status"] = String(response.status);
   const { body, trailers } = response;
-  if (body === undefined || body instanceof Uint8Array) {
-    const length = body?.byteLength ?? 0;
-    if (needsContentLength(response, fields, length)) fields["content-length"] = String(length);
+  if (body === undefined || body instanceof Uint8Array || typeof body === "string") {
+    const length = body === undefined ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    if (needsContentLength(response, length)) fields["content-length"] = String(length);
     if (trailers === undefined) {
       if (length === 0) stream.respond(fields, { endStream: true });
       else {
@@ -317,7 +316,7 @@ function writeResponse(stream: http2.ServerHttp2Stream, response: HttpResponse):
 }
 
 /** Ends the answer; its trailers follow the last DATA frame (Node asks for them with `wantTrailers`). */
-function endWithTrailers(stream: http2.ServerHttp2Stream, body: Uint8Array | undefined, trailers: Headers): void {
+function endWithTrailers(stream: http2.ServerHttp2Stream, body: Uint8Array | string | undefined, trailers: Headers): void {
   if (stream.destroyed) return;
   stream.on("wantTrailers", () => {
     if (!stream.destroyed) stream.sendTrailers(trailerObject(trailers));

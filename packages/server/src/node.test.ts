@@ -88,6 +88,31 @@ describe("listen (HTTP/1.1)", () => {
     expect(Number(response.headers["content-length"])).toBe(Buffer.byteLength(expected));
   });
 
+  it("keeps the connection open after a POST whose declared body it read whole", async () => {
+    const { listener } = await start();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (text: string) =>
+      new Promise<{ reused: boolean; connection: string | undefined; body: string }>((resolve, reject) => {
+        const req = http.request(`${listener.url}/echo/ann`, { method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ reused: req.reusedSocket, connection: res.headers.connection, body: Buffer.concat(chunks).toString() }));
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify({ text }));
+      });
+    try {
+      const first = await call("é");
+      const second = await call("two");
+      expect([first, second]).toEqual([
+        { reused: false, connection: "keep-alive", body: '{"message":"ann:1"}' },
+        { reused: true, connection: "keep-alive", body: '{"message":"ann:3"}' },
+      ]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("sends each Set-Cookie of a response as a field of its own", async () => {
     const base = testProtocol("test#json");
     const protocol = {

@@ -10,8 +10,8 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
-import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
-import { fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, trailerObject, writeChunks } from "./node-common.js";
+import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
+import { fetchRequest, fromFetchResponse, headerList, hostName, Peer, isPromise, needsContentLength, originForm, pathOf, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -133,13 +133,13 @@ async function serve(server: Server<any>, exchange: Exchange, req: http.Incoming
     }
     const mounted = server.mounted(pathOf(req.url ?? "/"));
     if (mounted !== undefined) {
-      await writeResponse(req, res, fromFetchResponse(await mounted(toFetchRequest(req))), server.closing);
+      await writeResponse(req, res, fromFetchResponse(await mounted(toFetchRequest(req))), server.closing, undefined);
       return;
     }
     const request = toHttpRequest(req, res);
-    const remoteAddress = req.socket?.remoteAddress;
-    const response = await server.dispatch(request, exchange, remoteAddress !== undefined ? { remoteAddress } : {});
-    const written = writeResponse(req, res, response, server.closing);
+    const response = await server.dispatch(request, exchange, new Peer(req));
+    const body = request.body;
+    const written = writeResponse(req, res, response, server.closing, body instanceof NodeBody ? body : undefined);
     if (written !== undefined) await written;
   } catch (error) {
     // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
@@ -168,30 +168,48 @@ export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest
   const q = url.indexOf("?");
   // Node's own parsed headers answer these without going through `Headers` (one lookup each there costs more).
   const parsed = req.headers;
-  const hasBody = parsed["transfer-encoding"] !== undefined || (parsed["content-length"] !== undefined && parsed["content-length"] !== "0");
+  const chunked = parsed["transfer-encoding"] !== undefined;
+  const length = parsed["content-length"];
+  const hasBody = chunked || (length !== undefined && length !== "0");
   const host = hostName(parsed.host ?? "");
   return {
     method: req.method ?? "GET",
     path: q < 0 ? url : url.slice(0, q),
     query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
     headers: HttpHeaders.fromRawPairs(req.rawHeaders),
-    body: hasBody ? new NodeBody(req, res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? (res as http.ServerResponse) : undefined) : undefined,
+    body: hasBody
+      ? new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? (res as http.ServerResponse) : undefined)
+      : undefined,
     ...(host !== "" ? { host } : {}),
   };
 }
 
 /** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
 class NodeBody implements WholeBody {
+  /** Body bytes handed out so far. */
+  received = 0;
+
   constructor(
-    private readonly req: http.IncomingMessage,
+    readonly req: http.IncomingMessage,
+    /** The `Content-Length`, or -1 for a chunked body. */
+    readonly declared: number,
     private expecting: http.ServerResponse | undefined,
   ) {}
+
+  /**
+   * Whether the whole body has been read. A body of a declared length is
+   * whole once that many bytes are in, which is often before Node's parser
+   * has told the request it is complete (it does so in a later callback).
+   */
+  get ended(): boolean {
+    return this.req.complete || this.received === this.declared;
+  }
 
   [Symbol.asyncIterator](): BodyReader {
     const expecting = this.expecting;
     if (expecting !== undefined && !expecting.headersSent) expecting.writeContinue();
     this.expecting = undefined;
-    return new BodyReader(this.req);
+    return new BodyReader(this);
   }
 
   readWhole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
@@ -211,14 +229,18 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 class BodyReader implements AsyncIterator<Uint8Array, undefined> {
   #waited = false;
 
-  constructor(private readonly req: http.IncomingMessage) {}
+  constructor(private readonly body: NodeBody) {}
 
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
-    const req = this.req;
+    const body = this.body;
+    const req = body.req;
     const chunk = req.read() as Uint8Array | null;
-    if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
+    if (chunk !== null) {
+      body.received += chunk.byteLength;
+      return Promise.resolve({ done: false, value: chunk });
+    }
     // A message the parser has completed, with nothing left to read, is over though "end" is not emitted yet.
-    if (req.readableEnded || req.complete) return Promise.resolve(DONE);
+    if (req.readableEnded || body.ended) return Promise.resolve(DONE);
     if (req.destroyed) return Promise.reject(req.errored ?? new Error("the request was closed before its body ended"));
     // The request event fires before the parser pushes a body that came in the same packet as the
     // headers: by the next microtask it is there, which is cheaper to look at than to listen for.
@@ -237,6 +259,7 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
         const next = req.read() as Uint8Array | null;
         if (next === null) return; // the end is near: "end" follows
         settle();
+        body.received += next.byteLength;
         resolve({ done: false, value: next });
       };
       const onEnd = (): void => {
@@ -272,9 +295,11 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
     if (this.#waited) return this.#collect(null, limit, tooLarge);
     this.#waited = true;
     return Promise.resolve().then(() => {
-      const req = this.req;
-      const chunk = req.read() as Uint8Array | null;
-      if (chunk !== null && chunk.byteLength <= limit && req.complete && req.readableLength === 0) return chunk;
+      const body = this.body;
+      const chunk = body.req.read() as Uint8Array | null;
+      if (chunk === null) return this.#collect(null, limit, tooLarge);
+      body.received += chunk.byteLength;
+      if (chunk.byteLength <= limit && body.ended && body.req.readableLength === 0) return chunk;
       return this.#collect(chunk, limit, tooLarge);
     });
   }
@@ -305,14 +330,22 @@ function toFetchRequest(req: http.IncomingMessage): Request {
  * back-pressure, then trailers. Returns a promise only when it has to wait
  * (a streamed body, trailers still to come).
  */
-function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: HttpResponse, closing: boolean): Promise<void> | undefined {
-  const headers = headerObject(response.headers, false);
+function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: HttpResponse, closing: boolean, requestBody: NodeBody | undefined): Promise<void> | undefined {
+  const headers = headerList(response.headers);
   // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
-  if (closing || !req.complete) headers["connection"] = "close";
-  const body = response.body;
+  if (closing || !(req.complete || requestBody?.ended === true)) headers.push("connection", "close");
+  const given = response.body;
+  if (typeof given === "string" && response.trailers === undefined) {
+    // Node writes the head and the text as one string, encoding the text as it goes.
+    if (needsContentLength(response, given.length)) headers.push("content-length", String(Buffer.byteLength(given)));
+    res.writeHead(response.status, headers);
+    res.end(given);
+    return undefined;
+  }
+  const body = typeof given === "string" ? bodyBytes(given) : given;
   if (body === undefined || body instanceof Uint8Array) {
     const length = body?.byteLength ?? 0;
-    if (needsContentLength(response, headers, length)) headers["content-length"] = String(length);
+    if (needsContentLength(response, length)) headers.push("content-length", String(length));
     res.writeHead(response.status, headers);
     const trailers = response.trailers;
     if (trailers !== undefined && isPromise(trailers)) return addTrailers(res, trailers).then(() => endWith(res, body));

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { HttpRequest, HttpResponse } from "@anvil/core";
+import { bodyBytes, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { member, operation, service, string, struct } from "@anvil/core/codegen";
 import { createServer, type HandlerContext, type OperationHandler, type Server } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
@@ -18,7 +18,7 @@ const Hello = service("example.hello#Hello", { operations: { greet: Greet, wave:
 
 const protocols = [testProtocol("test#a"), testProtocol("test#b", ["x-protocol", "b"]), testProtocol("test#other", ["x-protocol", "other"])];
 const req = (path: string, headers: Record<string, string> = {}): HttpRequest => ({ method: "POST", path, query: [], headers: new Headers(headers), body: undefined });
-const json = (response: HttpResponse): unknown => JSON.parse(new TextDecoder().decode(response.body as Uint8Array));
+const json = (response: HttpResponse): unknown => JSON.parse(new TextDecoder().decode(bodyBytes(response.body as Uint8Array | string)));
 
 async function call(server: Server<typeof Hello>, request: HttpRequest): Promise<HttpResponse> {
   const exchange = server.begin();

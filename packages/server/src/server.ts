@@ -51,8 +51,8 @@ export interface Exchange {
 
 /** Per-request details an adapter passes to {@link Server.dispatch}. */
 export interface ExchangeInfo {
-  /** The caller's address (IP). */
-  readonly remoteAddress?: string;
+  /** The caller's address (IP). May be a getter: it is read only when a handler asks for it. */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** Options of {@link Server.close}. */
@@ -241,7 +241,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
     dispatch(request, exchange, info = {}) {
       if (closing) return unavailable();
       this.start();
-      return dispatcher!(request, new ExchangeOptions(exchange, info.remoteAddress));
+      return dispatcher!(request, new ExchangeOptions(exchange, info));
     },
 
     get inFlight() {
@@ -297,18 +297,18 @@ class LazyExchange implements Exchange {
   }
 }
 
-/** Dispatch options over an exchange: its signal is read only when asked for. */
+/** Dispatch options over an exchange: its signal and the caller's address are read only when asked for. */
 class ExchangeOptions implements DispatchOptions {
-  readonly remoteAddress?: string;
-
   constructor(
     private readonly exchange: Exchange,
-    remoteAddress: string | undefined,
-  ) {
-    if (remoteAddress !== undefined) this.remoteAddress = remoteAddress;
-  }
+    private readonly info: ExchangeInfo,
+  ) {}
 
   get signal(): AbortSignal {
     return this.exchange.signal;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.info.remoteAddress;
   }
 }

@@ -2,6 +2,7 @@
  * A tiny JSON protocol for the server's own tests (the server never imports
  * a real protocol package): routes from `@http`, the body as the input,
  * errors as `{ type, message }` with the status the error kind calls for.
+ * Outputs are answered with text bodies, errors with bytes.
  * A `@streaming` input member takes the request body as it is; a
  * `@streaming` output member is the response body.
  *
@@ -26,6 +27,13 @@ const json = (status: number, value: unknown): HttpResponse => ({
   status,
   headers: new Headers({ "content-type": "application/json" }),
   body: utf8.encode(JSON.stringify(value)),
+});
+
+/** An answer with a text body, as real JSON protocols write one (errors stay bytes, so adapters are tested with both). */
+const jsonText = (status: number, value: unknown): HttpResponse => ({
+  status,
+  headers: new Headers({ "content-type": "application/json" }),
+  body: JSON.stringify(value),
 });
 
 /** A test protocol with the given id; `header` adds a required header to every route. It reads and writes synchronously (see {@link deferred}). */
@@ -70,7 +78,7 @@ export function testProtocol(id: string, header?: readonly [string, string]): Se
         return { status: 200, headers: new Headers({ "content-type": "application/octet-stream" }), body };
       }
       if (output !== undefined && typeof output !== "object") throw new SerializationError("encode test: output is not an object");
-      return json(200, output ?? {});
+      return jsonText(200, output ?? {});
     },
     serializeError(_operation, error) {
       if (ModeledError.isModeledError(error)) return json(error.$fault === "server" ? 500 : 400, { type: error.code, message: error.message });

@@ -7,7 +7,7 @@
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byteChunks, type ByteStream, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
+import { binaryBody, byteChunks, type ByteStream, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
 import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegen";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { createServer } from "@anvil/server";
@@ -57,7 +57,7 @@ function h2Streaming(session: http2.ClientHttp2Session): Transport {
         for (const [name, value] of Object.entries(incoming)) if (!name.startsWith(":") && value !== undefined) headers.set(name, String(value));
         resolve({ status: Number(incoming[":status"]), headers, body: stream as AsyncIterable<Uint8Array> });
       });
-      void pump(request.body, stream);
+      void pump(binaryBody(request.body), stream);
     });
 }
 
@@ -74,7 +74,7 @@ function h1Streaming(baseUrl: string): Transport {
       });
       req.on("error", reject);
       req.flushHeaders();
-      void pump(request.body, req);
+      void pump(binaryBody(request.body), req);
     });
 }
 

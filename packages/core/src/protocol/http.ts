@@ -5,8 +5,25 @@
  */
 import type { ByteStream } from "../values/streams.js";
 
-/** A body: nothing, whole bytes, or a stream of bytes. */
-export type HttpBody = Uint8Array | ByteStream | undefined;
+/**
+ * A body: nothing, whole bytes, whole text, or a stream of bytes. Text is
+ * sent as its UTF-8 bytes; the transport encodes it as it writes (a server
+ * answering with JSON text saves the encoding in JavaScript) and adds its
+ * `Content-Length`.
+ */
+export type HttpBody = Uint8Array | string | ByteStream | undefined;
+
+/** A whole body's bytes: text as UTF-8. */
+export function bodyBytes(body: Uint8Array | string): Uint8Array {
+  return typeof body === "string" ? textEncoder.encode(body) : body;
+}
+
+/** A body with text as its UTF-8 bytes, for readers of bytes and streams. */
+export function binaryBody(body: HttpBody): Exclude<HttpBody, string> {
+  return typeof body === "string" ? textEncoder.encode(body) : body;
+}
+
+const textEncoder = new TextEncoder();
 
 /** An HTTP request as a protocol sees it. */
 export interface HttpRequest {

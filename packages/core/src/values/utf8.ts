@@ -15,21 +15,6 @@ const POOLED_MAX_UNITS = 2048;
 let slab = new Uint8Array(SLAB_SIZE);
 let offset = 0;
 
-/** Strings up to this many units are first tried as ASCII, byte by byte: cheaper than a call into `encodeInto` for short texts. */
-const ASCII_LOOP_MAX_UNITS = 256;
-
-/** Writes `text` at `at` when it is short and all ASCII, returning its length; -1 (nothing usable written) otherwise. */
-function asciiInto(text: string, into: Uint8Array, at: number): number {
-  const units = text.length;
-  if (units > ASCII_LOOP_MAX_UNITS) return -1;
-  for (let i = 0; i < units; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return -1;
-    into[at + i] = code;
-  }
-  return units;
-}
-
 /**
  * The UTF-8 bytes of `text` (lone surrogates become U+FFFD, as with
  * `TextEncoder`). The result may be a view of a shared buffer: read it, send
@@ -43,8 +28,9 @@ export function encodeUtf8(text: string): Uint8Array {
     offset = 0;
   }
   const start = offset;
-  let written = asciiInto(text, slab, start);
-  if (written < 0) written = encoder.encodeInto(text, slab.subarray(start)).written;
+  // One call into the encoder, not a `charCodeAt` loop: a text built by concatenation (a JSON body) is a rope,
+  // and reading one of those a character at a time costs many times what the encoder's single pass does.
+  const written = encoder.encodeInto(text, slab.subarray(start)).written;
   // The next region starts on an 8-byte boundary, so views stay aligned for readers that care.
   offset = (start + written + 7) & ~7;
   return slab.subarray(start, start + written);
