@@ -125,6 +125,11 @@ function compileChildren(s: Schema): Rule | null {
   }
 }
 
+/** @internal The rule of a schema's values (its own traits, then its children), or null when nothing is checked. */
+export function compileRule(schema: Schema): Rule | null {
+  return compileValue(schema.traits, schema);
+}
+
 /** Own rules of `traits` on a value of `target`, then its children. */
 function compileValue(traits: Traits, target: Schema): Rule | null {
   const rules = ownRules(traits, target);
@@ -338,7 +343,7 @@ function mapRule(s: MapSchema<unknown>): Rule {
 export function compileValidator<T>(schema: Schema<T>): Validator<T> {
   let validator = validators.get(schema);
   if (validator === undefined) {
-    const rule = compileValue(schema.traits, schema);
+    const rule = compileRule(schema);
     if (rule === null) validator = NO_VIOLATIONS_VALIDATOR;
     else {
       const { test, check } = rule;
