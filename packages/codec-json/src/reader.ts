@@ -368,55 +368,87 @@ const readHttpDate: Conv = (v) => {
  * Values a converter would return unchanged, recognized by a type check
  * inline in the aggregate loops instead of a call: what each kind lets
  * through. Anything else goes to the converter, which converts or fails.
+ * A const enum, so that the build inlines the numbers: the optimizing
+ * compiler does not fold module-level constants, and loaded a context slot
+ * (with a hole check) for every `case`.
  */
-const P_CALL = 0;
-const P_STRING = 1;
-const P_BOOLEAN = 2;
-const P_NUMBER = 3;
-const P_INT32 = 4;
-const P_SAFE_INTEGER = 5;
-/** Like P_SAFE_INTEGER without zero, which the converter sees: it may be an underflowed exponent (see `unsure`). */
-const P_NONZERO_SAFE_INTEGER = 6;
+const enum Pass {
+  Call = 0,
+  String = 1,
+  Boolean = 2,
+  Number = 3,
+  Int32 = 4,
+  SafeInteger = 5,
+  /** Like SafeInteger without zero, which the converter sees: it may be an underflowed exponent (see `unsure`). */
+  NonzeroSafeInteger = 6,
+}
 
-function passThrough(schema: Schema): number {
+/** The bits of a structure member's flags above its {@link Pass} kind. */
+const enum Member {
+  PassMask = 7,
+  /** The member has a `@default`. */
+  Default = 8,
+  /** `null` is a value of the member (`@alloy#nullable`). */
+  Nullable = 16,
+  /**
+   * The converter usually returns the value it is given (aggregates converted
+   * in place, documents, integers): store only what changed. Other converters
+   * (timestamps, blobs) always make a new value: store without comparing.
+   */
+  Kept = 32,
+}
+
+function passThrough(schema: Schema): Pass {
   switch (schema.kind) {
     case "string":
     case "enum":
-      return P_STRING;
+      return Pass.String;
     case "boolean":
-      return P_BOOLEAN;
+      return Pass.Boolean;
     case "float":
     case "double":
-      return P_NUMBER;
+      return Pass.Number;
     case "integer":
-      return P_INT32;
+      return Pass.Int32;
     case "intEnum":
-      return P_SAFE_INTEGER;
+      return Pass.SafeInteger;
     case "long":
     case "bigInteger":
-      return P_NONZERO_SAFE_INTEGER;
+      return Pass.NonzeroSafeInteger;
     default:
-      return P_CALL;
+      return Pass.Call;
   }
 }
 
 /** Whether `v` passes through a converter of pass-through kind `check` unchanged. Small enough to inline. */
-function passes(check: number, v: unknown): boolean {
+function passes(check: Pass | number, v: unknown): boolean {
   switch (check) {
-    case P_STRING:
+    case Pass.String:
       return typeof v === "string";
-    case P_BOOLEAN:
+    case Pass.Boolean:
       return typeof v === "boolean";
-    case P_NUMBER:
+    case Pass.Number:
       return typeof v === "number";
-    case P_INT32:
+    case Pass.Int32:
       return typeof v === "number" && (v | 0) === v;
-    case P_SAFE_INTEGER:
+    case Pass.SafeInteger:
       return typeof v === "number" && Number.isSafeInteger(v);
-    case P_NONZERO_SAFE_INTEGER:
+    case Pass.NonzeroSafeInteger:
       return typeof v === "number" && v !== 0 && Number.isSafeInteger(v);
     default:
       return false;
+  }
+}
+
+/** Whether the converter of `schema` usually returns the value it is given (see {@link Member.Kept}). */
+function keepsValue(schema: Schema): boolean {
+  switch (schema.kind) {
+    case "timestamp":
+    case "blob":
+    case "bigDecimal":
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -593,6 +625,7 @@ function structReader(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
   const protoName: boolean[] = []; // member named __proto__: define, never assign
   const defaults: ((() => unknown) | undefined)[] = [];
   const nullable: boolean[] = [];
+  const flags: number[] = []; // Pass kind | Member bits, for the in-place loop
   let unknownIndex = -1;
   let defaultCount = 0;
   const known: Record<string, true> = Object.create(null);
@@ -612,6 +645,7 @@ function structReader(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
     if (!index.has(wires[i]!)) index.set(wires[i]!, i);
     if (s.alloyTraits && t.jsonUnknown && m.target.kind === "map" && unknownIndex < 0) unknownIndex = i;
     readers.push(readString);
+    flags.push(checks[i]! | (defaults[i] === undefined ? 0 : Member.Default) | (nullable[i] ? Member.Nullable : 0) | (keepsValue(m.target) ? Member.Kept : 0));
   }
   const unknownDoc = documentReader(maxDepth);
   // A parsed object can become the result when it is keyed by member names.
@@ -649,27 +683,31 @@ function structReader(schema: StructSchema<unknown>, s: ResolvedSettings, cache:
     let present = 0; // members with a default that are present
     for (const key in o) {
       // Wire order usually is schema order: try the next member before the lookup.
-      const i = next < n && wires[next] === key ? next : (index.get(key) ?? -1);
-      if (i < 0) {
-        clean = false;
-        continue;
+      let i = next;
+      if (i >= n || wires[i] !== key) {
+        i = index.get(key) ?? -1;
+        if (i < 0) {
+          clean = false;
+          continue;
+        }
       }
       next = i + 1;
       const w = o[key];
+      const f = flags[i]!;
       if (w === null || w === undefined) {
-        if (!(w === null && nullable[i])) clean = false;
-        else if (defaults[i] !== undefined) present++;
+        if (w !== null || (f & Member.Nullable) === 0) clean = false;
+        else if ((f & Member.Default) !== 0) present++;
         continue;
       }
-      if (defaults[i] !== undefined) present++;
-      if (passes(checks[i]!, w)) continue;
+      if ((f & Member.Default) !== 0) present++;
+      if (passes(f & Member.PassMask, w)) continue;
       let r: unknown;
       try {
         r = readers[i]!(w, d + 1);
       } catch (error) {
         throw firstFailure(o, i, error, d);
       }
-      if (r !== w) o[key] = r;
+      if ((f & Member.Kept) === 0 || r !== w) o[key] = r;
     }
     if (clean) {
       if (present < defaultCount) {

@@ -1,14 +1,15 @@
 /**
- * The checks one set of traits puts on one value (`@length`, `@range`,
+ * The rules one set of traits puts on one value (`@length`, `@range`,
  * `@pattern`, enum values, `@uniqueItems`), decided when a schema is
- * compiled. Each check reads the value and nothing else.
+ * compiled. Each rule reads the value and nothing else: its test says
+ * whether the value passes, its check reports the violation when it does not.
  *
  * @internal
  */
 import type { EnumValue, Schema } from "../schema/schema.js";
 import type { Bounds, Traits } from "../schema/traits.js";
 import { BigDecimal } from "../values/big-decimal.js";
-import { report, type Check } from "./context.js";
+import { report, type Rule, type Test } from "./context.js";
 import { hasDuplicates } from "./deep-equal.js";
 import { enumConstraint, lengthConstraint, patternConstraint, rangeConstraint, UNIQUE_ITEMS_CONSTRAINT, UUID_CONSTRAINT } from "./messages.js";
 import { compilePattern } from "./pattern.js";
@@ -26,39 +27,47 @@ export function hasOwnChecks(traits: Traits, target: Schema): boolean {
   return (kind === "enum" || kind === "intEnum") && !traits.openEnum;
 }
 
-/** The checks of `traits` on a value of `target`, in report order: enum, length, pattern, range, uniqueItems, uuidFormat. */
-export function ownChecks(traits: Traits, target: Schema): Check[] {
-  const checks: Check[] = [];
+/** A rule that reports `constraint` when `test` fails. */
+function rule(test: Test, constraint: string): Rule {
+  return {
+    test,
+    check: (value, ctx) => {
+      if (!test(value)) report(ctx, constraint);
+    },
+  };
+}
+
+/** The rules of `traits` on a value of `target`, in report order: enum, length, pattern, range, uniqueItems, uuidFormat. */
+export function ownRules(traits: Traits, target: Schema): Rule[] {
+  const rules: Rule[] = [];
   const kind = target.kind;
-  if ((kind === "enum" || kind === "intEnum") && !traits.openEnum) checks.push(enumCheck(target.values, kind === "intEnum"));
+  if ((kind === "enum" || kind === "intEnum") && !traits.openEnum) rules.push(enumRule(target.values, kind === "intEnum"));
   if (traits.length !== undefined) {
-    const c = lengthCheck(kind, traits.length);
-    if (c) checks.push(c);
+    const r = lengthRule(kind, traits.length);
+    if (r) rules.push(r);
   }
-  if (traits.pattern !== undefined && kind === "string") checks.push(patternCheck(traits.pattern));
-  if (traits.range !== undefined && NUMERIC_KINDS.has(kind)) checks.push(rangeCheck(traits.range, kind === "float"));
-  if (traits.uniqueItems === true && kind === "list") checks.push(uniqueItemsCheck());
-  if (traits.uuidFormat === true && kind === "string") checks.push(uuidCheck);
-  return checks;
+  if (traits.pattern !== undefined && kind === "string") rules.push(patternRule(traits.pattern));
+  if (traits.range !== undefined && NUMERIC_KINDS.has(kind)) rules.push(rangeRule(traits.range, kind === "float"));
+  if (traits.uniqueItems === true && kind === "list") rules.push(uniqueItemsRule());
+  if (traits.uuidFormat === true && kind === "string") rules.push(uuidRule);
+  return rules;
 }
 
 /** Internal values (`EnumValue.internal`) still validate but are left out of the message. */
-function enumCheck(values: readonly EnumValue[], isInt: boolean): Check {
+function enumRule(values: readonly EnumValue[], isInt: boolean): Rule {
   const allowed = new Set<unknown>(values.map((v) => v.value));
   const constraint = enumConstraint(values.filter((v) => !v.internal).map((v) => v.value));
   const type = isInt ? "number" : "string";
   if (allowed.size <= 8) {
     // A few comparisons beat hashing the value.
     const list = [...allowed];
-    return (value, ctx) => {
-      if (typeof value !== type) return;
-      for (let i = 0; i < list.length; i++) if (list[i] === value) return;
-      report(ctx, constraint);
-    };
+    return rule((value) => {
+      if (typeof value !== type) return true;
+      for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
+      return false;
+    }, constraint);
   }
-  return (value, ctx) => {
-    if (typeof value === type && !allowed.has(value)) report(ctx, constraint);
-  };
+  return rule((value) => typeof value !== type || allowed.has(value), constraint);
 }
 
 /** Unicode code points of a string; a lone surrogate counts as one. */
@@ -84,44 +93,51 @@ function countEntries(map: object): number {
   return n;
 }
 
-function lengthCheck(kind: string, bounds: Bounds): Check | undefined {
+function lengthRule(kind: string, bounds: Bounds): Rule | undefined {
   const min = bounds.min === undefined ? -Infinity : Number(bounds.min);
   const max = bounds.max === undefined ? Infinity : Number(bounds.max);
   const constraint = lengthConstraint(bounds);
-  const check = (length: number, ctx: Parameters<Check>[1]): void => {
-    if (length < min || length > max) report(ctx, constraint, length);
-  };
+  /** The measured length, or -1 when the value is not of the kind (no violation). */
+  let lengthOf: (value: unknown) => number;
+  let test: Test;
   switch (kind) {
     case "string":
-      return (value, ctx) => {
-        if (typeof value !== "string") return;
+      lengthOf = (value) => (typeof value === "string" ? codePointLength(value) : -1);
+      test = (value) => {
+        if (typeof value !== "string") return true;
         // A string has between length/2 and length code points: most need no counting.
-        if (value.length <= max && (value.length + 1) >> 1 >= min) return;
-        check(codePointLength(value), ctx);
+        if (value.length <= max && (value.length + 1) >> 1 >= min) return true;
+        const n = codePointLength(value);
+        return n >= min && n <= max;
       };
+      break;
     case "blob":
-      return (value, ctx) => {
-        if (value instanceof Uint8Array) check(value.byteLength, ctx);
-      };
+      lengthOf = (value) => (value instanceof Uint8Array ? value.byteLength : -1);
+      break;
     case "list":
-      return (value, ctx) => {
-        if (Array.isArray(value)) check(value.length, ctx);
-      };
+      lengthOf = (value) => (Array.isArray(value) ? value.length : -1);
+      break;
     case "map":
-      return (value, ctx) => {
-        if (typeof value === "object" && value !== null) check(countEntries(value), ctx);
-      };
+      lengthOf = (value) => (typeof value === "object" && value !== null ? countEntries(value) : -1);
+      break;
     default:
       return undefined;
   }
+  test ??= (value) => {
+    const n = lengthOf(value);
+    return n < 0 || (n >= min && n <= max);
+  };
+  return {
+    test,
+    check: (value, ctx) => {
+      if (!test(value)) report(ctx, constraint, lengthOf(value));
+    },
+  };
 }
 
-function patternCheck(pattern: string): Check {
-  const test = compilePattern(pattern);
-  const constraint = patternConstraint(pattern);
-  return (value, ctx) => {
-    if (typeof value === "string" && !test(value)) report(ctx, constraint);
-  };
+function patternRule(pattern: string): Rule {
+  const matches = compilePattern(pattern);
+  return rule((value) => typeof value !== "string" || matches(value), patternConstraint(pattern));
 }
 
 /**
@@ -130,8 +146,7 @@ function patternCheck(pattern: string): Check {
  * range. Floats compare as float32 on both sides, so a bound of 8.8 admits the
  * float nearest 8.8 however the codec delivered it.
  */
-function rangeCheck(bounds: Bounds, float32: boolean): Check {
-  const constraint = rangeConstraint(bounds);
+function rangeRule(bounds: Bounds, float32: boolean): Rule {
   const fround = (b: number | bigint | undefined): number | bigint | undefined =>
     float32 && typeof b === "number" ? Math.fround(b) : b;
   const min = fround(bounds.min);
@@ -141,32 +156,25 @@ function rangeCheck(bounds: Bounds, float32: boolean): Check {
   // Number bounds (or none): a number inside them needs no more.
   const low = typeof min === "number" ? min : min === undefined ? -Infinity : NaN;
   const high = typeof max === "number" ? max : max === undefined ? Infinity : NaN;
-  return (value, ctx) => {
-    if (typeof value === "number" && !float32 && value >= low && value <= high) return;
+  return rule((value) => {
+    if (typeof value === "number" && !float32 && value >= low && value <= high) return true;
     let v: number | bigint;
     if (typeof value === "number") {
-      if (value !== value) return report(ctx, constraint);
+      if (value !== value) return false;
       v = float32 ? Math.fround(value) : value;
     } else if (typeof value === "bigint") {
       v = value;
     } else {
-      if (BigDecimal.is(value) && ((minDecimal !== undefined && value.compare(minDecimal) < 0) || (maxDecimal !== undefined && value.compare(maxDecimal) > 0))) {
-        report(ctx, constraint);
-      }
-      return;
+      return !BigDecimal.is(value) || !((minDecimal !== undefined && value.compare(minDecimal) < 0) || (maxDecimal !== undefined && value.compare(maxDecimal) > 0));
     }
-    if ((min !== undefined && v < min) || (max !== undefined && v > max)) report(ctx, constraint);
-  };
+    return !((min !== undefined && v < min) || (max !== undefined && v > max));
+  }, rangeConstraint(bounds));
 }
 
-function uniqueItemsCheck(): Check {
-  return (value, ctx) => {
-    if (Array.isArray(value) && hasDuplicates(value)) report(ctx, UNIQUE_ITEMS_CONSTRAINT);
-  };
+function uniqueItemsRule(): Rule {
+  return rule((value) => !Array.isArray(value) || !hasDuplicates(value), UNIQUE_ITEMS_CONSTRAINT);
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-const uuidCheck: Check = (value, ctx) => {
-  if (typeof value === "string" && !UUID.test(value)) report(ctx, UUID_CONSTRAINT);
-};
+const uuidRule: Rule = rule((value) => typeof value !== "string" || UUID.test(value), UUID_CONSTRAINT);

@@ -11,6 +11,19 @@ import { violationMessage } from "./messages.js";
 /** A compiled check of one value, reporting into the context. */
 export type Check = (value: unknown, ctx: Context) => void;
 
+/**
+ * A compiled test of one value: whether its check would report nothing.
+ * Valid input (the usual case) is only tested: no path is kept, and the
+ * first violation ends the walk; the check then runs to report them all.
+ */
+export type Test = (value: unknown) => boolean;
+
+/** A test and the check that reports what it fails on; they must agree. */
+export interface Rule {
+  readonly test: Test;
+  readonly check: Check;
+}
+
 export interface Context {
   /** Path segments: member names, list indexes, map keys (unescaped). */
   readonly segs: (string | number)[];
