@@ -115,7 +115,7 @@ function listeners(
     }
     const exchange = server.begin();
     // HTTP/1.1 servers time requests out themselves (`requestTimeout`).
-    res.once("close", () => {
+    res.on("close", () => {
       if (!res.writableFinished) exchange.abort(new Error("the client went away"));
       exchange.end();
     });
