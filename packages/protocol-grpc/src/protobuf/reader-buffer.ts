@@ -153,11 +153,15 @@ export class ProtoReader {
         return (v | (x << 28)) >>> 0;
       }
     }
-    return this.uint32Slow();
+    return this.varint32();
   }
 
-  /** {@link uint32} near the end of the body, or longer than five bytes (negative int32s take ten). */
-  private uint32Slow(): number {
+  /**
+   * {@link uint32} as a plain loop: the slow path (near the end of the body,
+   * or longer than five bytes: negative int32s take ten), and what
+   * {@link length} calls past its one-byte case, keeping it small enough to inline.
+   */
+  varint32(): number {
     const b = this.buf;
     const end = this.end;
     let p = this.pos;
@@ -324,8 +328,14 @@ export class ProtoReader {
 
   /** A length prefix, checked against what is left of the current body. Returns the body's end. */
   length(): number {
-    const n = this.uint32();
-    const pos = this.pos;
+    // one-byte lengths (below 128) inline; the rest through the loop
+    let pos = this.pos;
+    let n = pos < this.end ? this.buf[pos]! : 0x80;
+    if (n < 0x80) this.pos = ++pos;
+    else {
+      n = this.varint32();
+      pos = this.pos;
+    }
     if (n > this.end - pos) this.pastEnd(n);
     return pos + n;
   }
