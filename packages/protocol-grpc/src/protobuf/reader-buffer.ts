@@ -357,7 +357,7 @@ export class ProtoReader {
     const end = this.length();
     const start = this.pos;
     this.pos = end;
-    return utf8String(this.buf, start, end);
+    return end - start <= SHORT ? shortString(this.buf, start, end) : utf8String(this.buf, start, end);
   }
 
   /**
