@@ -117,7 +117,7 @@ export class ProtoReader {
    * A varint's low 32 bits, unsigned; rejects truncated and over-long (more
    * than ten byte) varints. The common case (five bytes or fewer, with five
    * bytes left) is unrolled and small enough for V8 to inline at every call;
-   * the rest is {@link uint32Slow}.
+   * the rest is {@link varint32}.
    */
   uint32(): number {
     const b = this.buf;
