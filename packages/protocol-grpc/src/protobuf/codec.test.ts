@@ -90,6 +90,43 @@ describe("protobuf codec", () => {
     expect(roundTrip(S, value)).toEqual(value);
   });
 
+  it("checks short strings for UTF-8 at every position", () => {
+    const S = struct("test#OneText", [member("t", string, idx(1))]);
+    const read = compileProtobufReader(S);
+    for (let n = 1; n <= 30; n++) {
+      for (let at = 0; at < n; at++) {
+        const text = "x".repeat(at) + "\u00e9" + "y".repeat(n - at - 1);
+        expect(roundTrip(S, { t: text })).toEqual({ t: text });
+        const bytes = new Uint8Array(2 + n);
+        bytes.set([0x0a, n]);
+        bytes.fill(0x61, 2);
+        bytes[2 + at] = 0xff;
+        expect(() => read(bytes)).toThrow(/malformed UTF-8/);
+      }
+    }
+  });
+
+  it("reads varints of every length, at the end of a message and before other fields", () => {
+    const S = struct("test#Varints", [member("i", integer, idx(1)), member("l", long, idx(2)), member("s", string, idx(3))]);
+    const ints = [1, 127, 128, 2 ** 14, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 31 - 1, -1, -(2 ** 31)];
+    const longs = [1, 2 ** 28 - 1, 2 ** 28, 2 ** 35 - 1, 2 ** 35, 2 ** 42 - 1, 2 ** 42, 2 ** 49 - 1, 2 ** 49, 2 ** 53 - 1, -1, -(2 ** 53) + 1, 2n ** 62n, -(2n ** 63n)];
+    for (const i of ints) for (const l of longs) for (const s of [undefined, "tail"]) {
+      const value = s === undefined ? { i, l } : { i, l, s };
+      expect(roundTrip(S, value)).toEqual(value);
+    }
+  });
+
+  it("reads lists and maps whose occurrences interleave, packed and unpacked", () => {
+    const S = struct("test#Interleaved", [
+      member("a", list("test#IntsA", member("member", integer)), idx(1)),
+      member("m", map("test#MapM", member("key", string), member("value", string)), idx(2)),
+      member("b", list("test#TextsB", member("member", string)), idx(3)),
+    ]);
+    // a=1, m{k:v}, b="x", a=[2,3] packed, m{j:w}, a=4, b="y"
+    const bytes = unhex("0801 1206 0a016b120176 1a0178 0a020203 1206 0a016a120177 0804 1a0179");
+    expect(compileProtobufReader(S)(bytes)).toEqual({ a: [1, 2, 3, 4], m: { k: "v", j: "w" }, b: ["x", "y"] });
+  });
+
   it("packs repeated scalars and accepts them unpacked", () => {
     const S = struct("test#Packed", [member("v", list("test#L", member("member", integer)), idx(4))]);
     expect(hex(compileProtobufWriter(S)({ v: [3, 270, 86942] }))).toBe("2206038e029ea705");

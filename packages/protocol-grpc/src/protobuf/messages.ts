@@ -39,7 +39,7 @@ interface FieldCodec {
    * path): {@link Mode}. On any other wire type, or in mode `generic`, it
    * calls `read`.
    */
-  readonly mode: number;
+  readonly mode: Mode;
   readonly wireType: number;
   /** Modes `value`, `element` and `mapEntry`: the value (element, map value) reader, unless `fast` names a kind read inline. */
   readonly readValue: ((r: ProtoReader) => unknown) | undefined;
@@ -50,10 +50,18 @@ interface FieldCodec {
   /** Mode `mapEntry`: the tag of the entry's value, and the value of an entry without one. */
   readonly valueTag: number;
   readonly zeroValue: (() => unknown) | undefined;
+  /** Mode `element`: whether the elements may come packed (one length-delimited run). */
+  readonly packed: boolean;
 }
 
-/** How the message loop reads a field (see {@link FieldCodec.mode}). */
-const Mode = { generic: 0, value: 1, message: 2, element: 3, mapEntry: 4 } as const;
+/** How the message loop reads a field (see {@link FieldCodec.mode}); a const enum, inlined by the bundler. */
+const enum Mode {
+  generic = 0,
+  value = 1,
+  message = 2,
+  element = 3,
+  mapEntry = 4,
+}
 
 /** What a field holds, for the message loop: one value, list elements (unpacked), or map entries. */
 interface FieldKind {
@@ -71,7 +79,7 @@ function field(
   zero: (() => unknown) | undefined,
   { single, elements, mapValue }: FieldKind = {},
 ): FieldCodec {
-  let mode: number = Mode.generic;
+  let mode = Mode.generic;
   if (single) mode = single.body ? Mode.message : Mode.value;
   else if (elements) mode = Mode.element;
   else if (mapValue) mode = Mode.mapEntry;
@@ -89,6 +97,7 @@ function field(
     body: type?.body,
     valueTag: mapValue?.tag ?? -1,
     zeroValue: mapValue?.zero,
+    packed: elements?.packable ?? false,
   };
 }
 
@@ -236,6 +245,34 @@ function pushElement(r: ProtoReader, list: unknown[], fast: number, read: ((r: P
   } catch (error) {
     rethrow(error, list.length);
   }
+}
+
+/** Reads a packed run of elements onto `list`: one loop per common kind, with direct reader calls. */
+function readPacked(r: ProtoReader, list: unknown[], fast: number, read: (r: ProtoReader) => unknown): void {
+  const end = r.length();
+  const outer = r.end;
+  r.end = end;
+  try {
+    switch (fast) {
+      case Fast.int32:
+        while (r.pos < end) list.push(r.uint32() | 0);
+        break;
+      case Fast.int64:
+        while (r.pos < end) list.push(r.int64());
+        break;
+      case Fast.double:
+        while (r.pos < end) list.push(r.double());
+        break;
+      case Fast.float:
+        while (r.pos < end) list.push(r.float());
+        break;
+      default:
+        while (r.pos < end) list.push(read(r));
+    }
+  } catch (error) {
+    rethrow(error, list.length);
+  }
+  r.end = outer;
 }
 
 /** Reads one map entry (`{ string key = 1; V value = 2; }`, length-delimited) into `map`. */
@@ -413,33 +450,8 @@ function listField(name: string, number: number, schema: ListSchema<unknown>, pr
       let list = target[name] as unknown[] | undefined;
       if (list === undefined) target[name] = list = [];
       if (wt === wireType) pushElement(r, list, fast, read, body);
-      else if (wt === LEN && packed) {
-        const end = r.length();
-        const outer = r.end;
-        r.end = end;
-        try {
-          // one loop per common kind: direct reader calls
-          switch (fast) {
-            case Fast.int32:
-              while (r.pos < end) list.push(r.uint32() | 0);
-              break;
-            case Fast.int64:
-              while (r.pos < end) list.push(r.int64());
-              break;
-            case Fast.double:
-              while (r.pos < end) list.push(r.double());
-              break;
-            case Fast.float:
-              while (r.pos < end) list.push(r.float());
-              break;
-            default:
-              while (r.pos < end) list.push(read(r));
-          }
-        } catch (error) {
-          rethrow(error, list.length);
-        }
-        r.end = outer;
-      } else wrongWireType(number, wt);
+      else if (wt === LEN && packed) readPacked(r, list, fast, read);
+      else wrongWireType(number, wt);
     },
     present ? () => [] : undefined,
     { elements: item },
@@ -564,20 +576,24 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
   const { table, far } = numberIndex(fields);
   const size = table.length;
   const zeros = fields.filter((f) => f.zero !== undefined).map((f) => [f.name, f.zero!] as const);
-  // a bit per field with a zero value, set as it is read: when all are set, the zero pass is skipped
+  // A bit per field, set in `seen` as it is read (up to 31 fields; those with a zero value first):
+  // when all fields with a zero value are seen, the zero pass is skipped, and a list or map met
+  // for the first time is made without first looking for it in the message object.
   const bits = new Int32Array(size);
-  let allBits = 0;
+  let zeroBits = 0;
   let count = 0;
-  let alwaysZeroPass = zeros.length > 30;
-  fields.forEach((f) => {
-    if (f.zero === undefined || alwaysZeroPass) return;
-    const bit = 1 << count++;
-    for (const n of f.numbers) {
-      if (n < size) bits[n] = bit;
-      else alwaysZeroPass = true;
+  let alwaysZeroPass = false;
+  const withBits = [...fields.filter((f) => f.zero !== undefined), ...fields.filter((f) => f.zero === undefined && (f.mode === Mode.element || f.mode === Mode.mapEntry))];
+  for (const f of withBits) {
+    const hasZero = f.zero !== undefined;
+    if (count === 31 || f.numbers.some((n) => n >= size)) {
+      if (hasZero) alwaysZeroPass = true;
+      continue;
     }
-    allBits |= bit;
-  });
+    const bit = 1 << count++;
+    for (const n of f.numbers) bits[n] = bit;
+    if (hasZero) zeroBits |= bit;
+  }
   return {
     writeBody: (value, w) => {
       if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array || value instanceof Date) {
@@ -610,16 +626,22 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
           r.pos++;
         } else tag = readTag(r);
         const number = tag >>> 3;
-        const field = number < size ? table[number] : far?.get(number);
+        const wireType = tag & 7;
+        let field: FieldCodec | undefined;
+        let bit = 0;
+        if (number < size) {
+          field = table[number];
+          bit = bits[number]!;
+        } else field = far?.get(number);
         if (field === undefined) {
-          r.skip(tag & 7, number);
+          r.skip(wireType, number);
           continue;
         }
-        if (number < size) seen |= bits[number]!;
+        const fresh = (seen & bit) === 0;
+        seen |= bit;
         try {
           const mode = field.mode;
-          if (mode === Mode.generic || (tag & 7) !== field.wireType) field.read(r, number, tag & 7, out);
-          else if (mode === Mode.value) {
+          if (wireType === field.wireType && mode === Mode.value) {
             // the most common kinds with a direct reader call here, where V8 inlines it (through
             // readFast it runs out of inlining budget: 156K instead of 183K instructions per 2 KB page)
             const fast = field.fast;
@@ -633,28 +655,29 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
                     : fast === Fast.timestamp
                       ? readTimestamp(r)
                       : readFast(r, fast, field.readValue!);
-          }
-          else if (mode === Mode.message) {
+          } else if (wireType === field.wireType && mode === Mode.message) {
             // a nested message, inline; an empty union message is no value
             const value = readNested(r, field.body!);
             if (value !== undefined) out[field.name] = value;
-          } else {
-            // a list element or map entry: the collection of the previous occurrence when it is the same field (the usual run)
+          } else if ((mode === Mode.element && (wireType === field.wireType || (wireType === LEN && field.packed))) || (mode === Mode.mapEntry && wireType === LEN)) {
+            // a list element or map entry: the collection of the previous occurrence when it is the
+            // same field (the usual run), a new one when the field is met for the first time
             let collection = last;
             if (field !== lastField) {
-              collection = out[field.name] as object | undefined;
+              collection = bit !== 0 && fresh ? undefined : (out[field.name] as object | undefined);
               if (collection === undefined) out[field.name] = collection = mode === Mode.element ? [] : {};
               lastField = field;
               last = collection;
             }
-            if (mode === Mode.element) pushElement(r, collection as unknown[], field.fast, field.readValue, field.body);
-            else readMapEntry(r, collection as Record<string, unknown>, field.valueTag, field.fast, field.readValue!, field.zeroValue!);
-          }
+            if (mode === Mode.mapEntry) readMapEntry(r, collection as Record<string, unknown>, field.valueTag, field.fast, field.readValue!, field.zeroValue!);
+            else if (wireType === field.wireType) pushElement(r, collection as unknown[], field.fast, field.readValue, field.body);
+            else readPacked(r, collection as unknown[], field.fast, field.readValue!);
+          } else field.read(r, number, wireType, out);
         } catch (error) {
           rethrow(error, field.name);
         }
       }
-      if (seen === allBits && !alwaysZeroPass) return out;
+      if ((seen & zeroBits) === zeroBits && !alwaysZeroPass) return out;
       for (let i = 0; i < zeros.length; i++) {
         const [name, zero] = zeros[i]!;
         if (out[name] === undefined) {

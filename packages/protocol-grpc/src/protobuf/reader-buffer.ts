@@ -29,15 +29,26 @@ const SHORT = 24;
 const fromCharCode = String.fromCharCode;
 
 /**
- * ASCII bytes to a string, eight char codes per `String.fromCharCode` call
- * (one flat string each, where a char-by-char concatenation makes one per byte).
+ * Short bytes to a string in one pass: eight bytes at a time are checked to
+ * be ASCII and turned into a string with one `String.fromCharCode` call (one
+ * flat string each, where a char-by-char concatenation makes one per byte).
+ * Anything not ASCII goes to the strict decoder.
  */
-function shortAscii(b: Uint8Array, p: number, end: number): string {
+function shortString(b: Uint8Array, start: number, end: number): string {
   let out = "";
-  for (; p + 8 <= end; p += 8) out += fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
-  switch (end - p) {
-    case 0:
-      return out;
+  let p = start;
+  for (; p + 8 <= end; p += 8) {
+    const c0 = b[p]!, c1 = b[p + 1]!, c2 = b[p + 2]!, c3 = b[p + 3]!, c4 = b[p + 4]!, c5 = b[p + 5]!, c6 = b[p + 6]!, c7 = b[p + 7]!;
+    if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) >= 0x80) return strictUtf8(b, start, end);
+    out += fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7);
+  }
+  const n = end - p;
+  if (n === 0) return out;
+  // the tail: one to seven bytes
+  let high = 0;
+  for (let q = p; q < end; q++) high |= b[q]!;
+  if (high >= 0x80) return strictUtf8(b, start, end);
+  switch (n) {
     case 1:
       return out + fromCharCode(b[p]!);
     case 2:
@@ -55,19 +66,25 @@ function shortAscii(b: Uint8Array, p: number, end: number): string {
   }
 }
 
-/** The bytes from `start` to `end` as UTF-8; malformed UTF-8 is an error. */
-function utf8String(b: Uint8Array, start: number, end: number): string {
-  if (end - start < 256) {
-    // short strings: mostly ASCII, which needs no decoder; anything else goes to the strict one
-    let p = start;
-    while (p < end && b[p]! < 0x80) p++;
-    if (p === end) return end - start <= SHORT ? shortAscii(b, start, end) : ascii(b, start, end);
-  }
+/** The strict decoder: malformed UTF-8 is an error. */
+function strictUtf8(b: Uint8Array, start: number, end: number): string {
   try {
     return utf8.decode(b.subarray(start, end));
   } catch {
     return fail("malformed UTF-8 in string");
   }
+}
+
+/** The bytes from `start` to `end` as UTF-8; malformed UTF-8 is an error. */
+function utf8String(b: Uint8Array, start: number, end: number): string {
+  if (end - start <= SHORT) return shortString(b, start, end);
+  if (end - start < 256) {
+    // mostly ASCII, which needs no decoder
+    let p = start;
+    while (p < end && b[p]! < 0x80) p++;
+    if (p === end) return ascii(b, start, end);
+  }
+  return strictUtf8(b, start, end);
 }
 
 /** Map keys up to this length are cached ({@link ProtoReader.key}), in this many slots (a power of two). */
@@ -96,20 +113,60 @@ export class ProtoReader {
     this.end = bytes.length;
   }
 
-  /** A varint's low 32 bits, unsigned; rejects truncated and over-long (more than ten byte) varints. */
+  /**
+   * A varint's low 32 bits, unsigned; rejects truncated and over-long (more
+   * than ten byte) varints. The common case (five bytes or fewer, with five
+   * bytes left) is unrolled and small enough for V8 to inline at every call;
+   * the rest is {@link varint32}.
+   */
   uint32(): number {
     const b = this.buf;
-    let p = this.pos;
-    if (p < this.end) {
-      const first = b[p]!;
-      if (first < 0x80) {
+    const p = this.pos;
+    if (this.end - p >= 5) {
+      let x = b[p]!;
+      if (x < 0x80) {
         this.pos = p + 1;
-        return first;
+        return x;
+      }
+      let v = x & 0x7f;
+      x = b[p + 1]!;
+      v |= (x & 0x7f) << 7;
+      if (x < 0x80) {
+        this.pos = p + 2;
+        return v;
+      }
+      x = b[p + 2]!;
+      v |= (x & 0x7f) << 14;
+      if (x < 0x80) {
+        this.pos = p + 3;
+        return v;
+      }
+      x = b[p + 3]!;
+      v |= (x & 0x7f) << 21;
+      if (x < 0x80) {
+        this.pos = p + 4;
+        return v;
+      }
+      x = b[p + 4]!;
+      if (x < 0x80) {
+        this.pos = p + 5;
+        return (v | (x << 28)) >>> 0;
       }
     }
+    return this.varint32();
+  }
+
+  /**
+   * {@link uint32} as a plain loop: the slow path (near the end of the body,
+   * or longer than five bytes: negative int32s take ten), and what
+   * {@link length} calls past its one-byte case, keeping it small enough to inline.
+   */
+  varint32(): number {
+    const b = this.buf;
+    const end = this.end;
+    let p = this.pos;
     let result = 0;
     let shift = 0;
-    const end = this.end;
     for (let i = 0; i < 10; i++) {
       if (p >= end) return fail("truncated varint");
       const byte = b[p++]!;
@@ -150,24 +207,56 @@ export class ProtoReader {
   }
 
   /**
-   * A signed 64-bit varint as a number or bigint. Fast path: a non-negative
-   * value of up to seven bytes (below 2^49) is summed directly, without
-   * splitting it in halves.
+   * A signed 64-bit varint as a number or bigint. Fast path, unrolled: a
+   * non-negative value of up to seven bytes (below 2^49) with seven bytes
+   * left, its low 28 bits summed as an int and the rest as a double.
    */
   int64(): number | bigint {
     const b = this.buf;
-    const start = this.pos;
-    const stop = Math.min(start + 7, this.end);
-    let value = 0;
-    let scale = 1;
-    for (let p = start; p < stop; p++) {
-      const byte = b[p]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) {
+    const p = this.pos;
+    if (this.end - p >= 7) {
+      let x = b[p]!;
+      if (x < 0x80) {
         this.pos = p + 1;
-        return value;
+        return x;
       }
-      scale *= 128;
+      let lo = x & 0x7f;
+      x = b[p + 1]!;
+      lo |= (x & 0x7f) << 7;
+      if (x < 0x80) {
+        this.pos = p + 2;
+        return lo;
+      }
+      x = b[p + 2]!;
+      lo |= (x & 0x7f) << 14;
+      if (x < 0x80) {
+        this.pos = p + 3;
+        return lo;
+      }
+      x = b[p + 3]!;
+      lo |= (x & 0x7f) << 21;
+      if (x < 0x80) {
+        this.pos = p + 4;
+        return lo;
+      }
+      // lo holds 28 bits; the next bytes are bits 28 and up
+      let hi = b[p + 4]!;
+      if (hi < 0x80) {
+        this.pos = p + 5;
+        return lo + hi * 0x10000000;
+      }
+      hi &= 0x7f;
+      x = b[p + 5]!;
+      hi |= (x & 0x7f) << 7;
+      if (x < 0x80) {
+        this.pos = p + 6;
+        return lo + hi * 0x10000000;
+      }
+      x = b[p + 6]!;
+      if (x < 0x80) {
+        this.pos = p + 7;
+        return lo + (hi | (x << 14)) * 0x10000000;
+      }
     }
     this.varint64();
     return this.signed64();
@@ -239,9 +328,20 @@ export class ProtoReader {
 
   /** A length prefix, checked against what is left of the current body. Returns the body's end. */
   length(): number {
-    const n = this.uint32();
-    if (n > this.end - this.pos) fail(`length ${n} past the end of the message`);
-    return this.pos + n;
+    // one-byte lengths (below 128) inline; the rest through the loop
+    let pos = this.pos;
+    let n = pos < this.end ? this.buf[pos]! : 0x80;
+    if (n < 0x80) this.pos = ++pos;
+    else {
+      n = this.varint32();
+      pos = this.pos;
+    }
+    if (n > this.end - pos) this.pastEnd(n);
+    return pos + n;
+  }
+
+  private pastEnd(n: number): never {
+    return fail(`length ${n} past the end of the message`);
   }
 
   /** Length-delimited bytes (a copy: the input buffer may be reused by the transport). */
@@ -257,7 +357,7 @@ export class ProtoReader {
     const end = this.length();
     const start = this.pos;
     this.pos = end;
-    return utf8String(this.buf, start, end);
+    return end - start <= SHORT ? shortString(this.buf, start, end) : utf8String(this.buf, start, end);
   }
 
   /**
@@ -286,7 +386,7 @@ export class ProtoReader {
       while (i < n && cached.charCodeAt(i) === b[start + i]) i++;
       if (i === n) return cached;
     }
-    return (keyCache[slot] = shortAscii(b, start, end));
+    return (keyCache[slot] = shortString(b, start, end));
   }
 
   /** Skips one field's value of the given wire type (an unknown field). */
