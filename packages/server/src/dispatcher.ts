@@ -30,7 +30,11 @@ export interface HandlerContext {
   readonly request: HttpRequest;
   /** The request headers (the same object as `request.headers`). */
   readonly headers: Headers;
-  /** The caller's address (IP), when the transport knows it. */
+  /**
+   * The caller's address (IP), when the transport knows it. The Node
+   * adapter looks it up on first access, so read it while the connection
+   * is open (it is undefined when first asked after the caller has gone).
+   */
   readonly remoteAddress?: string | undefined;
   /** The operation being called. */
   readonly operation: OperationSchema;

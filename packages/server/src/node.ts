@@ -11,7 +11,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
-import { fetchRequest, fromFetchResponse, headerList, hostName, Peer, isPromise, needsContentLength, originForm, pathOf, trailerObject, writeChunks } from "./node-common.js";
+import { fetchRequest, fromFetchResponse, headerList, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
