@@ -4,7 +4,7 @@
  * (back-pressure follows iteration), and cancelling the frames cancels the
  * source.
  */
-import { bodyBytes, byteChunks, type HttpBody, SerializationError } from "@anvil/core";
+import { binaryBody, byteChunks, type HttpBody, SerializationError } from "@anvil/core";
 
 /** A frame's prelude, message CRC and prelude CRC: the smallest possible frame. */
 const MIN_FRAME_BYTES = 16;
@@ -18,8 +18,9 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MIN_FRAME
  * or the stream ends inside a frame.
  */
 export async function* splitFrames(body: HttpBody, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES): AsyncGenerator<Uint8Array, void, undefined> {
-  if (body === undefined) return;
-  const source: AsyncIterable<Uint8Array> = body instanceof Uint8Array || typeof body === "string" ? single(bodyBytes(body)) : byteChunks(body);
+  const bytes = binaryBody(body);
+  if (bytes === undefined) return;
+  const source: AsyncIterable<Uint8Array> = bytes instanceof Uint8Array ? single(bytes) : byteChunks(bytes);
   const prelude = new Uint8Array(4); // a total length split across chunks
   let preludeFill = 0;
   let frame: Uint8Array | undefined; // a frame split across chunks, filled up to `fill`

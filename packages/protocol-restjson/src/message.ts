@@ -7,7 +7,7 @@
  * @internal
  */
 import {
-  bodyBytes,
+  binaryBody,
   byteChunks,
   type HttpBody,
   isBlank,
@@ -126,8 +126,9 @@ export function streamingBlobPayload(settings: HttpBindingSettings, schema: Stru
 }
 
 /** A message body as a stream of bytes (whole bytes, as the transport may have buffered them, are one chunk). */
-export function bodyStream(body: HttpBody): AsyncIterable<Uint8Array> {
-  return body === undefined || body instanceof Uint8Array || typeof body === "string" ? oneChunk(body === undefined ? body : bodyBytes(body)) : byteChunks(body);
+export function bodyStream(given: HttpBody): AsyncIterable<Uint8Array> {
+  const body = binaryBody(given);
+  return body === undefined || body instanceof Uint8Array ? oneChunk(body) : byteChunks(body);
 }
 
 async function* oneChunk(bytes: Uint8Array | undefined): AsyncIterable<Uint8Array> {

@@ -20,7 +20,7 @@ export function bodyBytes(body: Uint8Array | string): Uint8Array {
 
 /** A body with text as its UTF-8 bytes, for readers of bytes and streams. */
 export function binaryBody(body: HttpBody): Exclude<HttpBody, string> {
-  return typeof body === "string" ? textEncoder.encode(body) : body;
+  return typeof body === "string" ? bodyBytes(body) : body;
 }
 
 const textEncoder = new TextEncoder();
