@@ -18,9 +18,9 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MIN_FRAME
  * or the stream ends inside a frame.
  */
 export async function* splitFrames(body: HttpBody, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES): AsyncGenerator<Uint8Array, void, undefined> {
-  const bytes = binaryBody(body);
-  if (bytes === undefined) return;
-  const source: AsyncIterable<Uint8Array> = bytes instanceof Uint8Array ? single(bytes) : byteChunks(bytes);
+  const binary = binaryBody(body);
+  if (binary === undefined) return;
+  const source: AsyncIterable<Uint8Array> = binary instanceof Uint8Array ? single(binary) : byteChunks(binary);
   const prelude = new Uint8Array(4); // a total length split across chunks
   let preludeFill = 0;
   let frame: Uint8Array | undefined; // a frame split across chunks, filled up to `fill`
