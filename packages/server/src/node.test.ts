@@ -4,6 +4,7 @@ import * as http2 from "node:http2";
 import * as https from "node:https";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { join } from "node:path";
@@ -111,6 +112,32 @@ describe("listen (HTTP/1.1)", () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it("reads a body whether it comes with its headers or in parts after them, and pipelined requests each with their own", async () => {
+    const { listener } = await start();
+    const message = (name: string, text: string) => {
+      const body = JSON.stringify({ text });
+      return `POST /echo/${name} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const socket = net.connect(listener.port, "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8").on("data", (d: string) => (received += d));
+    const answers = (n: number) => expect.poll(() => received.match(/"message":"[^"]*"/g) ?? []).toHaveLength(n);
+    // Two requests in one packet.
+    socket.write(message("ann", "one") + message("bob", "two"));
+    await answers(2);
+    // Headers first, then the body in two parts.
+    const split = message("cy", "three");
+    const head = split.indexOf("\r\n\r\n") + 4;
+    socket.write(split.slice(0, head));
+    await new Promise((r) => setTimeout(r, 30));
+    socket.write(split.slice(head, head + 5));
+    await new Promise((r) => setTimeout(r, 30));
+    socket.write(split.slice(head + 5));
+    await answers(3);
+    socket.destroy();
+    expect(received.match(/"message":"[^"]*"/g)).toEqual(['"message":"ann:3"', '"message":"bob:3"', '"message":"cy:5"']);
   });
 
   it("sends each Set-Cookie of a response as a field of its own", async () => {

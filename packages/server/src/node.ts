@@ -136,10 +136,17 @@ async function serve(server: Server<any>, exchange: Exchange, req: http.Incoming
       await writeResponse(req, res, fromFetchResponse(await mounted(toFetchRequest(req))), server.closing, undefined);
       return;
     }
-    const request = toHttpRequest(req, res);
+    const body = nodeBody(req, res);
+    // A small body comes in the packets of its headers, and Node's parser hands it over just after the
+    // request event: taken whole a microtask later, the pipeline gets it as bytes, with nothing left to read.
+    let buffered: Uint8Array | undefined;
+    if (body !== undefined) {
+      await undefined;
+      buffered = body.takeBuffered();
+    }
+    const request = http1Request(req, buffered ?? body);
     const response = await server.dispatch(request, exchange, new Peer(req));
-    const body = request.body;
-    const written = writeResponse(req, res, response, server.closing, body instanceof NodeBody ? body : undefined);
+    const written = writeResponse(req, res, response, server.closing, body);
     if (written !== undefined) await written;
   } catch (error) {
     // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
@@ -164,24 +171,36 @@ function isHttp1(req: NodeRequest): req is http.IncomingMessage {
  */
 export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest {
   if (!isHttp1(req)) return http2Request(req.stream, req.headers, req.rawHeaders);
+  return http1Request(req, nodeBody(req, res as http.ServerResponse | undefined));
+}
+
+/** An HTTP/1.1 request as the pipeline's `HttpRequest`, with its body (read or still to read). */
+function http1Request(req: http.IncomingMessage, body: Uint8Array | NodeBody | undefined): HttpRequest {
   const url = originForm(req.url ?? "/");
   const q = url.indexOf("?");
-  // Node's own parsed headers answer these without going through `Headers` (one lookup each there costs more).
-  const parsed = req.headers;
-  const chunked = parsed["transfer-encoding"] !== undefined;
-  const length = parsed["content-length"];
-  const hasBody = chunked || (length !== undefined && length !== "0");
-  const host = hostName(parsed.host ?? "");
+  const host = hostName(req.headers.host ?? "");
   return {
     method: req.method ?? "GET",
     path: q < 0 ? url : url.slice(0, q),
     query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
     headers: HttpHeaders.fromRawPairs(req.rawHeaders),
-    body: hasBody
-      ? new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? (res as http.ServerResponse) : undefined)
-      : undefined,
+    body,
     ...(host !== "" ? { host } : {}),
   };
+}
+
+/**
+ * The body of an HTTP/1.1 request, if it has one, still to be read. Given
+ * the response, a request sent with `Expect: 100-continue` gets its
+ * `100 Continue` only when the body is first read.
+ */
+function nodeBody(req: http.IncomingMessage, res: http.ServerResponse | undefined): NodeBody | undefined {
+  // Node's own parsed headers answer these without going through `Headers` (one lookup each there costs more).
+  const parsed = req.headers;
+  const chunked = parsed["transfer-encoding"] !== undefined;
+  const length = parsed["content-length"];
+  if (!chunked && (length === undefined || length === "0")) return undefined;
+  return new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? res : undefined);
 }
 
 /** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
@@ -203,6 +222,21 @@ class NodeBody implements WholeBody {
    */
   get ended(): boolean {
     return this.req.complete || this.received === this.declared;
+  }
+
+  /**
+   * The whole body if Node already holds all of it, taken in one read;
+   * else undefined, and nothing is read. Never for a request waiting for
+   * its `100 Continue`.
+   */
+  takeBuffered(): Uint8Array | undefined {
+    const req = this.req;
+    if (this.expecting !== undefined || this.declared < 0 || req.readableLength !== this.declared) return undefined;
+    // Without a size, `read` hands over everything buffered, as one chunk.
+    const chunk = req.read() as Uint8Array | null;
+    if (chunk === null) return undefined;
+    this.received += chunk.byteLength;
+    return chunk;
   }
 
   [Symbol.asyncIterator](): BodyReader {
