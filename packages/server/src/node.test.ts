@@ -80,6 +80,36 @@ describe("listen (HTTP/1.1)", () => {
     expect(context.signal.aborted).toBe(false);
   });
 
+  it.each([
+    ["listen (Node joins repeated fields)", true],
+    ["nodeHandler on a server of one's own (Node keeps only the first of some)", false],
+  ])("gives the handler repeated request fields joined as Headers joins them: %s", async (_label, viaListen) => {
+    let url: string;
+    let observed: ReturnType<typeof testServer>["observed"];
+    let own: http.Server | undefined;
+    if (viaListen) {
+      ({ observed, listener: { url } } = await start());
+    } else {
+      const test = testServer();
+      observed = test.observed;
+      own = http.createServer(nodeHandler(test.server));
+      await new Promise<void>((resolve) => own!.listen(0, "127.0.0.1", resolve));
+      url = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+    }
+    try {
+      const body = `{"text":"hi"}`;
+      const head = [`POST /echo/ann HTTP/1.1`, `host: x`, `content-type: application/json`, `content-length: ${body.length}`, `X-Tag: a`, `x-tag: b`, `User-Agent: u1`, `user-agent: u2`, `Cookie: k=1`, `cookie: j=2`, `connection: close`];
+      const socket = net.connect(Number(new URL(url).port), "127.0.0.1");
+      socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+      socket.resume();
+      await expect.poll(() => observed.contexts.length).toBe(1);
+      const headers = observed.contexts[0]!.headers;
+      expect(["x-tag", "User-Agent", "cookie", "content-length", "accept"].map((n) => headers.get(n))).toEqual(["a, b", "u1, u2", "k=1, j=2", "13", null]);
+    } finally {
+      own?.close();
+    }
+  });
+
   it("sends a body of any bytes exactly (small bodies go out with the head in one write)", async () => {
     const { listener } = await start();
     const name = "é✓\u{1F600}";

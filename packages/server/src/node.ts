@@ -183,10 +183,19 @@ function http1Request(req: http.IncomingMessage, body: Uint8Array | NodeBody | u
     method: req.method ?? "GET",
     path: q < 0 ? url : url.slice(0, q),
     query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
-    headers: HttpHeaders.fromRawPairs(req.rawHeaders),
+    headers: joinsDuplicates(req) ? HttpHeaders.fromParsed(req.headers, req.rawHeaders) : HttpHeaders.fromRawPairs(req.rawHeaders),
     body,
     ...(host !== "" ? { host } : {}),
   };
+}
+
+/**
+ * Whether Node parsed the request's headers as `Headers` would: with
+ * repeated fields joined, not the later ones dropped (a server made with
+ * `joinDuplicateHeaders: true`, as {@link listen} makes it).
+ */
+function joinsDuplicates(req: http.IncomingMessage): boolean {
+  return (req as { joinDuplicateHeaders?: boolean }).joinDuplicateHeaders === true;
 }
 
 /**
@@ -464,6 +473,8 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
         requestTimeout: requestTimeoutMs,
         // How often Node looks for timed-out requests: often enough for the timeouts to mean what they say.
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs || Infinity) / 4))),
+        // Repeated fields joined as `Headers` joins them: the pipeline then reads fields from Node's parsed object.
+        joinDuplicateHeaders: true,
       },
       handlers.request,
     );

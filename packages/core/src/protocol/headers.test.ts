@@ -100,6 +100,24 @@ describe("HttpHeaders", () => {
     expect(raw).toHaveLength(12);
   });
 
+  it("answers lookups from a stack's parsed object as the raw pairs would, cookies and prototype names included", () => {
+    const raw = ["Content-Type", "application/json", "X-A", "1", "x-a", "2", "Set-Cookie", "a=1", "set-cookie", "b=2", "Cookie", "k=1", "cookie", "j=2", "Constructor", "c"];
+    // As Node parses them with `joinDuplicateHeaders: true`: cookies joined with "; ", set-cookie as a list.
+    const parsed = { "content-type": "application/json", "x-a": "1, 2", "set-cookie": ["a=1", "b=2"], cookie: "k=1; j=2", constructor: "c" };
+    const headers = HttpHeaders.fromParsed(parsed, raw);
+    const names = ["content-type", "Content-Type", "x-a", "X-A", "set-cookie", "cookie", "COOKIE", "constructor", "toString", "__proto__", "accept", "Accept"];
+    const fromRaw = HttpHeaders.fromRawPairs(raw);
+    for (const name of names) expect([name, headers.get(name)]).toEqual([name, fromRaw.get(name)]);
+    for (const name of names) expect([name, headers.has(name)]).toEqual([name, fromRaw.has(name)]);
+    expect(headers.get("cookie")).toBe("k=1, j=2");
+    expect(headers.get("toString")).toBeNull();
+    // Changes apply to copied fields, not to the parsed object.
+    headers.set("x-a", "3");
+    expect(headers.get("x-a")).toBe("3");
+    expect(parsed["x-a"]).toBe("1, 2");
+    expect(headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+  });
+
   it("keeps iteration sorted after later additions", () => {
     const headers = new HttpHeaders({ b: "1" });
     expect([...headers.keys()]).toEqual(["b"]);

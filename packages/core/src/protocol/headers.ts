@@ -8,6 +8,9 @@
  * which skips the checks that stack made.
  */
 
+/** Header fields an HTTP stack parsed into an object by lower-case name (Node's `IncomingHttpHeaders`). */
+export type ParsedFields = Readonly<Record<string, string | readonly string[] | undefined>>;
+
 /** A field name: an RFC 9110 token. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Characters a field value may not hold once trimmed. */
@@ -29,6 +32,8 @@ export class HttpHeaders implements Headers {
    * as it usually is; anything else copies them first.
    */
   #raw: readonly string[] | undefined;
+  /** The same fields as the HTTP stack also parsed them into an object by lower-case name, repeats joined (see {@link HttpHeaders.fromParsed}). */
+  #parsed: ParsedFields | undefined;
 
   /** Copies `init` like `new Headers(init)`: another Headers, `[name, value]` pairs, or a record. */
   constructor(init?: HeadersInit) {
@@ -56,11 +61,25 @@ export class HttpHeaders implements Headers {
     return headers;
   }
 
+  /**
+   * Like {@link HttpHeaders.fromRawPairs}, with the object the HTTP stack
+   * also parsed the fields into (Node's `req.headers` from a server made
+   * with `joinDuplicateHeaders: true`: lower-case names, repeated fields
+   * joined with ", ", `set-cookie` as a list): lookups then cost one
+   * property read. It must hold exactly the fields of `raw`.
+   */
+  static fromParsed(parsed: ParsedFields, raw: readonly string[]): HttpHeaders {
+    const headers = HttpHeaders.fromRawPairs(raw);
+    if (headers.#raw !== undefined) headers.#parsed = parsed;
+    return headers;
+  }
+
   /** Copies the raw fields into the map, once, before anything but a lookup. */
   #own(): void {
     const raw = this.#raw;
     if (raw === undefined) return;
     this.#raw = undefined;
+    this.#parsed = undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
       if (name.charCodeAt(0) !== 58 /* ":" */) this.#add(name.toLowerCase(), raw[i + 1]!);
@@ -82,6 +101,7 @@ export class HttpHeaders implements Headers {
   }
 
   get(name: string): string | null {
+    if (this.#parsed !== undefined) return this.#parsedField(name);
     if (this.#raw !== undefined) return rawField(this.#raw, lowerCase(name));
     const value = this.#fields.get(name);
     if (value !== undefined) return value;
@@ -89,6 +109,7 @@ export class HttpHeaders implements Headers {
   }
 
   has(name: string): boolean {
+    if (this.#parsed !== undefined) return this.#parsedField(name) !== null;
     if (this.#raw !== undefined) return rawField(this.#raw, lowerCase(name)) !== null;
     return this.#fields.has(name) || this.#fields.has(name.toLowerCase());
   }
@@ -143,6 +164,23 @@ export class HttpHeaders implements Headers {
 
   get [Symbol.toStringTag](): string {
     return "Headers";
+  }
+
+  /** A field from the parsed object; a name given in lower case (as it usually is) is read as it is. */
+  #parsedField(name: string): string | null {
+    const parsed = this.#parsed!;
+    let key = name;
+    let value = parsed[key];
+    if (value === undefined) {
+      key = lowerCase(name);
+      if (key === name) return null;
+      value = parsed[key];
+      if (value === undefined) return null;
+    }
+    if (typeof value === "string" && key !== "cookie") return value;
+    if (Array.isArray(value)) return value.join(", ");
+    // `cookie` (which Node joins with "; "), and names the object's prototype answers (`constructor`): from the raw fields.
+    return rawField(this.#raw!, key);
   }
 
   #add(key: string, value: string): void {
