@@ -13,14 +13,18 @@ export const DEFAULT_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
 /** The size of a message prefix. */
 export const PREFIX_BYTES = 5;
 
-/** How received messages are read. */
-export interface ReadMessagesOptions {
+/** The bounds of received messages, and who reads them. */
+export interface MessageLimits {
   /** Largest message accepted (after decompression), in bytes. */
   readonly maxMessageBytes: number;
-  /** The `grpc-encoding` the messages came with (`identity`, `gzip`); undefined for none. */
-  readonly encoding: string | undefined;
   /** Who is reading, for messages (`grpc server`, `grpc client`). */
   readonly side: string;
+}
+
+/** How received messages are read. */
+export interface ReadMessagesOptions extends MessageLimits {
+  /** The `grpc-encoding` the messages came with (`identity`, `gzip`); undefined for none. */
+  readonly encoding: string | undefined;
 }
 
 /**
@@ -32,15 +36,43 @@ export function grpcFailure(status: GrpcStatusName, message: string, cause?: unk
   return new ProtocolError(status, status === "RESOURCE_EXHAUSTED" ? 413 : 400, message, cause === undefined ? {} : { cause });
 }
 
-/** One message with its prefix (uncompressed). */
+/**
+ * One message with its prefix (uncompressed). A small framed message is a
+ * view of a shared slab, as Node's pooled `Buffer`s are: copy it rather than
+ * transfer or detach its `buffer`.
+ */
 export function frameMessage(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(PREFIX_BYTES + message.byteLength);
   const length = message.byteLength;
+  const out = allocate(PREFIX_BYTES + length);
   out[1] = length >>> 24;
   out[2] = (length >>> 16) & 0xff;
   out[3] = (length >>> 8) & 0xff;
   out[4] = length & 0xff;
   out.set(message, PREFIX_BYTES);
+  return out;
+}
+
+/** The slab small framed messages are cut from, and the largest message cut from it. */
+const SLAB_BYTES = 8192;
+const MAX_POOLED = 512;
+let slab = new ArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
+/**
+ * Zeroed bytes for a framed message. A typed array of a few dozen bytes
+ * lives in the JS heap, and Node's streams ask every chunk for its
+ * `buffer`, which moves it out with an allocation of its own per message:
+ * a view of a slab already outside the heap costs neither.
+ */
+function allocate(size: number): Uint8Array {
+  if (size > MAX_POOLED) return new Uint8Array(size);
+  if (slabUsed + size > SLAB_BYTES) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = new Uint8Array(slab, slabUsed, size);
+  // Views start on 8-byte boundaries, as Node's pool aligns them.
+  slabUsed = (slabUsed + size + 7) & ~7;
   return out;
 }
 
@@ -108,30 +140,46 @@ export async function* readMessages(given: HttpBody, options: ReadMessagesOption
   if (message !== undefined || pending.byteLength > 0) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
 }
 
+/** How a side reads the one message of its unary calls: fixed per side, made once with {@link oneMessageOptions}. */
+export interface OneMessageOptions extends MessageLimits {
+  /** The failure of a body over the limit (made once, not per call). */
+  readonly tooLarge: () => Error;
+}
+
+/** The options of {@link readOneMessage} for a side. */
+export function oneMessageOptions(maxMessageBytes: number, side: string): OneMessageOptions {
+  const tooLarge = (): Error => grpcFailure("RESOURCE_EXHAUSTED", `${side}: received message larger than max (over ${maxMessageBytes} bytes)`);
+  return Object.freeze({ maxMessageBytes, side, tooLarge });
+}
+
 /**
- * The one message of a unary call's body, or undefined for a body without
- * any; rejects as {@link readMessages} does, and with UNIMPLEMENTED for a
- * body with more than one message. No generator: this is every unary
- * call's path. A body that can hand over all its bytes at once (the Node
- * adapter's) is read so, bounded by the limit and its prefix; any other
- * stream is refused as soon as its prefix announces too much.
+ * The one message of a unary call's body handed to `decode` (undefined for
+ * a body without any); rejects as {@link readMessages} does, and with
+ * UNIMPLEMENTED for a body with more than one message. The `grpc-encoding`
+ * is asked of `headers` only for a compressed message (most are not).
+ * No generator, and one continuation: this is every unary call's path. A
+ * body that can hand over all its bytes at once (the Node adapter's) is
+ * read so, bounded by the limit and its prefix; any other stream is
+ * refused as soon as its prefix announces too much.
  */
-export function readOneMessage(body: HttpBody, options: ReadMessagesOptions): Promise<Uint8Array | undefined> {
+export function readOneMessage(
+  body: HttpBody,
+  headers: Pick<Headers, "get">,
+  options: OneMessageOptions,
+  decode: (message: Uint8Array | undefined) => unknown,
+): Promise<unknown> {
   try {
-    if (body === undefined) return Promise.resolve(undefined);
-    if (body instanceof Uint8Array || typeof body === "string") return Promise.resolve(oneMessage(bodyBytes(body), options));
-    if (isWholeBody(body)) {
-      const tooLarge = (): Error => grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (over ${options.maxMessageBytes} bytes)`);
-      return body.readWhole(PREFIX_BYTES + options.maxMessageBytes, tooLarge).then((whole) => oneMessage(whole, options));
-    }
-    return collectMessage(byteChunks(body), options).then((whole) => oneMessage(whole, options));
+    if (body === undefined) return Promise.resolve(decode(undefined));
+    if (body instanceof Uint8Array || typeof body === "string") return Promise.resolve(decodeWhole(bodyBytes(body), headers, options, decode));
+    const whole = isWholeBody(body) ? body.readWhole(PREFIX_BYTES + options.maxMessageBytes, options.tooLarge) : collectMessage(byteChunks(body), options);
+    return whole.then((bytes) => decodeWhole(bytes, headers, options, decode));
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
 /** A body's chunks in one buffer, refused as soon as its prefix announces a message over the limit. */
-async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: ReadMessagesOptions): Promise<Uint8Array> {
+async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: MessageLimits): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunks) {
@@ -144,24 +192,25 @@ async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: ReadMe
   return parts.length === 1 ? parts[0]! : concatAll(parts, size);
 }
 
-/** The one message of a whole body (see {@link readOneMessage}); a promise only for a compressed message. */
-function oneMessage(whole: Uint8Array, options: ReadMessagesOptions): Uint8Array | undefined | Promise<Uint8Array> {
-  if (whole.byteLength === 0) return undefined;
+/** The one message of a whole body, decoded (see {@link readOneMessage}); a promise only for a compressed message. */
+function decodeWhole(whole: Uint8Array, headers: Pick<Headers, "get">, options: OneMessageOptions, decode: (message: Uint8Array | undefined) => unknown): unknown {
+  if (whole.byteLength === 0) return decode(undefined);
   const length = checkPrefix(whole, options);
   const end = PREFIX_BYTES + length;
   if (whole.byteLength < end) throw grpcFailure("INTERNAL", `${options.side}: the body ended inside a message`);
   if (whole.byteLength > end) throw grpcFailure("UNIMPLEMENTED", `${options.side}: a unary call carries one message, got more`);
-  const message = whole.subarray(PREFIX_BYTES, end);
-  if (whole[0] === 0) return message;
-  const encoding = options.encoding === undefined || options.encoding === "identity" ? undefined : options.encoding;
-  if (encoding !== undefined && encoding !== "gzip") {
-    throw grpcFailure("UNIMPLEMENTED", `${options.side}: message encoding ${encoding} is not supported (identity, gzip)`);
+  // A plain view, not `subarray`: a Buffer's subarray is another Buffer, made in JavaScript by Node.
+  const message = new Uint8Array(whole.buffer, whole.byteOffset + PREFIX_BYTES, length);
+  if (whole[0] === 0) return decode(message);
+  const given = headers.get("grpc-encoding") ?? "identity";
+  if (given !== "identity" && given !== "gzip") {
+    throw grpcFailure("UNIMPLEMENTED", `${options.side}: message encoding ${given} is not supported (identity, gzip)`);
   }
-  return finish(message, true, encoding, options);
+  return finish(message, true, given === "gzip" ? given : undefined, options).then(decode);
 }
 
 /** The length a message prefix announces, checked against the flag rules and the limit. */
-function checkPrefix(data: Uint8Array, options: ReadMessagesOptions): number {
+function checkPrefix(data: Uint8Array, options: MessageLimits): number {
   const flag = data[0]!;
   const length = ((data[1]! << 24) | (data[2]! << 16) | (data[3]! << 8) | data[4]!) >>> 0;
   if (flag > 1) throw grpcFailure("INTERNAL", `${options.side}: message flag ${flag} is not 0 or 1`);
@@ -181,14 +230,14 @@ function concatAll(chunks: readonly Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-async function finish(bytes: Uint8Array, compressed: boolean, encoding: string | undefined, options: ReadMessagesOptions): Promise<Uint8Array> {
+async function finish(bytes: Uint8Array, compressed: boolean, encoding: string | undefined, options: MessageLimits): Promise<Uint8Array> {
   if (!compressed) return bytes;
   if (encoding === undefined) throw grpcFailure("INTERNAL", `${options.side}: a compressed message came without grpc-encoding`);
   return gunzipLimited(bytes, options);
 }
 
 /** Gunzips a message, stopping as soon as its output passes the limit (a zip bomb never inflates). */
-async function gunzipLimited(bytes: Uint8Array, options: ReadMessagesOptions): Promise<Uint8Array> {
+async function gunzipLimited(bytes: Uint8Array, options: MessageLimits): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
   const reader = stream.getReader();
   const parts: Uint8Array[] = [];

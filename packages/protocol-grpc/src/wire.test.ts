@@ -1,6 +1,6 @@
-import { ProtocolError, SerializationError, type WholeBody } from "@anvil/core";
+import { type HttpBody, ProtocolError, SerializationError, type WholeBody } from "@anvil/core";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages, type ReadMessagesOptions, readOneMessage } from "./frames.js";
+import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, oneMessageOptions, readMessages, type ReadMessagesOptions, readOneMessage } from "./frames.js";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
 import { customMetadata, decodeBinaryHeader, encodeBinaryHeader } from "./metadata.js";
 import { GrpcStatus, statusFromHttp, statusName } from "./status.js";
@@ -26,6 +26,10 @@ async function failure(promise: Promise<unknown>): Promise<string> {
     return (error as ProtocolError).code;
   }
   throw new Error("expected a failure");
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
 }
 
 describe("message framing", () => {
@@ -68,18 +72,26 @@ describe("message framing", () => {
 });
 
 describe("the message of a unary call", () => {
+  const unary = oneMessageOptions(DEFAULT_MAX_RECEIVE_BYTES, "test");
+  const small = oneMessageOptions(10, "test");
+
   async function* chunked(...chunks: Uint8Array[]) {
     yield* chunks;
+  }
+
+  /** The message `readOneMessage` hands over, as numbers (undefined for none). */
+  function one(body: HttpBody, options = unary, headers: Pick<Headers, "get"> = new Headers()): Promise<unknown> {
+    return readOneMessage(body, headers, options, (message) => (message === undefined ? undefined : [...message]));
   }
 
   it("reads one message however the body is cut, and nothing from an empty body", async () => {
     const wire = frameMessage(new Uint8Array([1, 2, 3]));
     for (let cut = 0; cut <= wire.length; cut++) {
-      expect([...(await readOneMessage(chunked(wire.subarray(0, cut), wire.subarray(cut)), options))!]).toEqual([1, 2, 3]);
+      expect(await one(chunked(wire.subarray(0, cut), wire.subarray(cut)))).toEqual([1, 2, 3]);
     }
-    expect([...(await readOneMessage(wire, options))!]).toEqual([1, 2, 3]);
-    expect(await readOneMessage(chunked(), options)).toBeUndefined();
-    expect(await readOneMessage(undefined, options)).toBeUndefined();
+    expect(await one(wire)).toEqual([1, 2, 3]);
+    expect(await one(chunked())).toBeUndefined();
+    expect(await one(undefined)).toBeUndefined();
   });
 
   it("refuses a message over the limit from its prefix, before the rest arrives", async () => {
@@ -87,7 +99,7 @@ describe("the message of a unary call", () => {
       yield new Uint8Array([0, 0, 0, 0, 11]);
       await new Promise(() => undefined); // the rest never comes
     }
-    expect(await failure(readOneMessage(hangs(), { ...options, maxMessageBytes: 10 }))).toBe("RESOURCE_EXHAUSTED");
+    expect(await failure(one(hangs(), small))).toBe("RESOURCE_EXHAUSTED");
   });
 
   it("reads a body that hands over its bytes at once in one piece, bounded by the limit and the prefix", async () => {
@@ -98,17 +110,46 @@ describe("the message of a unary call", () => {
         throw new Error("read whole, not chunk by chunk");
       },
     });
-    expect([...(await readOneMessage(whole(frameMessage(new Uint8Array([5, 6]))), options))!]).toEqual([5, 6]);
-    expect(await failure(readOneMessage(whole(frameMessage(new Uint8Array(11))), { ...options, maxMessageBytes: 10 }))).toBe("RESOURCE_EXHAUSTED");
-    expect(await failure(readOneMessage(whole(new Uint8Array([0, 0, 0, 0, 9, 1])), options))).toBe("INTERNAL");
+    expect(await one(whole(frameMessage(new Uint8Array([5, 6]))))).toEqual([5, 6]);
+    expect(await failure(one(whole(frameMessage(new Uint8Array(11))), small))).toBe("RESOURCE_EXHAUSTED");
+    expect(await failure(one(whole(new Uint8Array([0, 0, 0, 0, 9, 1]))))).toBe("INTERNAL");
     expect(limits).toEqual([5 + DEFAULT_MAX_RECEIVE_BYTES, 15, 5 + DEFAULT_MAX_RECEIVE_BYTES]);
   });
 
   it("fails two messages (UNIMPLEMENTED), a cut message and a bad flag (INTERNAL)", async () => {
-    const one = frameMessage(new Uint8Array([1]));
-    expect(await failure(readOneMessage(chunked(one, one), options))).toBe("UNIMPLEMENTED");
-    expect(await failure(readOneMessage(chunked(one.subarray(0, 5)), options))).toBe("INTERNAL");
-    expect(await failure(readOneMessage(chunked(new Uint8Array([3, 0, 0, 0, 0])), options))).toBe("INTERNAL");
+    const single = frameMessage(new Uint8Array([1]));
+    expect(await failure(one(chunked(single, single)))).toBe("UNIMPLEMENTED");
+    expect(await failure(one(chunked(single.subarray(0, 5))))).toBe("INTERNAL");
+    expect(await failure(one(chunked(new Uint8Array([3, 0, 0, 0, 0]))))).toBe("INTERNAL");
+  });
+
+  it("asks for the encoding of a compressed message only, and gunzips it within the limit", async () => {
+    const plain = new Uint8Array(100).fill(7);
+    const framed = frameMessage(await gzip(plain));
+    framed[0] = 1;
+    const asked: string[] = [];
+    const headers = (encoding: string | null): Pick<Headers, "get"> => ({ get: (name) => (asked.push(name), name === "grpc-encoding" ? encoding : null) });
+    expect(await one(frameMessage(new Uint8Array([1])), unary, headers("gzip"))).toEqual([1]);
+    expect(asked).toEqual([]);
+    expect(await one(framed, unary, headers("gzip"))).toEqual([...plain]);
+    expect(asked).toEqual(["grpc-encoding"]);
+    expect(await failure(one(framed, small, headers("gzip")))).toBe("RESOURCE_EXHAUSTED");
+    expect(await failure(one(framed, unary, headers(null)))).toBe("INTERNAL");
+    expect(await failure(one(framed, unary, headers("identity")))).toBe("INTERNAL");
+    expect(await failure(one(framed, unary, headers("snappy")))).toBe("UNIMPLEMENTED");
+  });
+});
+
+describe("framed messages", () => {
+  it("are distinct bytes, each zero-flagged, however many are framed and however large", () => {
+    const frames = Array.from({ length: 2000 }, (_, i) => frameMessage(new Uint8Array(i % 700).fill(i & 0xff)));
+    frames.forEach((frame, i) => {
+      const length = i % 700;
+      expect(frame.byteLength).toBe(5 + length);
+      expect(frame[0]).toBe(0);
+      expect(new DataView(frame.buffer, frame.byteOffset).getUint32(1)).toBe(length);
+      expect(frame.subarray(5).every((b) => b === (i & 0xff))).toBe(true);
+    });
   });
 });
 

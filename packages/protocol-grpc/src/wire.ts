@@ -9,6 +9,8 @@ export const GRPC_PROTO = "application/grpc+proto";
 
 /** Whether a `Content-Type` is gRPC's with protobuf messages (`application/grpc` or `application/grpc+proto`, parameters ignored). */
 export function isGrpcContentType(value: string | null): boolean {
+  // What callers send, compared as it is before it is taken apart.
+  if (value === GRPC_PROTO || value === "application/grpc") return true;
   if (value === null) return false;
   const semi = value.indexOf(";");
   const type = (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase();

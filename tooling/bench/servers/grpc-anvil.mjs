@@ -5,8 +5,9 @@ import { listen } from "@anvil/server/node";
 import { Greeter, sayHello } from "./greeter-model.mjs";
 import { ready } from "./ready.mjs";
 
+// The handler answers at once, as grpc-js's does (its callback is called before it returns).
 const server = createServer(Greeter, { protocols: [grpc()] })
-  .register({ sayHello: async (input) => sayHello(input) })
+  .register({ sayHello: (input) => sayHello(input) })
   .mapService();
 const listener = await listen(server, { port: 0, http2: true });
 ready(listener.port);
