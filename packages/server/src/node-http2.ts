@@ -35,20 +35,22 @@ export function streamListener(server: Server<any>, limits: StreamLimits): Strea
   const idle = limits.idle;
   return (stream, headers, _flags, rawHeaders) => {
     const exchange = server.begin();
-    const hasBody = !stream.endAfterHeaders;
-    if (hasBody) deadlines?.add(stream);
+    // The stream's one "close" listener (below) tells the body: a second listener would cost every call more.
+    const body = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), true);
+    if (body !== undefined) deadlines?.add(stream);
     const session = stream.session;
     if (session !== undefined) idle?.opened(session);
     // A stream reset with an error code is destroyed with an error: heard here, not as an uncaught exception.
     // ("on" rather than "once" for events a stream emits once: Node's once-wrapper costs more than it saves.)
     stream.on("error", ignore);
     stream.on("close", () => {
+      body?.closed();
       deadlines?.delete(stream);
       if (session !== undefined) idle?.closed(session);
       if (wentAway(stream)) exchange.abort(new Error("the client went away"));
       exchange.end();
     });
-    serveStream(server, exchange, stream, headers, rawHeaders, hasBody, limits.maxHeaders);
+    serveStream(server, exchange, stream, headers, rawHeaders, body, limits.maxHeaders);
   };
 }
 
@@ -69,7 +71,7 @@ function serveStream(
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,
   rawHeaders: string[],
-  hasBody: boolean,
+  body: StreamBody | undefined,
   maxHeaders: number,
 ): void {
   try {
@@ -87,7 +89,7 @@ function serveStream(
       return;
     }
     server
-      .dispatch(http2Request(stream, headers, rawHeaders, hasBody), exchange, new Peer(stream.session))
+      .dispatch(http2Request(stream, headers, rawHeaders, body), exchange, new Peer(stream.session))
       .then((response) => answer(stream, response))
       .catch((error: unknown) => failed(stream, error));
   } catch (error) {
@@ -115,7 +117,12 @@ function failed(stream: http2.ServerHttp2Stream, error: unknown): void {
 }
 
 /** An HTTP/2 request as the pipeline's `HttpRequest`; its body is read as the pipeline asks. */
-export function http2Request(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[], hasBody = !stream.endAfterHeaders): HttpRequest {
+export function http2Request(
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  rawHeaders: string[],
+  body = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), false),
+): HttpRequest {
   const url = originForm(headers[":path"] ?? "/");
   const q = url.indexOf("?");
   const host = hostName(headers[":authority"] ?? headers.host ?? "");
@@ -124,7 +131,7 @@ export function http2Request(stream: http2.ServerHttp2Stream, headers: http2.Inc
     path: q < 0 ? url : url.slice(0, q),
     query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
     headers: HttpHeaders.fromRawPairs(rawHeaders),
-    body: hasBody ? new StreamBody(stream, headers.expect?.toLowerCase() === "100-continue") : undefined,
+    body,
     ...(host !== "" ? { host } : {}),
   };
 }
@@ -140,10 +147,20 @@ function toFetchRequest(stream: http2.ServerHttp2Stream, headers: http2.Incoming
  * for it, so a refusal (413, 404, ...) costs the client no upload.
  */
 class StreamBody implements WholeBody {
+  /** What a whole-body read waiting on the stream does when it closes. */
+  #onClose: (() => void) | undefined;
+
   constructor(
     private readonly stream: http2.ServerHttp2Stream,
     private expectsContinue: boolean,
+    /** Whether the stream's owner calls {@link StreamBody.closed} when it closes; if not, the body listens itself. */
+    private readonly closeReported: boolean,
   ) {}
+
+  /** The stream closed. */
+  closed(): void {
+    this.#onClose?.();
+  }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
     this.#started();
@@ -152,7 +169,41 @@ class StreamBody implements WholeBody {
 
   readWhole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
     this.#started();
-    return readWhole(this.stream, limit, tooLarge);
+    return this.#readWhole(limit, tooLarge);
+  }
+
+  /** The whole body, taken as it flows in; refused with `tooLarge(limit)` as soon as it passes `limit` bytes (the stream is paused there). */
+  #readWhole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
+    const stream = this.stream;
+    if (stream.readableEnded) return Promise.resolve(new Uint8Array(0));
+    if (stream.destroyed) return Promise.reject(stream.errored ?? new Error(CLOSED_EARLY));
+    return new Promise((resolve, reject) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      // The listeners stay on once the body has ended (a late "close" settles nothing): taking them off costs more.
+      const onData = (chunk: Uint8Array): void => {
+        size += chunk.byteLength;
+        if (size <= limit) {
+          chunks.push(chunk);
+          return;
+        }
+        stream.off("data", onData);
+        stream.pause();
+        reject(tooLarge(limit));
+      };
+      let ended = false;
+      stream.on("data", onData);
+      stream.on("end", () => {
+        ended = true;
+        resolve(concatBytes(chunks, size));
+      });
+      // Every stream closes: only one that closed before its end is an error (and only then is one made).
+      const onClose = (): void => {
+        if (!ended) reject(stream.errored ?? new Error(CLOSED_EARLY));
+      };
+      if (this.closeReported) this.#onClose = onClose;
+      else stream.on("close", onClose);
+    });
   }
 
   #started(): void {
@@ -163,33 +214,9 @@ class StreamBody implements WholeBody {
 
 const CLOSED_EARLY = "the request was closed before its body ended";
 
-/** The whole body, taken as it flows in; refused with `tooLarge(limit)` as soon as it passes `limit` bytes (the stream is paused there). */
-function readWhole(stream: http2.ServerHttp2Stream, limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
-  if (stream.readableEnded) return Promise.resolve(new Uint8Array(0));
-  if (stream.destroyed) return Promise.reject(stream.errored ?? new Error(CLOSED_EARLY));
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    // The listeners stay on once the body has ended (a late "close" settles nothing): taking them off costs more.
-    const onData = (chunk: Uint8Array): void => {
-      size += chunk.byteLength;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      stream.off("data", onData);
-      stream.pause();
-      reject(tooLarge(limit));
-    };
-    let ended = false;
-    stream.on("data", onData);
-    stream.on("end", () => {
-      ended = true;
-      resolve(concatBytes(chunks, size));
-    });
-    // Every stream closes: only one that closed before its end is an error (and only then is one made).
-    stream.on("close", () => ended || reject(stream.errored ?? new Error(CLOSED_EARLY)));
-  });
+/** Whether a request asks for `100 Continue` before it sends its body. */
+function expectsContinue(headers: http2.IncomingHttpHeaders): boolean {
+  return headers.expect?.toLowerCase() === "100-continue";
 }
 
 /** Bytes a reader holds before it pauses the stream (and with it HTTP/2 flow control) until they are taken. */
