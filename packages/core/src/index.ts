@@ -48,7 +48,7 @@ export {
 export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { binaryBody, bodyBytes, parseQuery } from "./protocol/http.js";
-export { HttpHeaders } from "./protocol/headers.js";
+export { HttpHeaders, type ParsedFields } from "./protocol/headers.js";
 export { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";
 export { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";

@@ -31,7 +31,7 @@ export class HttpHeaders implements Headers {
   #sorted = true;
   /**
    * Fields as an HTTP stack parsed them (see {@link HttpHeaders.fromRawPairs}),
-   * not yet copied into the map: `get` and `has` read them in place, which
+   * not yet copied into the list: `get` and `has` read them in place, which
    * costs less than copying when a request is asked for a few fields only,
    * as it usually is; anything else copies them first.
    */
@@ -78,7 +78,7 @@ export class HttpHeaders implements Headers {
     return headers;
   }
 
-  /** Copies the raw fields into the map, once, before anything but a lookup. */
+  /** Copies the raw fields into the list, once, before anything but a lookup. */
   #own(): void {
     const raw = this.#raw;
     if (raw === undefined) return;
