@@ -283,8 +283,12 @@ function checkedName(name: string): string {
   return lower;
 }
 
+/** The last value that passed {@link checkedValue} unchanged: answers set the same few values (a content type) over and over. */
+let lastChecked = "";
+
 /** Trims HTTP whitespace (the standard class does) and refuses NUL, CR and LF. */
 function checkedValue(given: string): string {
+  if (given === lastChecked) return given;
   const value = typeof given === "string" ? given : String(given);
   let start = 0;
   let end = value.length;
@@ -294,6 +298,7 @@ function checkedValue(given: string): string {
   if (trimmed.length <= 64 ? hasForbiddenChar(trimmed) : FORBIDDEN_IN_VALUE.test(trimmed)) {
     throw new TypeError(`HttpHeaders: the value of a header may not contain NUL, CR or LF`);
   }
+  if (trimmed === given) lastChecked = trimmed;
   return trimmed;
 }
 
