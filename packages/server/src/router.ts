@@ -79,24 +79,27 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
   compiled.forEach((c, rank) => {
     const method = c.route.method.toUpperCase();
     let table = byMethod.get(method);
-    if (table === undefined) byMethod.set(method, (table = { all: [], exact: new Map() }));
+    if (table === undefined) byMethod.set(method, (table = { all: [], exact: new Map(), few: undefined }));
     const ranked: RankedRoute = { ...c, rank, literalMatch: Object.freeze({ route: c.route, operation: c.route.operation, protocol: c.protocol, labels: NO_LABELS }) };
     table.all.push(ranked);
     if (ranked.segments.every((segment) => segment.kind === "literal")) {
       const key = ranked.route.path;
-      const exact = table.exact.get(key) ?? { routes: [] };
+      const exact = table.exact.get(key) ?? { path: key, routes: [] };
       exact.routes.push(ranked);
       table.exact.set(key, exact);
     }
   });
-  for (const table of byMethod.values()) for (const exact of table.exact.values()) indexByHeader(exact);
+  for (const table of byMethod.values()) {
+    for (const exact of table.exact.values()) indexByHeader(exact);
+    if (table.exact.size <= FEW_PATHS) table.few = [...table.exact.values()];
+  }
   return Object.freeze({
     match(request: HttpRequest): RouteMatch | undefined {
       const table = byMethod.get(request.method) ?? byMethod.get(request.method.toUpperCase());
       if (table === undefined) return undefined;
       // A route whose path is all literal and equals the request's is more specific than any other that
-      // matches it, so those are tried first, by a map (and for RPC routes, by their required header).
-      const exact = table.exact.get(request.path);
+      // matches it, so those are tried first, by path (and for RPC routes, by their required header).
+      const exact = exactRoutes(table, request.path);
       if (exact !== undefined) {
         const c = firstExactMatch(exact, request);
         if (c !== undefined) return c.literalMatch;
@@ -116,6 +119,23 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
 interface MethodTable {
   readonly all: RankedRoute[];
   readonly exact: Map<string, ExactRoutes>;
+  /** The same as a list, when there are at most {@link FEW_PATHS} of them. */
+  few: readonly ExactRoutes[] | undefined;
+}
+
+/**
+ * Up to this many literal paths, a request's path is compared with each
+ * rather than looked up: a path is a fresh string on every request, and
+ * hashing it costs more than a few comparisons, which mostly stop at the length.
+ */
+const FEW_PATHS = 8;
+
+/** The all-literal routes of a path, if any. */
+function exactRoutes(table: MethodTable, path: string): ExactRoutes | undefined {
+  const few = table.few;
+  if (few === undefined) return table.exact.get(path);
+  for (const exact of few) if (exact.path === path) return exact;
+  return undefined;
 }
 
 /** A compiled route with its place in specificity order. */
@@ -133,6 +153,7 @@ const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
  * such routes they are also indexed by that header's value.
  */
 interface ExactRoutes {
+  readonly path: string;
   readonly routes: RankedRoute[];
   header?: string;
   byHeader?: Map<string, RankedRoute[]>;
