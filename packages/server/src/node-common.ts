@@ -29,6 +29,11 @@ export function pathOf(target: string): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
+/** Whether a request asks for `100 Continue` before it sends its body (HTTP/1.1 and HTTP/2 alike). */
+export function expectsContinue(headers: { readonly expect?: string | undefined }): boolean {
+  return headers.expect?.toLowerCase() === "100-continue";
+}
+
 /** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */
 export function hostName(authority: string): string {
   if (authority.startsWith("[")) return authority.slice(1, authority.indexOf("]"));

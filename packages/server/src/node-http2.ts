@@ -7,7 +7,7 @@
  */
 import * as http2 from "node:http2";
 import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, type WholeBody } from "@anvil/core";
-import { fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
+import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -213,11 +213,6 @@ class StreamBody implements WholeBody {
 }
 
 const CLOSED_EARLY = "the request was closed before its body ended";
-
-/** Whether a request asks for `100 Continue` before it sends its body. */
-function expectsContinue(headers: http2.IncomingHttpHeaders): boolean {
-  return headers.expect?.toLowerCase() === "100-continue";
-}
 
 /** Bytes a reader holds before it pauses the stream (and with it HTTP/2 flow control) until they are taken. */
 const HIGH_WATER = 64 * 1024;

@@ -11,7 +11,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
-import { fetchRequest, fromFetchResponse, headerList, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, trailerObject, writeChunks } from "./node-common.js";
+import { expectsContinue, fetchRequest, fromFetchResponse, headerList, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -211,7 +211,7 @@ function nodeBody(req: http.IncomingMessage, res: http.ServerResponse | undefine
   const chunked = parsed["transfer-encoding"] !== undefined;
   const length = parsed["content-length"];
   if (!chunked && (length === undefined || length === "0")) return undefined;
-  return new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && parsed.expect?.toLowerCase() === "100-continue" ? res : undefined);
+  return new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && expectsContinue(parsed) ? res : undefined);
 }
 
 /** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
