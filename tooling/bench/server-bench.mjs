@@ -87,6 +87,7 @@ export async function runServerBench({ quick }) {
       );
     }
     if (!process.env.BENCH_SERVERS) console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
+    console.log(`\nper-round ${servers[1].name} / ${servers[0].name}, req/s: ${samples[1].map((x, r) => (x.rps / samples[0][r].rps).toFixed(2)).join(", ")}`);
   } finally {
     unpin();
     for (const s of servers) s.child.kill();

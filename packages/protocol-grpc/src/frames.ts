@@ -170,9 +170,9 @@ export function readOneMessage(
 ): Promise<unknown> {
   try {
     if (body === undefined) return Promise.resolve(decode(undefined));
-    if (body instanceof Uint8Array || typeof body === "string") return Promise.resolve(decodeWhole(bodyBytes(body), headers, options, decode));
+    if (body instanceof Uint8Array || typeof body === "string") return Promise.resolve(decodeOneMessage(bodyBytes(body), headers, options, decode));
     const whole = isWholeBody(body) ? body.readWhole(PREFIX_BYTES + options.maxMessageBytes, options.tooLarge) : collectMessage(byteChunks(body), options);
-    return whole.then((bytes) => decodeWhole(bytes, headers, options, decode));
+    return whole.then((bytes) => decodeOneMessage(bytes, headers, options, decode));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -192,8 +192,12 @@ async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: Messag
   return parts.length === 1 ? parts[0]! : concatAll(parts, size);
 }
 
-/** The one message of a whole body, decoded (see {@link readOneMessage}); a promise only for a compressed message. */
-function decodeWhole(whole: Uint8Array, headers: Pick<Headers, "get">, options: OneMessageOptions, decode: (message: Uint8Array | undefined) => unknown): unknown {
+/**
+ * The one message of a unary call's whole body, decoded, failing as
+ * {@link readOneMessage} does (here by throwing); a promise only for a
+ * compressed message.
+ */
+export function decodeOneMessage(whole: Uint8Array, headers: Pick<Headers, "get">, options: OneMessageOptions, decode: (message: Uint8Array | undefined) => unknown): unknown {
   if (whole.byteLength === 0) return decode(undefined);
   const length = checkPrefix(whole, options);
   const end = PREFIX_BYTES + length;

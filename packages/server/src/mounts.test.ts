@@ -87,6 +87,17 @@ describe("server.mount", () => {
         stream.end();
       });
       expect(JSON.parse(body)).toEqual({ tag: "tools", url: `${listener.url}/tools/h2?x=1`, method: "GET", body: null });
+      // A body sent with the headers reaches the mounted handler whole (the pipeline's early read leaves it alone).
+      const posted = await new Promise<string>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/tools/up" });
+        let text = "";
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk: string) => (text += chunk));
+        stream.on("end", () => resolve(text));
+        stream.on("error", reject);
+        stream.end("sent with the headers");
+      });
+      expect(JSON.parse(posted)).toMatchObject({ method: "POST", body: "sent with the headers" });
     } finally {
       session.close();
       await listener.close();

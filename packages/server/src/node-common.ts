@@ -4,8 +4,8 @@
  * header and trailer objects in the shape Node takes them, and waiting for
  * a full socket or stream to drain.
  */
-import { Readable } from "node:stream";
-import { byteChunks, type ByteStream, HttpHeaders, type HttpResponse } from "@anvil/core";
+import type { Readable } from "node:stream";
+import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
 import type { ExchangeInfo } from "./server.js";
 
 /** Headers HTTP/2 forbids (connection-specific). */
@@ -34,6 +34,30 @@ export function expectsContinue(headers: { readonly expect?: string | undefined 
   return headers.expect?.toLowerCase() === "100-continue";
 }
 
+/** A request without a query string has this one (shared: a request's query is read-only). */
+const NO_QUERY: HttpRequest["query"] = Object.freeze([]);
+
+/**
+ * The pipeline's request for a request target and authority (the `Host`
+ * header or `:authority`), with `host` only when the authority names one.
+ * Built field by field: spreading an optional field in costs an object and
+ * a property copy per request.
+ */
+export function pipelineRequest(method: string, target: string, authority: string, headers: HttpHeaders, body: HttpBody): HttpRequest {
+  const url = originForm(target);
+  const q = url.indexOf("?");
+  const request: { -readonly [K in keyof HttpRequest]: HttpRequest[K] } = {
+    method,
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? NO_QUERY : parseQuery(url.slice(q + 1)),
+    headers,
+    body,
+  };
+  const host = hostName(authority);
+  if (host !== "") request.host = host;
+  return request;
+}
+
 /** `example.com:8080` → `example.com`; `[::1]:80` → `::1`. */
 export function hostName(authority: string): string {
   if (authority.startsWith("[")) return authority.slice(1, authority.indexOf("]"));
@@ -47,8 +71,30 @@ export function hostName(authority: string): string {
  * and the body is read from `body` (none for GET and HEAD).
  */
 export function fetchRequest(origin: string, target: string, method: string, rawHeaders: readonly string[], body: Readable): Request {
-  const stream = method === "GET" || method === "HEAD" ? null : (Readable.toWeb(body) as ReadableStream<Uint8Array>);
+  const stream = method === "GET" || method === "HEAD" ? null : webStream(body);
   return new Request(`${origin}${originForm(target)}`, { method, headers: HttpHeaders.fromRawPairs(rawHeaders), body: stream, duplex: "half" } as RequestInit);
+}
+
+/**
+ * A Node stream's chunks as a web `ReadableStream`, pulled one at a time.
+ * Not `Readable.toWeb`: on Node 20 its stream of an HTTP/2 request never
+ * ends, since it waits for the stream's writable side too (the answer).
+ */
+function webStream(body: Readable): ReadableStream<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel(reason) {
+        await chunks.return?.(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** A web-standard `Response` (a mounted handler's answer) as the pipeline's `HttpResponse`. */

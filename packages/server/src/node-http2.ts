@@ -6,8 +6,8 @@
  * unary gRPC call they cost about a fifth of the server's work.
  */
 import * as http2 from "node:http2";
-import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
+import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, type WholeBody } from "@anvil/core";
+import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, isPromise, needsContentLength, pathOf, pipelineRequest, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -35,14 +35,13 @@ export function streamListener(server: Server<any>, limits: StreamLimits): Strea
   const idle = limits.idle;
   return (stream, headers, _flags, rawHeaders) => {
     const exchange = server.begin();
-    // The stream's one "close" listener (below) tells the body: a second listener would cost every call more.
-    const body = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), true);
-    if (body !== undefined) deadlines?.add(stream);
     const session = stream.session;
     if (session !== undefined) idle?.opened(session);
+    let body: StreamBody | undefined;
     // A stream reset with an error code is destroyed with an error: heard here, not as an uncaught exception.
     // ("on" rather than "once" for events a stream emits once: Node's once-wrapper costs more than it saves.)
     stream.on("error", ignore);
+    // The stream's one "close" listener; it tells the body too (a second listener would cost every call more).
     stream.on("close", () => {
       body?.closed();
       deadlines?.delete(stream);
@@ -50,8 +49,37 @@ export function streamListener(server: Server<any>, limits: StreamLimits): Strea
       if (wentAway(stream)) exchange.abort(new Error("the client went away"));
       exchange.end();
     });
-    serveStream(server, exchange, stream, headers, rawHeaders, body, limits.maxHeaders);
+    if (answeredApart(server, stream, headers, rawHeaders, limits.maxHeaders)) return;
+    if (stream.endAfterHeaders) {
+      dispatch(server, exchange, stream, headers, rawHeaders, undefined);
+      return;
+    }
+    // A small body comes in the frames Node reads with its headers, but Node hands those over one by one, with
+    // the event loop's microtasks run in between. Once the whole read is handled (the check phase), such a body is
+    // all there: the pipeline gets it as bytes, with nothing left to read and no reader to set up.
+    setImmediate(() => {
+      if (stream.destroyed) return; // the client went away before the call began (the close listener has seen to it)
+      const whole = takeWhole(stream);
+      if (whole === undefined) {
+        body = new StreamBody(stream, expectsContinue(headers), true);
+        deadlines?.add(stream);
+      }
+      dispatch(server, exchange, stream, headers, rawHeaders, whole ?? body);
+    });
   };
+}
+
+/**
+ * The whole request body, if the client has sent all of it (END_STREAM) and
+ * none was read yet; else undefined, and nothing is read. Node hands a
+ * stream each DATA frame, and then its end, as nghttp2 takes them in, so a
+ * stream the client has ended holds all of its body.
+ */
+function takeWhole(stream: http2.ServerHttp2Stream): Uint8Array | undefined {
+  if (stream.readableDidRead || !remoteEnded(stream)) return undefined;
+  // Without a size, `read` hands over everything buffered, as one chunk (null for an empty body).
+  const chunk = stream.read() as Uint8Array | null;
+  return chunk ?? new Uint8Array(0);
 }
 
 function ignore(): void {}
@@ -65,33 +93,45 @@ function wentAway(stream: http2.ServerHttp2Stream): boolean {
   return !stream.writableEnded || (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR);
 }
 
-function serveStream(
+/**
+ * Answers a request that does not go through the pipeline: one with too many
+ * header fields (431), or one for a mounted handler. True if answered.
+ */
+function answeredApart(server: Server<any>, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[], maxHeaders: number): boolean {
+  try {
+    if (rawHeaders.length / 2 > maxHeaders) {
+      stream.respond({ ":status": 431, "content-type": "text/plain" });
+      stream.end("too many request header fields");
+      return true;
+    }
+    const mounted = server.mounted(pathOf(headers[":path"] ?? "/"));
+    if (mounted === undefined) return false;
+    void mounted(toFetchRequest(stream, headers, rawHeaders))
+      .then((response) => answer(stream, fromFetchResponse(response)))
+      .catch((error: unknown) => failed(stream, error));
+  } catch (error) {
+    failed(stream, error);
+  }
+  return true;
+}
+
+/** Serves a request through the pipeline. */
+function dispatch(
   server: Server<any>,
   exchange: Exchange,
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,
   rawHeaders: string[],
-  body: StreamBody | undefined,
-  maxHeaders: number,
+  body: Uint8Array | StreamBody | undefined,
 ): void {
   try {
-    if (rawHeaders.length / 2 > maxHeaders) {
-      stream.respond({ ":status": 431, "content-type": "text/plain" });
-      stream.end("too many request header fields");
-      return;
-    }
-    const target = headers[":path"] ?? "/";
-    const mounted = server.mounted(pathOf(target));
-    if (mounted !== undefined) {
-      void mounted(toFetchRequest(stream, headers, rawHeaders))
-        .then((response) => answer(stream, fromFetchResponse(response)))
-        .catch((error: unknown) => failed(stream, error));
-      return;
-    }
     server
       .dispatch(http2Request(stream, headers, rawHeaders, body), exchange, new Peer(stream.session))
-      .then((response) => answer(stream, response))
-      .catch((error: unknown) => failed(stream, error));
+      // One continuation for both outcomes: `answer` handles its own failures.
+      .then(
+        (response) => answer(stream, response),
+        (error: unknown) => failed(stream, error),
+      );
   } catch (error) {
     failed(stream, error);
   }
@@ -101,12 +141,17 @@ function serveStream(
  * Writes the answer; then, if the request body was left unread (a refusal,
  * a stream the handler stopped reading), resets the stream with NO_ERROR,
  * which tells the client to stop sending (RFC 9113 §8.1), so the stream does
- * not stay half open.
+ * not stay half open. Never throws or rejects: what fails is `failed`'s.
  */
-function answer(stream: http2.ServerHttp2Stream, response: HttpResponse): void | Promise<void> {
-  const written = writeResponse(stream, response);
-  if (written === undefined) return resetUnread(stream, response.trailers !== undefined);
-  return written.then(() => resetUnread(stream, response.trailers !== undefined));
+function answer(stream: http2.ServerHttp2Stream, response: HttpResponse): void {
+  try {
+    const written = writeResponse(stream, response);
+    const trailers = response.trailers !== undefined;
+    if (written === undefined) resetUnread(stream, trailers);
+    else written.then(() => resetUnread(stream, trailers)).catch((error: unknown) => failed(stream, error));
+  } catch (error) {
+    failed(stream, error);
+  }
 }
 
 /** Fields Node refuses, a body that fails half-way: nothing more can be said, so the stream is reset (or a bare 500 sent). */
@@ -121,19 +166,9 @@ export function http2Request(
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,
   rawHeaders: string[],
-  body = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), false),
+  body: Uint8Array | WholeBody | undefined = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), false),
 ): HttpRequest {
-  const url = originForm(headers[":path"] ?? "/");
-  const q = url.indexOf("?");
-  const host = hostName(headers[":authority"] ?? headers.host ?? "");
-  return {
-    method: headers[":method"] ?? "GET",
-    path: q < 0 ? url : url.slice(0, q),
-    query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
-    headers: HttpHeaders.fromRawPairs(rawHeaders),
-    body,
-    ...(host !== "" ? { host } : {}),
-  };
+  return pipelineRequest(headers[":method"] ?? "GET", headers[":path"] ?? "/", headers[":authority"] ?? headers.host ?? "", HttpHeaders.fromRawPairs(rawHeaders), body);
 }
 
 /** The request as a web-standard `Request`, for a mounted handler. */

@@ -480,6 +480,47 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
     }
   });
 
+  it("reads a body whether it comes with its headers or in parts after them", async () => {
+    const { listener } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    const call = (path: string, send: (stream: http2.ClientHttp2Stream) => Promise<void>) =>
+      new Promise<RawResponse>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/json" });
+        let status = 0;
+        let body = "";
+        stream.on("response", (h) => (status = Number(h[":status"])));
+        stream.setEncoding("utf8");
+        stream.on("data", (c: string) => (body += c));
+        stream.on("end", () => resolve({ status, headers: {}, body }));
+        stream.on("error", reject);
+        send(stream).catch(reject);
+      });
+    const pause = () => new Promise((r) => setTimeout(r, 30));
+    try {
+      // With the headers: taken whole once Node has handled the read.
+      const together = await call("/echo/ann", async (stream) => void stream.end(`{"text":"one"}`));
+      // Headers first, the body in parts later: read as it comes.
+      const apart = await call("/echo/bob", async (stream) => {
+        await pause();
+        stream.write(`{"text":`);
+        await pause();
+        stream.end(`"three"}`);
+      });
+      // An empty body, ended after the headers were sent.
+      const empty = await call("/echo/cy", async (stream) => {
+        await pause();
+        stream.end();
+      });
+      expect([together, apart, empty].map((a) => [a.status, JSON.parse(a.body)])).toEqual([
+        [200, { message: "ann:3" }],
+        [200, { message: "bob:5" }],
+        [200, { message: "cy:0" }],
+      ]);
+    } finally {
+      session.close();
+    }
+  });
+
   it("takes a streamed request body of many chunks whole", async () => {
     const { listener } = await start({ http2: true });
     const session = http2.connect(listener.url);

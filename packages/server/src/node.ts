@@ -10,8 +10,8 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
-import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery, readWholeBody, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, headerList, hostName, isPromise, needsContentLength, originForm, pathOf, Peer, trailerObject, writeChunks } from "./node-common.js";
+import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, readWholeBody, type WholeBody } from "@anvil/core";
+import { expectsContinue, fetchRequest, fromFetchResponse, headerList, isPromise, needsContentLength, pathOf, pipelineRequest, Peer, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -178,17 +178,8 @@ export function toHttpRequest(req: NodeRequest, res?: NodeResponse): HttpRequest
 
 /** An HTTP/1.1 request as the pipeline's `HttpRequest`, with its body (read or still to read). */
 function http1Request(req: http.IncomingMessage, body: Uint8Array | NodeBody | undefined): HttpRequest {
-  const url = originForm(req.url ?? "/");
-  const q = url.indexOf("?");
-  const host = hostName(req.headers.host ?? "");
-  return {
-    method: req.method ?? "GET",
-    path: q < 0 ? url : url.slice(0, q),
-    query: q < 0 ? [] : parseQuery(url.slice(q + 1)),
-    headers: joinsDuplicates(req) ? HttpHeaders.fromParsed(req.headers, req.rawHeaders) : HttpHeaders.fromRawPairs(req.rawHeaders),
-    body,
-    ...(host !== "" ? { host } : {}),
-  };
+  const headers = joinsDuplicates(req) ? HttpHeaders.fromParsed(req.headers, req.rawHeaders) : HttpHeaders.fromRawPairs(req.rawHeaders);
+  return pipelineRequest(req.method ?? "GET", req.url ?? "/", req.headers.host ?? "", headers, body);
 }
 
 /**
