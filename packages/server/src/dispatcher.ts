@@ -162,48 +162,85 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   /**
    * Answers a routed request. Every step that can finish at once does (a
    * protocol may read and write synchronously, a handler may return a
-   * value): the request waits for the event loop only where something is
-   * not there yet, such as the body or the handler's promise.
+   * value), and the steps are plain functions chained only where something
+   * is not there yet, such as the body or the handler's promise: a call
+   * that never waits makes one promise, for its answer.
    */
-  async function answer(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
-    const { operation, protocol } = match;
+  function answer(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
     const context = new Context(service, request, match, dispatchOptions);
-    const endpoint = endpoints.get(operation);
-    if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${operation.id}`), true);
-
+    const endpoint = endpoints.get(match.operation);
+    if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${match.operation.id}`), true);
     let input: unknown;
     try {
-      const body = request.body;
-      if (endpoint.bodyLimit !== undefined && body !== undefined && protocol.readsOwnBody !== true) {
-        // The handler sees the request with its body read.
-        const bytes = readLimited(body, endpoint.bodyLimit, request.headers.get("content-length"));
-        if (bytes !== body) context.request = { ...request, body: bytes instanceof Uint8Array ? bytes : await bytes };
-      }
-      input = protocol.deserializeRequest(operation, context.request, context);
-      if (input instanceof Promise) input = await input;
-      const violations = endpoint.validate(input);
-      if (violations.length > 0) throw new ValidationError(violations);
+      input = readInput(context, endpoint);
     } catch (error) {
-      const mistake = isCallerMistake(error);
-      if (mistake) onRejected?.(error, context);
-      // A body cut short because the caller went away is not the server's failure either.
-      return failure(context, error, !mistake && dispatchOptions.signal?.aborted !== true);
+      return rejected(context, error);
     }
+    if (input instanceof Promise) return input.then((value: unknown) => handle(context, endpoint, value), (error: unknown) => rejected(context, error));
+    return handle(context, endpoint, input);
+  }
 
+  /** The call's input, deserialized from the request (its body read first, within the limit, unless the protocol reads its own); a promise if anything is pending. */
+  function readInput(context: Context, endpoint: Endpoint): unknown {
+    const { request, operation } = context;
+    const protocol = context.match.protocol;
+    const body = request.body;
+    if (endpoint.bodyLimit !== undefined && body !== undefined && protocol.readsOwnBody !== true) {
+      const bytes = readLimited(body, endpoint.bodyLimit, request.headers.get("content-length"));
+      // The handler sees the request with its body read.
+      if (bytes instanceof Promise) {
+        return bytes.then((read) => {
+          context.request = { ...request, body: read };
+          return protocol.deserializeRequest(operation, context.request, context);
+        });
+      }
+      if (bytes !== body) context.request = { ...request, body: bytes };
+    }
+    return protocol.deserializeRequest(operation, context.request, context);
+  }
+
+  /** Validates the input and runs the handler on it. */
+  function handle(context: Context, endpoint: Endpoint, input: unknown): Promise<HttpResponse> {
     let output: unknown;
     try {
-      output = endpoint.handler(input, context);
-      if (isThenable(output)) output = await output;
+      const violations = endpoint.validate(input);
+      if (violations.length > 0) return rejected(context, new ValidationError(violations));
     } catch (error) {
-      return withAddedHeaders(context, await failure(context, error, !(ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId))));
+      return rejected(context, error);
     }
-
     try {
-      const response = protocol.serializeResponse(operation, output, context);
-      return withAddedHeaders(context, response instanceof Promise ? await response : response);
+      output = endpoint.handler(input, context);
+    } catch (error) {
+      return handlerFailed(context, endpoint, error);
+    }
+    if (isThenable(output)) return Promise.resolve(output).then((value: unknown) => respond(context, value), (error: unknown) => handlerFailed(context, endpoint, error));
+    return respond(context, output);
+  }
+
+  /** The protocol's answer carrying the handler's output. */
+  function respond(context: Context, output: unknown): Promise<HttpResponse> {
+    let response: HttpResponse | Promise<HttpResponse>;
+    try {
+      response = context.match.protocol.serializeResponse(context.operation, output, context);
+      if (!(response instanceof Promise)) return Promise.resolve(withAddedHeaders(context, response));
     } catch (error) {
       return failure(context, error, true);
     }
+    return response.then((r) => withAddedHeaders(context, r)).catch((error: unknown) => failure(context, error, true));
+  }
+
+  /** The answer to a request that could not be read or is invalid: the caller's mistake (400-class), unless the server failed. */
+  function rejected(context: Context, error: unknown): Promise<HttpResponse> {
+    const mistake = isCallerMistake(error);
+    if (mistake) onRejected?.(error, context);
+    // A body cut short because the caller went away is not the server's failure either.
+    return failure(context, error, !mistake && context.signal.aborted !== true);
+  }
+
+  /** The answer to a handler's error: a modeled error the operation declares is the protocol's to say; anything else is a 500 that leaks nothing. */
+  function handlerFailed(context: Context, endpoint: Endpoint, error: unknown): Promise<HttpResponse> {
+    const declared = ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId);
+    return failure(context, error, !declared).then((response) => withAddedHeaders(context, response));
   }
 
   /** The protocol's answer to a failed call; an internal failure is reported, and answered without details. */
