@@ -167,6 +167,12 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
    * that never waits makes one promise, for its answer.
    */
   function answer(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
+    const response = answerNow(match, request, dispatchOptions);
+    return response instanceof Promise ? response : Promise.resolve(response);
+  }
+
+  /** {@link answer}'s work: the answer itself when nothing had to wait (a promise in a `then` callback would cost two turns more). */
+  function answerNow(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Answer {
     const context = new Context(service, request, match, dispatchOptions);
     const endpoint = endpoints.get(match.operation);
     if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${match.operation.id}`), true);
@@ -200,7 +206,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   }
 
   /** Validates the input and runs the handler on it. */
-  function handle(context: Context, endpoint: Endpoint, input: unknown): Promise<HttpResponse> {
+  function handle(context: Context, endpoint: Endpoint, input: unknown): Answer {
     let output: unknown;
     try {
       const violations = endpoint.validate(input);
@@ -218,11 +224,11 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   }
 
   /** The protocol's answer carrying the handler's output. */
-  function respond(context: Context, output: unknown): Promise<HttpResponse> {
-    let response: HttpResponse | Promise<HttpResponse>;
+  function respond(context: Context, output: unknown): Answer {
+    let response: Answer;
     try {
       response = context.match.protocol.serializeResponse(context.operation, output, context);
-      if (!(response instanceof Promise)) return Promise.resolve(withAddedHeaders(context, response));
+      if (!(response instanceof Promise)) return withAddedHeaders(context, response);
     } catch (error) {
       return failure(context, error, true);
     }
@@ -249,6 +255,9 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     return answerError(context.match.protocol, context.operation, internal ? INTERNAL_FAILURE : error, context, onInternalError);
   }
 }
+
+/** A response, or the promise of one where a step had to wait. */
+type Answer = HttpResponse | Promise<HttpResponse>;
 
 /** Whether a handler's answer is a promise (or another thenable) to wait for. */
 function isThenable(value: unknown): value is PromiseLike<unknown> {

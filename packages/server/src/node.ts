@@ -121,12 +121,13 @@ function listeners(
       if (!res.writableFinished) exchange.abort(new Error("the client went away"));
       exchange.end();
     });
-    void serve(server, exchange, req, res as http.ServerResponse, maxHeaders);
+    serve(server, exchange, req, res as http.ServerResponse, maxHeaders);
   };
   return { request, stream };
 }
 
-async function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): Promise<void> {
+/** Serves an HTTP/1.1 request: too many header fields, a mounted handler, or the pipeline. */
+function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): void {
   try {
     if (req.rawHeaders.length / 2 > maxHeaders) {
       res.writeHead(431, { "content-type": "text/plain", connection: "close" });
@@ -135,29 +136,52 @@ async function serve(server: Server<any>, exchange: Exchange, req: http.Incoming
     }
     const mounted = server.mounted(pathOf(req.url ?? "/"));
     if (mounted !== undefined) {
-      await writeResponse(req, res, fromFetchResponse(await mounted(toFetchRequest(req))), server.closing, undefined);
+      mounted(toFetchRequest(req))
+        .then((response) => writeResponse(req, res, fromFetchResponse(response), server.closing, undefined))
+        .catch((error: unknown) => failed(res, error));
       return;
     }
     const body = nodeBody(req, res);
+    if (body === undefined) dispatch(server, exchange, req, res, undefined);
     // A small body comes in the packets of its headers, and Node's parser hands it over just after the
     // request event: taken whole a microtask later, the pipeline gets it as bytes, with nothing left to read.
-    let buffered: Uint8Array | undefined;
-    if (body !== undefined) {
-      await undefined;
-      buffered = body.takeBuffered();
-    }
-    const request = http1Request(req, buffered ?? body);
-    const response = await server.dispatch(request, exchange, new Peer(req));
-    const written = writeResponse(req, res, response, server.closing, body);
-    if (written !== undefined) await written;
+    else queueMicrotask(() => dispatch(server, exchange, req, res, body));
   } catch (error) {
-    // Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller.
-    if (!res.headersSent) {
-      res.writeHead(500);
-      res.end();
-    } else {
-      res.destroy(error as Error);
-    }
+    failed(res, error);
+  }
+}
+
+/** Serves a request through the pipeline, its body taken whole if it is all in. */
+function dispatch(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, body: NodeBody | undefined): void {
+  try {
+    server
+      .dispatch(http1Request(req, body?.takeBuffered() ?? body), exchange, new Peer(req))
+      // One continuation for both outcomes: `answer` handles its own failures.
+      .then(
+        (response) => answer(req, res, response, server.closing, body),
+        (error: unknown) => failed(res, error),
+      );
+  } catch (error) {
+    failed(res, error);
+  }
+}
+
+/** Writes the answer. Never throws or rejects: what fails is `failed`'s. */
+function answer(req: http.IncomingMessage, res: http.ServerResponse, response: HttpResponse, closing: boolean, body: NodeBody | undefined): void {
+  try {
+    writeResponse(req, res, response, closing, body)?.catch((error: unknown) => failed(res, error));
+  } catch (error) {
+    failed(res, error);
+  }
+}
+
+/** Headers that Node refuses, a response body that fails mid-stream: nothing more can be said to the caller. */
+function failed(res: http.ServerResponse, error: unknown): void {
+  if (!res.headersSent) {
+    res.writeHead(500);
+    res.end();
+  } else {
+    res.destroy(error as Error);
   }
 }
 
