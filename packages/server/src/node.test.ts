@@ -521,6 +521,24 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
     }
   });
 
+  it("settles a call whose client resets the stream right after sending it, and serves the session on", async () => {
+    const { listener, server } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      await new Promise<void>((resolve) => {
+        const stream = session.request({ ":method": "POST", ":path": "/echo/gone", "content-type": "application/json" });
+        stream.on("error", () => undefined);
+        stream.on("close", resolve);
+        stream.end(`{"text":"bye"}`);
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+      });
+      await expect.poll(() => server.inFlight).toBe(0);
+      expect((await h2Request(session, "/echo/after", `{"text":"hi"}`)).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
   it("takes a streamed request body of many chunks whole", async () => {
     const { listener } = await start({ http2: true });
     const session = http2.connect(listener.url);
