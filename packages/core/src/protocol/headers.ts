@@ -86,7 +86,7 @@ export class HttpHeaders implements Headers {
     this.#parsed = undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
-      if (name.charCodeAt(0) !== 58 /* ":" */) this.#add(name.toLowerCase(), raw[i + 1]!);
+      if (name.charCodeAt(0) !== 58 /* ":" */) this.#add(lowerCase(name), raw[i + 1]!);
     }
   }
 
@@ -250,7 +250,7 @@ function rawField(raw: readonly string[], key: string): string | null {
     const name = raw[i]!;
     // Lengths and first letters (either case) first: most names differ there, and lower-casing is a call.
     if (name.length !== key.length || (name.charCodeAt(0) | 0x20) !== (key.charCodeAt(0) | 0x20)) continue;
-    if (name !== key && name.toLowerCase() !== key) continue;
+    if (name !== key && lowerCase(name) !== key) continue;
     value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
   }
   return value;
