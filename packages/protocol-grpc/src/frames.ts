@@ -154,23 +154,25 @@ export function oneMessageOptions(maxMessageBytes: number, side: string): OneMes
 
 /**
  * The one message of a unary call's body handed to `decode` (undefined for
- * a body without any); rejects as {@link readMessages} does, and with
- * UNIMPLEMENTED for a body with more than one message. The `grpc-encoding`
+ * a body without any). A body at hand (bytes, as the Node adapter gives
+ * most unary calls) is decoded at once, and a bad one throws; any other
+ * body gives a promise, which rejects as {@link readMessages} does. A body
+ * with more than one message fails with UNIMPLEMENTED. The `grpc-encoding`
  * is asked of `headers` only for a compressed message (most are not).
- * No generator, and one continuation: this is every unary call's path. A
- * body that can hand over all its bytes at once (the Node adapter's) is
- * read so, bounded by the limit and its prefix; any other stream is
- * refused as soon as its prefix announces too much.
+ * No generator, and at most one continuation: this is every unary call's
+ * path. A body that can hand over all its bytes at once is read so,
+ * bounded by the limit and its prefix; any other stream is refused as soon
+ * as its prefix announces too much.
  */
 export function readOneMessage(
   body: HttpBody,
   headers: Pick<Headers, "get">,
   options: OneMessageOptions,
   decode: (message: Uint8Array | undefined) => unknown,
-): Promise<unknown> {
+): unknown {
+  if (body === undefined) return decode(undefined);
+  if (body instanceof Uint8Array || typeof body === "string") return decodeOneMessage(bodyBytes(body), headers, options, decode);
   try {
-    if (body === undefined) return Promise.resolve(decode(undefined));
-    if (body instanceof Uint8Array || typeof body === "string") return Promise.resolve(decodeOneMessage(bodyBytes(body), headers, options, decode));
     const whole = isWholeBody(body) ? body.readWhole(PREFIX_BYTES + options.maxMessageBytes, options.tooLarge) : collectMessage(byteChunks(body), options);
     return whole.then((bytes) => decodeOneMessage(bytes, headers, options, decode));
   } catch (error) {
@@ -192,12 +194,8 @@ async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: Messag
   return parts.length === 1 ? parts[0]! : concatAll(parts, size);
 }
 
-/**
- * The one message of a unary call's whole body, decoded, failing as
- * {@link readOneMessage} does (here by throwing); a promise only for a
- * compressed message.
- */
-export function decodeOneMessage(whole: Uint8Array, headers: Pick<Headers, "get">, options: OneMessageOptions, decode: (message: Uint8Array | undefined) => unknown): unknown {
+/** The one message of a whole body, decoded (see {@link readOneMessage}); a promise only for a compressed message. */
+function decodeOneMessage(whole: Uint8Array, headers: Pick<Headers, "get">, options: OneMessageOptions, decode: (message: Uint8Array | undefined) => unknown): unknown {
   if (whole.byteLength === 0) return decode(undefined);
   const length = checkPrefix(whole, options);
   const end = PREFIX_BYTES + length;

@@ -20,7 +20,7 @@ import {
 } from "@anvil/core";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
 import { statusOfError, writeStatus } from "./errors.js";
-import { decodeOneMessage, frameMessage, grpcFailure, oneMessageOptions, readMessages, readOneMessage } from "./frames.js";
+import { frameMessage, grpcFailure, oneMessageOptions, readMessages, readOneMessage } from "./frames.js";
 import { grpcPath } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus } from "./status.js";
@@ -82,10 +82,8 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         // The handler reads the events as they arrive.
         return { [stream.name]: decodeEach(readMessages(request.body, readOptions(request)), plan.read, context.signal) };
       }
-      const body = request.body;
       // A body at hand (the Node adapter's, for most unary calls) is decoded at once: nothing for the pipeline to wait on.
-      if (body instanceof Uint8Array) return decodeOneMessage(body, request.headers, unary, plan.readOne);
-      return readOneMessage(body, request.headers, unary, plan.readOne);
+      return readOneMessage(request.body, request.headers, unary, plan.readOne);
     },
 
     serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse {

@@ -79,8 +79,8 @@ describe("the message of a unary call", () => {
     yield* chunks;
   }
 
-  /** The message `readOneMessage` hands over, as numbers (undefined for none). */
-  function one(body: HttpBody, options = unary, headers: Pick<Headers, "get"> = new Headers()): Promise<unknown> {
+  /** The message `readOneMessage` hands over, as numbers (undefined for none); its failure, thrown or rejected, as a rejection. */
+  async function one(body: HttpBody, options = unary, headers: Pick<Headers, "get"> = new Headers()): Promise<unknown> {
     return readOneMessage(body, headers, options, (message) => (message === undefined ? undefined : [...message]));
   }
 
