@@ -137,7 +137,7 @@ function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessag
     const mounted = server.mounted(pathOf(req.url ?? "/"));
     if (mounted !== undefined) {
       mounted(toFetchRequest(req))
-        .then((response) => writeResponse(req, res, fromFetchResponse(response), server.closing, undefined))
+        .then((response) => answer(req, res, fromFetchResponse(response), server.closing, undefined))
         .catch((error: unknown) => failed(res, error));
       return;
     }
