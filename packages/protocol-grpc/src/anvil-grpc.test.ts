@@ -192,3 +192,22 @@ describe("grpc: Anvil client and server", () => {
     expect(replies).toEqual(["you said one", "you said two"]);
   });
 });
+
+describe("grpc server: streams after their call", () => {
+  it("leaves no listener of its own on a closed stream (Node keeps those until a full collection)", async () => {
+    const streams: import("node:http2").ServerHttp2Stream[] = [];
+    const capture = (stream: import("node:http2").ServerHttp2Stream) => streams.push(stream);
+    listener.server.on("stream", capture);
+    try {
+      // A unary call (body taken whole, trailers sent on `wantTrailers`) and a client stream (read as it comes).
+      expect((await client().sayHello({ name: "ada" })).message).toBe("hello ada");
+      expect((await client().sum({ ticks: from([{ $case: "tick", value: { n: 1 } }, { $case: "tick", value: { n: 2 } }]) })).total).toBe(3);
+      await expect.poll(() => streams.length === 2 && streams.every((s) => s.closed)).toBe(true);
+      // Node's own listeners are its symbol-named methods (`[kMaybeDestroy]`).
+      const ours = ["close", "data", "end", "wantTrailers"].flatMap((event) => streams.flatMap((s) => s.listeners(event))).filter((l) => !l.name.startsWith("["));
+      expect(ours).toEqual([]);
+    } finally {
+      listener.server.off("stream", capture);
+    }
+  });
+});

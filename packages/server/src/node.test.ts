@@ -539,6 +539,31 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
     }
   });
 
+  it("leaves no listener of its own on a stream once it has closed (Node keeps closed streams until a full collection)", async () => {
+    const { listener } = await start({ http2: true });
+    const streams: http2.ServerHttp2Stream[] = [];
+    listener.server.on("stream", (stream: http2.ServerHttp2Stream) => streams.push(stream));
+    const session = http2.connect(listener.url);
+    try {
+      // A body taken whole, and one read in parts as it comes.
+      expect((await h2Request(session, "/echo/whole", `{"text":"one"}`)).status).toBe(200);
+      const apart = new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/echo/apart", "content-type": "application/json" });
+        stream.on("response", (h) => resolve(Number(h[":status"])));
+        stream.on("error", reject);
+        stream.write(`{"text":`);
+        setTimeout(() => stream.end(`"two"}`), 30);
+      });
+      expect(await apart).toBe(200);
+      await expect.poll(() => streams.length === 2 && streams.every((s) => s.closed)).toBe(true);
+      // Node's own listeners are its symbol-named methods (`[kMaybeDestroy]`).
+      const ours = ["close", "data", "end", "wantTrailers"].flatMap((event) => streams.flatMap((s) => s.listeners(event))).filter((l) => !l.name.startsWith("["));
+      expect(ours).toEqual([]);
+    } finally {
+      session.close();
+    }
+  });
+
   it("takes a streamed request body of many chunks whole", async () => {
     const { listener } = await start({ http2: true });
     const session = http2.connect(listener.url);
