@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PATH, REQUEST } from "./servers/greeter-model.mjs";
+import { hasCallgrind, instructionsPerRequest, printInstructions } from "./instructions.mjs";
 import { canPin, cpuTime, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
@@ -32,32 +33,35 @@ function has(cmd, args) {
   }
 }
 
-/** One h2load run: calls/s, and calls per server CPU-second. */
-async function load(server, { body, seconds, streams, pin }) {
-  const cpuBefore = await cpuTime(server.child);
-  const args = ["-c", "1", "-m", String(streams), "-D", String(seconds), "--data", body, "-H", "content-type: application/grpc+proto", "-H", "te: trailers", server.url];
+/** One h2load run (for `seconds`, or until `calls` calls are answered); resolves with the calls answered. */
+function h2load(name, url, { body, streams, pin, seconds, calls }) {
+  const until = calls === undefined ? ["-D", String(seconds)] : ["-n", String(calls)];
+  const args = ["-c", "1", "-m", String(streams), ...until, "--data", body, "-H", "content-type: application/grpc+proto", "-H", "te: trailers", url];
   const out = execFileSync(pin ? "taskset" : "h2load", pin ? ["-c", "0", "h2load", ...args] : args, { encoding: "utf8" });
-  const cpuSeconds = ((await cpuTime(server.child)) - cpuBefore) / 1e6;
   const done = /requests: \d+ total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored/.exec(out);
   if (done === null) throw new Error(`grpc bench: cannot read h2load's output:\n${out}`);
   const [, total, ok, failed, errored] = done.map(Number);
-  if (failed > 0 || errored > 0 || ok !== total) throw new Error(`grpc bench: ${server.name}: ${failed} failed, ${errored} errored calls\n${out}`);
+  if (failed > 0 || errored > 0 || ok !== total) throw new Error(`grpc bench: ${name}: ${failed} failed, ${errored} errored calls\n${out}`);
+  return ok;
+}
+
+/** One h2load run: calls/s, and calls per server CPU-second. */
+async function load(server, { body, seconds, streams, pin }) {
+  const cpuBefore = await cpuTime(server.child);
+  const ok = h2load(server.name, server.url, { body, streams, pin, seconds });
+  const cpuSeconds = ((await cpuTime(server.child)) - cpuBefore) / 1e6;
   return { rps: ok / seconds, perCpu: ok / cpuSeconds };
 }
 
 /** Runs the gRPC bench and prints its table. */
-export async function runGrpcBench({ quick }) {
+export async function runGrpcBench({ quick, instructions }) {
   if (!has("h2load", ["--version"])) {
     console.log("\n## gRPC server\n\nskipped: h2load is not installed (apt-get install nghttp2-client)");
     return;
   }
+  const body = requestFile();
+  if (instructions) return runGrpcInstructions({ quick, body });
   const pin = canPin();
-  const dir = mkdtempSync(join(tmpdir(), "anvil-grpc-bench-"));
-  const body = join(dir, "request.bin");
-  const framed = Buffer.alloc(5 + REQUEST.length);
-  framed.writeUInt32BE(REQUEST.length, 1);
-  framed.set(REQUEST, 5);
-  writeFileSync(body, framed);
   const rounds = quick ? 3 : 6;
   const seconds = quick ? 2 : 5;
   const streams = 50;
@@ -89,4 +93,34 @@ export async function runGrpcBench({ quick }) {
   } finally {
     for (const s of servers) s.child.kill();
   }
+}
+
+/** The framed request every server gets, in a file for h2load. */
+function requestFile() {
+  const dir = mkdtempSync(join(tmpdir(), "anvil-grpc-bench-"));
+  const body = join(dir, "request.bin");
+  const framed = Buffer.alloc(5 + REQUEST.length);
+  framed.writeUInt32BE(REQUEST.length, 1);
+  framed.set(REQUEST, 5);
+  writeFileSync(body, framed);
+  return body;
+}
+
+/** `--instructions`: each server's instructions per call under callgrind (see instructions.mjs), driven by h2load. */
+async function runGrpcInstructions({ quick, body }) {
+  if (!hasCallgrind()) {
+    console.log("\n## gRPC server, instructions per call\n\nskipped: valgrind is not installed (apt-get install valgrind)");
+    return;
+  }
+  const [n1, n2] = quick ? [1000, 3000] : [5000, 15000];
+  const streams = 50;
+  const rows = [];
+  for (const [name, script] of SERVERS) {
+    process.stderr.write(`callgrind: ${name}...\n`);
+    const drive = (url, calls) => h2load(name, `${url}${PATH}`, { body, streams, pin: false, calls });
+    rows.push({ name, ...(await instructionsPerRequest(script, drive, { n1, n2 })) });
+  }
+  console.log(`\n## gRPC server, instructions per call (unary ${PATH}, h2load: 1 connection, ${streams} streams)\n`);
+  console.log(`callgrind, ${n1} then ${n2} calls, the difference over ${n2 - n1}; speed ratios are the first server's instructions over each server's.\n`);
+  printInstructions(rows, "call");
 }

@@ -5,11 +5,13 @@
 //   pnpm bench                 all benchmarks
 //   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc)
 //   pnpm bench --quick         smaller inputs and shorter runs
+//   pnpm bench server grpc --instructions
+//                              the servers' instructions per request under callgrind, not the wall clock
 import { parseArgs } from "node:util";
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { quick: { type: "boolean" } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { quick: { type: "boolean" }, instructions: { type: "boolean" } } });
 const only = new Set(positionals);
-const options = { quick: values.quick ?? false };
+const options = { quick: values.quick ?? false, instructions: values.instructions ?? false };
 
 const benches = [
   ["model", () => import("./model-bench.mjs").then((m) => m.runModelBench(options))],

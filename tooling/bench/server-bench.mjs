@@ -2,16 +2,22 @@
 // against a bare node:http server doing the same JSON work and against
 // fastify (schema validation and serialization), all answering the same
 // ~200-byte JSON POST. Each server runs in a process of its own pinned to one
-// core; the load generator (autocannon) runs here, pinned to another. The
-// servers are measured in interleaved rounds, the order rotating each round.
+// core; the load generator (wrk, from Debian's package, or autocannon where
+// wrk is not installed) runs pinned to another. The servers are measured in
+// short interleaved slices, the order rotating each round.
 //
-// Two figures per server: requests/s under the load, and requests per
-// CPU-second of the server process (its capacity: what it would answer with
-// its core to itself). On a 2-core machine one autocannon process cannot
-// saturate a fast server, so the first figure is capped by the load
-// generator; the second is not, and is steadier when other jobs share the
-// machine (the server's own CPU time does not count time it was preempted).
+// Two figures per server: requests/s, and requests per CPU-second of the
+// server process. wrk saturates the servers; one autocannon process cannot
+// (on 2 cores it caps fast servers at a few rates it can send at), which
+// makes its req/s the load generator's. Wall-clock figures on a shared
+// machine move with its other jobs; `--instructions` counts instead
+// (instructions.mjs).
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import autocannon from "autocannon";
+import { hasCallgrind, instructionsPerRequest, printInstructions } from "./instructions.mjs";
 import { canPin, cpuTime, pinSelf, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
@@ -33,63 +39,119 @@ const BODY = JSON.stringify({
 });
 const EXPECTED = '{"orderId":"ord-1","customerId":"cust-12345","sku":"WIDGET-BLUE-L","quantity":3,"total":59.97,"currency":"EUR","status":"PENDING"}';
 
-/** One autocannon run against a server: req/s, requests per server CPU-second, latency percentiles in ms. */
-async function load({ url, child }, connections, seconds) {
-  const cpuBefore = await cpuTime(child);
-  const result = await autocannon({
-    url: `${url}/orders`,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: BODY,
-    connections,
-    duration: seconds,
-  });
+/** One autocannon run against a server (for `seconds`, or until `amount` requests are answered): requests, latency percentiles in ms. */
+async function autocannonRun(url, connections, { seconds, amount }) {
+  const until = amount === undefined ? { duration: seconds } : { amount, timeout: 60 };
+  const result = await autocannon({ url: `${url}/orders`, method: "POST", headers: { "content-type": "application/json" }, body: BODY, connections, ...until });
   if (result.errors || result.non2xx || result.timeouts) {
     throw new Error(`server bench: ${url} answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  const cpuSeconds = ((await cpuTime(child)) - cpuBefore) / 1e6;
-  return { rps: result.requests.total / seconds, perCpu: result.requests.total / cpuSeconds, p50: result.latency.p50, p99: result.latency.p99 };
+  return { requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** A wrk latency figure (`812.00us`, `2.42ms`, `1.01s`) in ms. */
+function wrkMs(text) {
+  const [, value, unit] = /([\d.]+)(us|ms|s)/.exec(text);
+  return Number(value) * (unit === "us" ? 1e-3 : unit === "s" ? 1e3 : 1);
+}
+
+/** A wrk run (one thread, pinned to CPU 0 when `pin`) posting the body from `script`: requests, latency percentiles in ms. */
+function wrkRun(url, connections, seconds, script, pin) {
+  const args = ["-t", "1", "-c", String(connections), "-d", `${seconds}s`, "--latency", "-s", script, `${url}/orders`];
+  const out = execFileSync(pin ? "taskset" : "wrk", pin ? ["-c", "0", "wrk", ...args] : args, { encoding: "utf8" });
+  const requests = /(\d+) requests in/.exec(out);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out);
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out);
+  if (requests === null || p50 === null || p99 === null) throw new Error(`server bench: cannot read wrk's output:\n${out}`);
+  const failed = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
+  const socket = /Socket errors: (.*)/.exec(out)?.[1];
+  if (failed !== undefined || (socket !== undefined && /[1-9]/.test(socket))) throw new Error(`server bench: ${url}: ${failed ?? 0} non-2xx answers, socket errors: ${socket ?? "none"}`);
+  return { requests: Number(requests[1]), p50: wrkMs(p50[1]), p99: wrkMs(p99[1]) };
+}
+
+/** Whether wrk is installed. */
+function hasWrk() {
+  return spawnSync("wrk", ["-v"], { stdio: "ignore" }).error === undefined;
 }
 
 /** Runs the server bench and prints its table. */
-export async function runServerBench({ quick }) {
+export async function runServerBench({ quick, instructions }) {
+  if (instructions) return runServerInstructions({ quick });
   const pin = canPin();
-  const unpin = pin ? pinSelf(0) : () => {};
+  const wrk = hasWrk();
+  // autocannon runs in this process, so this process is what gets pinned.
+  const unpin = pin && !wrk ? pinSelf(0) : () => {};
+  const dir = mkdtempSync(join(tmpdir(), "anvil-server-bench-"));
+  const script = join(dir, "post.lua");
+  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.body = ${JSON.stringify(BODY)}\n`);
   const connections = 50;
-  const rounds = quick ? 3 : 6;
-  const seconds = quick ? 3 : 5;
+  const rounds = quick ? 3 : 15;
+  const seconds = quick ? 1 : 2;
   const servers = [];
+  /** One slice of load on a server: req/s, requests per server CPU-second, latency percentiles in ms. */
+  const load = async ({ url, child }, secs) => {
+    const cpuBefore = await cpuTime(child);
+    const run = wrk ? wrkRun(url, connections, secs, script, pin) : await autocannonRun(url, connections, { seconds: secs });
+    const cpuSeconds = ((await cpuTime(child)) - cpuBefore) / 1e6;
+    return { rps: run.requests / secs, perCpu: run.requests / cpuSeconds, p50: run.p50, p99: run.p99 };
+  };
   try {
-    for (const [name, script] of SERVERS) servers.push({ name, ...(await startServer(script, pin ? 1 : undefined)) });
+    for (const [name, file] of SERVERS) servers.push({ name, ...(await startServer(file, pin ? 1 : undefined)) });
     for (const s of servers) {
       const res = await fetch(`${s.url}/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
       const text = await res.text();
       if (res.status !== 200 || text !== EXPECTED) throw new Error(`server bench: ${s.name} answered ${res.status} ${text}`);
-      await load(s, connections, quick ? 1 : 3); // warm-up past the optimizing compiler
+      await load(s, quick ? 1 : 3); // warm-up past the optimizing compiler
     }
     const samples = servers.map(() => []);
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < servers.length; i++) {
         const k = (i + r) % servers.length;
-        samples[k].push(await load(servers[k], connections, seconds));
+        samples[k].push(await load(servers[k], seconds));
       }
     }
-    console.log(`\n## Server (POST /orders, ${BODY.length}-byte JSON body, ${connections} connections, autocannon)\n`);
+    console.log(`\n## Server (POST /orders, ${BODY.length}-byte JSON body, ${connections} connections, ${wrk ? "wrk" : "autocannon"})\n`);
+    if (!wrk) console.log("wrk is not installed (apt-get install wrk): autocannon cannot saturate fast servers, so req/s is capped by it.\n");
     console.log(pin ? "Servers pinned to CPU 1, load generator to CPU 0." : "Processes not pinned (taskset unavailable or a single CPU).");
-    console.log(`Medians of ${rounds} interleaved ${seconds}-second runs per server; ratios are medians of per-round ratios against bare node:http.\n`);
+    console.log(`Medians of ${rounds} interleaved ${seconds}-second slices per server, the order rotating; ratios are medians of per-round ratios against bare node:http.\n`);
     console.log("| server | req/s | vs bare | req per server CPU-s | vs bare | p50 ms | p99 ms |");
     console.log("|---|---:|---:|---:|---:|---:|---:|");
     const ratio = (k, base, key) => median(samples[k].map((x, r) => x[key] / samples[base][r][key]));
     const med = (k, key) => median(samples[k].map((x) => x[key]));
     for (let k = 0; k < servers.length; k++) {
       console.log(
-        `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× | ${med(k, "p50")} | ${med(k, "p99")} |`,
+        `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× | ${med(k, "p50").toFixed(2)} | ${med(k, "p99").toFixed(2)} |`,
       );
     }
-    if (!process.env.BENCH_SERVERS) console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
+    if (!process.env.BENCH_SERVERS) {
+      console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
+    }
     console.log(`\nper-round ${servers[1].name} / ${servers[0].name}, req/s: ${samples[1].map((x, r) => (x.rps / samples[0][r].rps).toFixed(2)).join(", ")}`);
   } finally {
     unpin();
     for (const s of servers) s.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `--instructions`: each server's instructions per request under callgrind (see instructions.mjs), driven by autocannon. */
+async function runServerInstructions({ quick }) {
+  if (!hasCallgrind()) {
+    console.log("\n## Server, instructions per request\n\nskipped: valgrind is not installed (apt-get install valgrind)");
+    return;
+  }
+  const [n1, n2] = quick ? [2000, 6000] : [10000, 30000];
+  const connections = 50;
+  const rows = [];
+  for (const [name, file] of SERVERS) {
+    process.stderr.write(`callgrind: ${name}...\n`);
+    rows.push({ name, ...(await instructionsPerRequest(file, (url, amount) => autocannonRun(url, connections, { amount }), { n1, n2 })) });
+  }
+  console.log(`\n## Server, instructions per request (POST /orders, ${BODY.length}-byte JSON body, autocannon, ${connections} connections)\n`);
+  console.log(`callgrind, ${n1} then ${n2} requests, the difference over ${n2 - n1}; speed ratios are the first server's instructions over each server's.\n`);
+  printInstructions(rows, "request");
+  if (!process.env.BENCH_SERVERS) {
+    const [, anvil, fastify] = rows;
+    console.log(`\nanvil vs fastify: ${(fastify.total / anvil.total).toFixed(2)}× in all, ${(fastify.withoutJit / anvil.withoutJit).toFixed(2)}× without JIT and major GC`);
   }
 }
