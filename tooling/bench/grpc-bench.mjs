@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PATH, REQUEST } from "./servers/greeter-model.mjs";
-import { hasCallgrind, instructionsPerRequest, printInstructions } from "./instructions.mjs";
+import { runInstructionBench } from "./instructions.mjs";
 import { canPin, cpuTime, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
@@ -108,19 +108,14 @@ function requestFile() {
 
 /** `--instructions`: each server's instructions per call under callgrind (see instructions.mjs), driven by h2load. */
 async function runGrpcInstructions({ quick, body }) {
-  if (!hasCallgrind()) {
-    console.log("\n## gRPC server, instructions per call\n\nskipped: valgrind is not installed (apt-get install valgrind)");
-    return;
-  }
-  const [n1, n2] = quick ? [1000, 3000] : [5000, 15000];
   const streams = 50;
-  const rows = [];
-  for (const [name, script] of SERVERS) {
-    process.stderr.write(`callgrind: ${name}...\n`);
-    const drive = (url, calls) => h2load(name, `${url}${PATH}`, { body, streams, pin: false, calls });
-    rows.push({ name, ...(await instructionsPerRequest(script, drive, { n1, n2 })) });
-  }
-  console.log(`\n## gRPC server, instructions per call (unary ${PATH}, h2load: 1 connection, ${streams} streams)\n`);
-  console.log(`callgrind, ${n1} then ${n2} calls, the difference over ${n2 - n1}; speed ratios are the first server's instructions over each server's.\n`);
-  printInstructions(rows, "call");
+  const [n1, n2] = quick ? [1000, 3000] : [5000, 15000];
+  await runInstructionBench({
+    heading: `gRPC server, instructions per call (unary ${PATH}, h2load: 1 connection, ${streams} streams)`,
+    unit: "call",
+    servers: SERVERS,
+    drive: (name, url, calls) => h2load(name, `${url}${PATH}`, { body, streams, pin: false, calls }),
+    n1,
+    n2,
+  });
 }

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Whether valgrind (with callgrind_annotate) is installed. */
-export function hasCallgrind() {
+function hasCallgrind() {
   return spawnSync("valgrind", ["--version"], { stdio: "ignore" }).error === undefined && spawnSync("callgrind_annotate", ["--version"], { stdio: "ignore" }).error === undefined;
 }
 
@@ -66,7 +66,7 @@ async function countedRun(script, n, drive, dir) {
  * answered): in all, without the compilers and the major collector, and
  * without any collector.
  */
-export async function instructionsPerRequest(script, drive, { n1, n2 }) {
+async function instructionsPerRequest(script, drive, { n1, n2 }) {
   const dir = mkdtempSync(join(tmpdir(), "anvil-callgrind-"));
   try {
     const a = await countedRun(script, n1, drive, dir);
@@ -78,14 +78,31 @@ export async function instructionsPerRequest(script, drive, { n1, n2 }) {
   }
 }
 
-/** The table of instruction counts, against the first server. */
-export function printInstructions(rows, unit) {
-  const k = (x) => `${(x / 1000).toFixed(1)}K`;
-  const vs = (x, base) => `${(base / x).toFixed(2)}×`;
-  console.log(`| server | instructions per ${unit} | speed vs ${rows[0].name} | without JIT and major GC | speed vs ${rows[0].name} | without any GC and JIT | speed vs ${rows[0].name} |`);
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
-  const [base] = rows;
-  for (const r of rows) {
-    console.log(`| ${r.name} | ${k(r.total)} | ${vs(r.total, base.total)} | ${k(r.withoutJit)} | ${vs(r.withoutJit, base.withoutJit)} | ${k(r.mutator)} | ${vs(r.mutator, base.mutator)} |`);
+/**
+ * `--instructions` for a server bench: counts each of `servers` (`[name,
+ * script]` pairs of servers/, the first the baseline), driven by
+ * `drive(name, url, n)`, and prints their table under `heading`; resolves
+ * with the rows (undefined, having said why, without valgrind).
+ */
+export async function runInstructionBench({ heading, unit, servers, drive, n1, n2 }) {
+  if (!hasCallgrind()) {
+    console.log(`\n## ${heading}\n\nskipped: valgrind is not installed (apt-get install valgrind)`);
+    return undefined;
   }
+  const rows = [];
+  for (const [name, script] of servers) {
+    process.stderr.write(`callgrind: ${name}...\n`);
+    rows.push({ name, ...(await instructionsPerRequest(script, (url, n) => drive(name, url, n), { n1, n2 })) });
+  }
+  const [base] = rows;
+  const k = (x) => `${(x / 1000).toFixed(1)}K`;
+  const vs = (x, key) => `${(base[key] / x[key]).toFixed(2)}×`;
+  console.log(`\n## ${heading}\n`);
+  console.log(`callgrind, ${n1} then ${n2} ${unit}s, the difference over ${n2 - n1}; speed ratios are the first server's instructions over each server's.\n`);
+  console.log(`| server | instructions per ${unit} | speed vs ${base.name} | without JIT and major GC | speed vs ${base.name} | without any GC and JIT | speed vs ${base.name} |`);
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${k(r.total)} | ${vs(r, "total")} | ${k(r.withoutJit)} | ${vs(r, "withoutJit")} | ${k(r.mutator)} | ${vs(r, "mutator")} |`);
+  }
+  return rows;
 }

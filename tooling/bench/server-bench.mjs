@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { hasCallgrind, instructionsPerRequest, printInstructions } from "./instructions.mjs";
+import { runInstructionBench } from "./instructions.mjs";
 import { canPin, cpuTime, pinSelf, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
@@ -136,21 +136,17 @@ export async function runServerBench({ quick, instructions }) {
 
 /** `--instructions`: each server's instructions per request under callgrind (see instructions.mjs), driven by autocannon. */
 async function runServerInstructions({ quick }) {
-  if (!hasCallgrind()) {
-    console.log("\n## Server, instructions per request\n\nskipped: valgrind is not installed (apt-get install valgrind)");
-    return;
-  }
-  const [n1, n2] = quick ? [2000, 6000] : [10000, 30000];
   const connections = 50;
-  const rows = [];
-  for (const [name, file] of SERVERS) {
-    process.stderr.write(`callgrind: ${name}...\n`);
-    rows.push({ name, ...(await instructionsPerRequest(file, (url, amount) => autocannonRun(url, connections, { amount }), { n1, n2 })) });
-  }
-  console.log(`\n## Server, instructions per request (POST /orders, ${BODY.length}-byte JSON body, autocannon, ${connections} connections)\n`);
-  console.log(`callgrind, ${n1} then ${n2} requests, the difference over ${n2 - n1}; speed ratios are the first server's instructions over each server's.\n`);
-  printInstructions(rows, "request");
-  if (!process.env.BENCH_SERVERS) {
+  const [n1, n2] = quick ? [2000, 6000] : [10000, 30000];
+  const rows = await runInstructionBench({
+    heading: `Server, instructions per request (POST /orders, ${BODY.length}-byte JSON body, autocannon, ${connections} connections)`,
+    unit: "request",
+    servers: SERVERS,
+    drive: (_name, url, amount) => autocannonRun(url, connections, { amount }),
+    n1,
+    n2,
+  });
+  if (rows !== undefined && !process.env.BENCH_SERVERS) {
     const [, anvil, fastify] = rows;
     console.log(`\nanvil vs fastify: ${(fastify.total / anvil.total).toFixed(2)}× in all, ${(fastify.withoutJit / anvil.withoutJit).toFixed(2)}× without JIT and major GC`);
   }
