@@ -86,16 +86,17 @@ export function createHttp2Transport(connect: typeof Connect, options: Http2Tran
 /** Streams in flight per session: a session keeps the process alive only while it has some. */
 const inFlight = new WeakMap<Http2Session, number>();
 
-function holdOpen(stream: ClientHttp2Stream): void {
+/** Counts a stream in flight on its session; returns what counts it out when it closes. */
+function holdOpen(stream: ClientHttp2Stream): () => void {
   const session = stream.session;
-  if (session === undefined) return;
+  if (session === undefined) return () => {};
   inFlight.set(session, (inFlight.get(session) ?? 0) + 1);
   session.ref();
-  stream.once("close", () => {
+  return () => {
     const left = (inFlight.get(session) ?? 1) - 1;
     inFlight.set(session, left);
     if (left === 0 && !session.destroyed) session.unref();
-  });
+  };
 }
 
 function headersOf(request: TransportRequest): OutgoingHttpHeaders {
@@ -113,34 +114,33 @@ function headersOf(request: TransportRequest): OutgoingHttpHeaders {
 
 /** Writes the body, and resolves with the response head; the body streams from there. */
 function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise<HttpResponse> {
-  holdOpen(stream);
-
+  const release = holdOpen(stream);
   const signal = request.signal;
-  if (signal !== undefined) {
-    const onAbort = () => stream.close(NGHTTP2_CANCEL);
-    signal.addEventListener("abort", onAbort, { once: true });
-    stream.once("close", () => signal.removeEventListener("abort", onAbort));
-  }
+  const onAbort = (): void => void stream.close(NGHTTP2_CANCEL);
+  signal?.addEventListener("abort", onAbort, { once: true });
 
   return new Promise<HttpResponse>((resolve, reject) => {
     let headed = false;
-    stream.once("error", (error) => {
+    let resolveTrailers!: (trailers: Headers) => void;
+    const trailers = new Promise<Headers>((settle) => (resolveTrailers = settle));
+    const onError = (error: Error): void => {
       if (!headed) reject(signal?.aborted ? signal.reason : transportErrorOf(error));
-    });
-    stream.once("close", () => {
-      if (headed) return;
-      if (signal?.aborted) reject(signal.reason);
-      else reject(streamClosedError(stream));
-    });
-    const trailers = new Promise<Headers>((resolveTrailers) => {
-      stream.once("trailers", (h: IncomingHttpHeaders) => resolveTrailers(toHeaders(h)));
-      stream.once("close", () => resolveTrailers(new HttpHeaders()));
-    });
-    stream.once("response", (head: IncomingHttpHeaders) => {
+    };
+    const onTrailers = (head: IncomingHttpHeaders): void => resolveTrailers(toHeaders(head));
+    const onResponse = (head: IncomingHttpHeaders): void => {
       headed = true;
-      const status = Number(head[STATUS]);
-      resolve({ status, headers: toHeaders(head), body: bodyOf(stream), trailers });
-    });
+      resolve({ status: Number(head[STATUS]), headers: toHeaders(head), body: bodyOf(stream), trailers });
+    };
+    // The stream's one close listener takes the exchange's listeners off: Node keeps a closed stream until a
+    // full collection, and with it whatever its listeners hold (the response among them).
+    const onClose = (): void => {
+      stream.off("error", onError).off("trailers", onTrailers).off("response", onResponse).off("close", onClose);
+      signal?.removeEventListener("abort", onAbort);
+      release();
+      resolveTrailers(new HttpHeaders());
+      if (!headed) reject(signal?.aborted ? signal.reason : streamClosedError(stream));
+    };
+    stream.on("error", onError).on("trailers", onTrailers).on("response", onResponse).on("close", onClose);
     writeBody(stream, request).catch((error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))));
   });
 }

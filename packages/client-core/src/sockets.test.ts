@@ -10,13 +10,14 @@ import { createSecureServer } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createH2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
+import { type ClientHttp2Stream, connect, createServer as createH2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { collectBytes, TransportError } from "@anvil/core";
 import { errorClass, member, operation, service, string, struct } from "@anvil/core/codegen";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "./client.js";
+import { createHttp2Transport } from "./http2-transport.js";
 import { http2Transport } from "./node-http2.js";
 import { testJson, Things } from "./test-fixtures.js";
 
@@ -224,6 +225,29 @@ describe("HTTP/2 transport", () => {
     await new Promise((r) => setTimeout(r, 20));
     expect((await client.getThing({ id: "c" })).id).toBe("c");
     expect(sessions).toHaveLength(3);
+  });
+
+  it("leaves no listener of its own on a stream once it has closed (Node keeps closed streams until a full collection)", async () => {
+    const { endpoint } = await listenH2();
+    const streams: ClientHttp2Stream[] = [];
+    const transport = createHttp2Transport(((origin: string) => {
+      const session = connect(origin);
+      const request = session.request.bind(session);
+      session.request = (...args: Parameters<typeof request>) => {
+        const stream = request(...args);
+        streams.push(stream);
+        return stream;
+      };
+      return session;
+    }) as typeof connect);
+    closers.push(() => transport.close());
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport });
+    expect((await client.getThing({ id: "a" })).id).toBe("a");
+    expect((await client.putThing({ id: "b" })).id).toBe("b");
+    await expect.poll(() => streams.length === 2 && streams.every((s) => s.closed)).toBe(true);
+    // Node's own listeners are its symbol-named methods.
+    const events = ["close", "error", "response", "trailers", "data", "end", "wantTrailers"];
+    expect(events.flatMap((event) => streams.flatMap((s) => s.listeners(event))).filter((l) => !l.name.startsWith("["))).toEqual([]);
   });
 
   it("moves to a new session when GOAWAY races a call", async () => {
