@@ -53,8 +53,13 @@ async function countedRun(script, n, drive, dir) {
   const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
-  const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited under callgrind:\n${stderr}`)))]);
-  await drive(`http://127.0.0.1:${port}`, n);
+  try {
+    const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited under callgrind:\n${stderr}`)))]);
+    await drive(`http://127.0.0.1:${port}`, n);
+  } catch (error) {
+    child.kill(); // a server left under callgrind would hold a core until the bench's process ends
+    throw error;
+  }
   child.send("exit");
   await once(child, "exit");
   return categories(out);
