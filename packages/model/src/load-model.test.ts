@@ -126,6 +126,12 @@ apply Thing$id @required`;
   it("detects mixin cycles and missing mixins", () => {
     const cyc = idl(`namespace ex\n@mixin\nstructure A with [B] {}\n@mixin\nstructure B with [A] {}`);
     expect(messages(cyc.events).filter((m) => m.startsWith("Unable to resolve mixins; cycles detected"))).toHaveLength(2);
+    // Upstream lists a cycle as Tarjan's algorithm pops it, visiting shapes in Java
+    // `HashMap<ShapeId>` order; by ShapeId.hashCode, ex#South comes first here.
+    const ring = idl(["North with [East]", "East with [South]", "South with [West]", "West with [North]"].map((s) => `@mixin structure ${s} {}`).join("\n").replace(/^/, "namespace ex\n"));
+    const between = (shape: string) => ring.events.find((e) => e.shapeId === shape)?.message.replace(/^.*and /, "");
+    expect(between("ex#North")).toBe("[ex#West, ex#East, ex#South]");
+    expect(between("ex#South")).toBe("[ex#West, ex#North, ex#East]");
     const missing = idl(`namespace ex\nstructure A with [Nope] {}`);
     expect(messages(missing.events)).toContain("Cannot apply mixin to ex#A: ex#Nope not found");
   });

@@ -130,6 +130,11 @@ class Assembler {
     return local + member;
   }
 
+  private isBuiltin(id: string): boolean {
+    const def = this.definitions.get(id);
+    return def !== undefined && this.builtinFiles.has(def.file);
+  }
+
   private isPreludeId(id: string): boolean {
     const def = this.definitions.get(id);
     return def ? def.file === this.preludeFile : id.startsWith(`${PRELUDE_NAMESPACE}#`);
@@ -483,9 +488,10 @@ class Assembler {
       return ok;
     };
     for (const id of [...this.shapes.keys()]) visit(id, []);
+    const components = this.mixinComponents();
     for (const id of cycles) {
-      const others = [...cycles].filter((c) => c !== id && this.inSameCycle(id, c));
-      this.emit("ERROR", "Model", `Unable to resolve mixins; cycles detected between this shape and [${javaHashOrder(others).join(", ")}]`, id, this.shapes.get(id)?.location);
+      const others = (components.get(id) ?? []).filter((c) => c !== id && cycles.has(c));
+      this.emit("ERROR", "Model", `Unable to resolve mixins; cycles detected between this shape and [${others.join(", ")}]`, id, this.shapes.get(id)?.location);
     }
     for (const [id, s] of state) {
       if (s !== "failed") continue;
@@ -512,25 +518,58 @@ class Assembler {
     return false;
   }
 
-  private inSameCycle(a: string, b: string): boolean {
-    return this.reaches(a, b) && this.reaches(b, a);
-  }
-
-  private reaches(from: string, to: string): boolean {
-    const seen = new Set<string>();
-    const stack = [from];
-    while (stack.length) {
-      const id = stack.pop()!;
-      for (const m of this.shapes.get(id)?.mixins ?? []) {
-        if (m === to) return true;
-        if (!seen.has(m)) {
-          seen.add(m);
-          stack.push(m);
-        }
+  /**
+   * The strongly connected components of the mixin graph, each listed as
+   * upstream Smithy lists a cycle in its message: Tarjan's algorithm over
+   * "is mixed into" edges, visiting shapes in the order a Java `HashMap` of
+   * shape ids iterates them (mixins follow the shape that first names them).
+   * The corpus expects those messages verbatim.
+   */
+  private mixinComponents(): Map<string, string[]> {
+    const roots = [...this.shapes.keys()].filter((id) => !this.isPreludeId(id) && !this.isBuiltin(id));
+    const dependents = new Map<string, string[]>();
+    const node = (id: string) => {
+      if (!dependents.has(id)) dependents.set(id, []);
+    };
+    for (const id of javaHashMapOrder(roots)) {
+      node(id);
+      for (const mixin of new Set(this.shapes.get(id)!.mixins)) {
+        node(mixin);
+        dependents.get(mixin)!.push(id);
       }
     }
-    return false;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const components = new Map<string, string[]>();
+    const connect = (id: string) => {
+      index.set(id, index.size);
+      low.set(id, index.get(id)!);
+      stack.push(id);
+      onStack.add(id);
+      for (const next of dependents.get(id)!) {
+        if (!index.has(next)) {
+          connect(next);
+          low.set(id, Math.min(low.get(id)!, low.get(next)!));
+        } else if (onStack.has(next)) {
+          low.set(id, Math.min(low.get(id)!, index.get(next)!));
+        }
+      }
+      if (low.get(id) !== index.get(id)) return;
+      const component: string[] = [];
+      let popped: string;
+      do {
+        popped = stack.pop()!;
+        onStack.delete(popped);
+        component.push(popped);
+      } while (popped !== id);
+      if (component.length > 1) for (const member of component) components.set(member, component);
+    };
+    for (const id of dependents.keys()) if (!index.has(id)) connect(id);
+    return components;
   }
+
 
   private applyMixins(shape: Shape): void {
     if (shape.mixins.length === 0) return;
@@ -829,22 +868,30 @@ function isListLike(type: string): boolean {
 }
 
 /**
- * Orders strings as a `java.util.HashSet` of the default capacity iterates
- * them. Upstream Smithy lists cycle members in that order, and the conformance
- * corpus expects its messages verbatim.
+ * Orders absolute shape ids as a `java.util.HashMap<ShapeId, …>` of the
+ * default capacity iterates them: by bucket of Smithy's `ShapeId.hashCode`,
+ * then by insertion.
  */
-function javaHashOrder(values: string[]): string[] {
+function javaHashMapOrder(ids: readonly string[]): string[] {
   let capacity = 16;
-  while (values.length > capacity * 0.75) capacity *= 2;
-  const bucket = (s: string) => {
+  while (ids.length > capacity * 0.75) capacity *= 2;
+  const javaHash = (s: string) => {
     let h = 0;
     for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+    return h;
+  };
+  const bucket = (id: string) => {
+    const hash = id.indexOf("#");
+    const dollar = id.indexOf("$", hash);
+    const name = dollar < 0 ? id.slice(hash + 1) : id.slice(hash + 1, dollar);
+    const member = dollar < 0 ? 0 : javaHash(id.slice(dollar + 1));
+    const h = (17 + Math.imul(Math.imul(31, javaHash(id.slice(0, hash))), 31) + Math.imul(javaHash(name), 17) + member) | 0;
     return (h ^ (h >>> 16)) & (capacity - 1);
   };
-  return values
-    .map((v, i) => ({ v, i, b: bucket(v) }))
+  return ids
+    .map((id, i) => ({ id, i, b: bucket(id) }))
     .sort((x, y) => x.b - y.b || x.i - y.i)
-    .map((x) => x.v);
+    .map((x) => x.id);
 }
 
 /**
