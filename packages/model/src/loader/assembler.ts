@@ -488,7 +488,7 @@ class Assembler {
       return ok;
     };
     for (const id of [...this.shapes.keys()]) visit(id, []);
-    const components = this.mixinComponents();
+    const components = cycles.size > 0 ? this.mixinComponents() : new Map<string, string[]>();
     for (const id of cycles) {
       const others = (components.get(id) ?? []).filter((c) => c !== id && cycles.has(c));
       this.emit("ERROR", "Model", `Unable to resolve mixins; cycles detected between this shape and [${others.join(", ")}]`, id, this.shapes.get(id)?.location);
