@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { runInstructionBench } from "./instructions.mjs";
-import { canPin, cpuTime, pinSelf, startServer } from "./server-process.mjs";
+import { canPin, cpuCost, cpuTime, pinSelf, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
@@ -88,12 +88,11 @@ export async function runServerBench({ quick, instructions }) {
   const rounds = quick ? 3 : 15;
   const seconds = quick ? 1 : 2;
   const servers = [];
-  /** One slice of load on a server: req/s, requests per server CPU-second, latency percentiles in ms. */
+  /** One slice of load on a server: req/s, requests per server CPU-second, main-thread µs per request, latency percentiles in ms. */
   const load = async ({ url, child }, secs) => {
     const cpuBefore = await cpuTime(child);
     const run = wrk ? wrkRun(url, connections, secs, script, pin) : await autocannonRun(url, connections, { seconds: secs });
-    const cpuSeconds = ((await cpuTime(child)) - cpuBefore) / 1e6;
-    return { rps: run.requests / secs, perCpu: run.requests / cpuSeconds, p50: run.p50, p99: run.p99 };
+    return { rps: run.requests / secs, ...cpuCost(cpuBefore, await cpuTime(child), run.requests), p50: run.p50, p99: run.p99 };
   };
   try {
     for (const [name, file] of SERVERS) servers.push({ name, ...(await startServer(file, pin ? 1 : undefined)) });
@@ -114,17 +113,21 @@ export async function runServerBench({ quick, instructions }) {
     if (!wrk) console.log("wrk is not installed (apt-get install wrk): autocannon cannot saturate fast servers, so req/s is capped by it.\n");
     console.log(pin ? "Servers pinned to CPU 1, load generator to CPU 0." : "Processes not pinned (taskset unavailable or a single CPU).");
     console.log(`Medians of ${rounds} interleaved ${seconds}-second slices per server, the order rotating; ratios are medians of per-round ratios against bare node:http.\n`);
-    console.log("| server | req/s | vs bare | req per server CPU-s | vs bare | p50 ms | p99 ms |");
-    console.log("|---|---:|---:|---:|---:|---:|---:|");
+    const main = samples[0][0].mainUs !== undefined;
+    console.log(`| server | req/s | vs bare | req per server CPU-s | vs bare |${main ? " main thread µs/req | vs bare |" : ""} p50 ms | p99 ms |`);
+    console.log(`|---|---:|---:|---:|---:|${main ? "---:|---:|" : ""}---:|---:|`);
     const ratio = (k, base, key) => median(samples[k].map((x, r) => x[key] / samples[base][r][key]));
     const med = (k, key) => median(samples[k].map((x) => x[key]));
     for (let k = 0; k < servers.length; k++) {
+      // Main-thread time is a cost: the speed ratio is the baseline's over the server's.
+      const mainCells = main ? ` ${med(k, "mainUs").toFixed(2)} | ${ratio(0, k, "mainUs").toFixed(2)}× |` : "";
       console.log(
-        `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× | ${med(k, "p50").toFixed(2)} | ${med(k, "p99").toFixed(2)} |`,
+        `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× |${mainCells} ${med(k, "p50").toFixed(2)} | ${med(k, "p99").toFixed(2)} |`,
       );
     }
     if (!process.env.BENCH_SERVERS) {
-      console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s`);
+      const mainRatio = main ? `, ${ratio(2, 1, "mainUs").toFixed(2)}× in main-thread time` : "";
+      console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s${mainRatio}`);
     }
     console.log(`\nper-round ${servers[1].name} / ${servers[0].name}, req/s: ${samples[1].map((x, r) => (x.rps / samples[0][r].rps).toFixed(2)).join(", ")}`);
   } finally {

@@ -31,11 +31,21 @@ export async function startServer(script, cpu) {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-/** A server process's CPU time so far, in µs. */
+/** A server process's CPU time so far in µs: in all (every thread), and its main thread's where the system tells it. */
 export async function cpuTime(child) {
   child.send("cpu");
-  const [{ cpu }] = await once(child, "message");
-  return cpu;
+  const [{ cpu, main }] = await once(child, "message");
+  return { total: cpu, main };
+}
+
+/**
+ * What a run of `count` requests cost a server, from its {@link cpuTime}
+ * before and after: requests per CPU-second (every thread), and µs of its
+ * main thread per request (undefined where the system does not tell it).
+ */
+export function cpuCost(before, after, count) {
+  const mainUs = before.main === undefined || after.main === undefined ? undefined : (after.main - before.main) / count;
+  return { perCpu: count / ((after.total - before.total) / 1e6), mainUs };
 }
 
 /** Pins this process to `cpu`; returns what puts it back on every CPU. */
