@@ -570,7 +570,6 @@ class Assembler {
     return components;
   }
 
-
   private applyMixins(shape: Shape): void {
     if (shape.mixins.length === 0) return;
     const inheritedMembers = new Map<string, MemberShape>();
