@@ -82,6 +82,7 @@ describe("calls", () => {
   it("rejects a configuration whose protocols the service does not declare", () => {
     expect(() => createClient(Things, { endpoint: "http://x", protocols: [testJson("other#p")] })).toThrow(/declares test#json; none of the protocols given \(other#p\)/);
     expect(() => createClient(Things, { endpoint: "not a url", protocols: [testJson()] })).toThrow(/is not a URL/);
+    expect(() => createClient(Things, { protocols: [testJson()] } as unknown as Parameters<typeof createClient>[1])).toThrow(/an endpoint is required/);
     expect(() => createClient(Things, { endpoint: "http://x", protocols: [testJson()], protocol: "nope#p" })).toThrow(/nope#p is not among/);
   });
 });

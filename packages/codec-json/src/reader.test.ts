@@ -205,6 +205,10 @@ describe("errors name the JSON pointer", () => {
     expect(failure(() => read(text)).path).toBe(path);
   });
 
+  it("calls a number too large for a double out of range, not a fraction", () => {
+    expect(failure(() => read(`{"i":1e400}`)).message).toBe("decode json: an integer out of range at /i");
+  });
+
   it.each([
     ["invalid JSON", `{"str":`],
     ["trailing garbage", `{} x`],

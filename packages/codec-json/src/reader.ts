@@ -236,7 +236,8 @@ function integerIn(min: number, max: number, what: string): Conv {
     if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
     if (typeof v === "number" || v instanceof RawNumber) {
       const n = typeof v === "number" ? v : Number(v.text);
-      throw new Failure(Number.isInteger(n) ? `${what} out of range` : `expected ${what}, got a fraction`);
+      // 1e400 reads as Infinity: a number out of range, not a fraction.
+      throw new Failure(Number.isInteger(n) || !Number.isFinite(n) ? `${what} out of range` : `expected ${what}, got a fraction`);
     }
     throw mismatch(what, v);
   };

@@ -45,11 +45,11 @@ export {
   UnmodeledError,
   ValidationError,
 } from "./errors/errors.js";
-export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ResponseMetadata, ValidationField } from "./errors/errors.js";
+export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ModeledErrorOptions, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { binaryBody, bodyBytes, parseQuery } from "./protocol/http.js";
 export { HttpHeaders, type ParsedFields } from "./protocol/headers.js";
-export { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
+export { bodyMessage, findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";
 export { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";
 export { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./values/defaults.js";

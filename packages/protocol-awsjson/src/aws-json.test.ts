@@ -5,6 +5,8 @@ import { awsJson1_0, awsJson1_1 } from "./index.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client", httpError: 404 });
 const Outage = struct("example.weather#Outage", [member("message", string)], { error: "server" });
+// Spelled as most AWS models spell it.
+const RateExceeded = struct("example.weather#RateExceeded", [member("Message", string)], { error: "client" });
 const ValidationException = struct(
   "smithy.framework#ValidationException",
   [
@@ -19,7 +21,7 @@ const GetCityInput = struct("example.weather#GetCityInput", [
   member("since", timestamp),
 ]);
 const GetCityOutput = struct("example.weather#GetCityOutput", [member("name", string)]);
-const GetCity = operation("example.weather#GetCity", { input: GetCityInput, output: GetCityOutput, errors: [NoSuchCity, Outage, ValidationException] });
+const GetCity = operation("example.weather#GetCity", { input: GetCityInput, output: GetCityOutput, errors: [NoSuchCity, Outage, RateExceeded, ValidationException] });
 const Ping = operation("example.weather#Ping", { input: unit, output: unit });
 const Weather = service("example.weather#Weather", { operations: { getCity: GetCity, ping: Ping }, protocols: ["aws.protocols#awsJson1_0"] });
 
@@ -89,6 +91,16 @@ describe("client responses", () => {
     expect(errorClass(NoSuchCity).is(error)).toBe(true);
     expect((error as ModeledError).message).toBe("gone");
     expect((error as ModeledError).$metadata.httpStatus).toBe(404);
+  });
+
+  it.each([
+    ["Message, as modeled", `{"__type":"RateExceeded","Message":"slow down"}`, "slow down"],
+    ["message, as AWS services also send it", `{"__type":"RateExceeded","message":"slow down"}`, undefined],
+  ])("reads the message of an error whose member is spelled Message: %s", async (_label, body, member) => {
+    const error = await client.deserializeResponse(GetCity, response(400, body), clientContext).catch((e: unknown) => e);
+    expect(errorClass(RateExceeded).is(error)).toBe(true);
+    expect((error as ModeledError).message).toBe("slow down");
+    expect((error as ModeledError & { Message?: string }).Message).toBe(member);
   });
 
   it("answers an HTML 502 from a proxy with an UnmodeledError, not a parse error", async () => {
@@ -173,6 +185,13 @@ describe("server", () => {
     const res = await server.notFound!(request("Weather.Nope", "{}"));
     expect(res!.status).toBe(404);
     expect(JSON.parse(text(res!.body)).__type).toBe("UnknownOperationException");
+    expect(JSON.parse(text(res!.body)).message).toBe("unknown operation Weather.Nope");
+  });
+
+  it("tells a caller using another method or path than POST / what awsJson expects, whatever the target", async () => {
+    const res = await server.notFound!({ ...request("Weather.GetCity", "{}"), method: "GET" });
+    expect(res!.status).toBe(404);
+    expect(JSON.parse(text(res!.body)).message).toBe("awsJson requests are POST / with an X-Amz-Target header, got GET /");
   });
 
   it("round-trips a modeled error from server to client", async () => {

@@ -8,6 +8,7 @@ import {
   type ClientCallContext,
   type ClientProtocol,
   correctRequired,
+  bodyMessage,
   createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
@@ -114,7 +115,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   if (schema !== undefined) {
     try {
       const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;
-      return createModeledError(schema, members, { $metadata });
+      return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
     } catch (cause) {
       return new UnmodeledError(name ?? "UnknownError", `awsJson: error ${name} body does not match its shape`, {
         $metadata,
@@ -124,7 +125,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
     }
   }
   const code = name || `Http${response.status}`;
-  const message = stringField(body, "message") ?? stringField(body, "Message") ?? `awsJson: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+  const message = bodyMessage(body) ?? `awsJson: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
 }
 

@@ -116,7 +116,12 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
 
     notFound(request: HttpRequest): Promise<HttpResponse> {
       const target = request.headers.get("x-amz-target");
-      const message = target ? `unknown operation ${target}` : "missing X-Amz-Target header";
+      const message =
+        request.method !== "POST" || request.path !== "/"
+          ? `awsJson requests are POST / with an X-Amz-Target header, got ${request.method} ${request.path}`
+          : target
+            ? `unknown operation ${target}`
+            : "missing X-Amz-Target header";
       return Promise.resolve(
         errorResponse(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }),
       );

@@ -11,6 +11,7 @@ import {
   type ClientProtocol,
   collectBytes,
   correctRequired,
+  bodyMessage,
   createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
@@ -207,7 +208,7 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
     try {
       const jsonBytes = body === undefined ? new Uint8Array(0) : bytes;
       const members = readMessage(settings, schema, "response", { headers: response.headers, status: response.status }, jsonBytes);
-      return createModeledError(schema, members, { $metadata });
+      return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
     } catch (cause) {
       return new UnmodeledError(name ?? "UnknownError", `${settings.name}: error ${name} does not match its shape`, {
         $metadata,
@@ -218,7 +219,7 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
   }
   const code = name || `Http${response.status}`;
   const message =
-    stringField(body, "message") ?? stringField(body, "Message") ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+    bodyMessage(body) ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
 }
 

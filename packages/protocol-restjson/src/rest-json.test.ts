@@ -114,6 +114,7 @@ describe("text encodings", () => {
     expect(textToScalar(integer, {}, "12", "query", "/i")).toBe(12);
     expect(() => textToScalar(integer, {}, "1.5", "query", "/i")).toThrow(SerializationError);
     expect(() => textToScalar(boolean, {}, "yes", "header", "/b")).toThrow(SerializationError);
+    expect(() => textToScalar(integer, {}, "99999999999999", "query", "/i")).toThrow("decode restJson: query /i is not an integer from -2147483648 to 2147483647");
   });
 
   it.each([

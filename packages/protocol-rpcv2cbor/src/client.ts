@@ -119,7 +119,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   if (schema !== undefined) {
     try {
       const members = compileReader(schema)(bytes) as Record<string, unknown>;
-      return createModeledError(schema, members, { $metadata });
+      return createModeledError(schema, members, { $metadata, message: envelope?.message ?? envelope?.Message });
     } catch (cause) {
       return new UnmodeledError(name ?? "UnknownError", `rpcv2Cbor: error ${name ?? queryCode} body does not match its shape`, {
         $metadata,

@@ -9,6 +9,7 @@ import {
   type ClientCallContext,
   type ClientProtocol,
   correctRequired,
+  bodyMessage,
   createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
@@ -98,13 +99,13 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   if (schema !== undefined) {
     try {
       const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;
-      return createModeledError(schema, members, { $metadata });
+      return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
     } catch (cause) {
       return new UnmodeledError(name ?? "UnknownError", `rpcv2Json: error ${name ?? queryCode} body does not match its shape`, { $metadata, cause, bodyExcerpt });
     }
   }
   const code = queryCode || name || `Http${response.status}`;
-  const message = stringField(body, "message") ?? stringField(body, "Message") ?? `rpcv2Json: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+  const message = bodyMessage(body) ?? `rpcv2Json: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
 }
 

@@ -45,6 +45,20 @@ describe("modeled errors", () => {
     expect(NoSuchCity.name).toBe("NoSuchCity");
   });
 
+  it("take their message from a member spelled Message (as AWS models spell it), then from the response, then the name", () => {
+    const Throttled = errorClass(struct<{ Message?: string; retryAfter?: string }>("ex#Throttled", [member("Message", string), member("retryAfter", string)], { error: "client" }));
+    const e = new Throttled({ Message: "slow down", retryAfter: "5" });
+    expect(e.message).toBe("slow down");
+    expect(e.Message).toBe("slow down");
+    expect(e.members()).toEqual({ Message: "slow down", retryAfter: "5" });
+    // A response that sent `message` for the `Message` member: the error says it, the member stays absent.
+    const fromWire = new Throttled({}, { message: "from the wire" });
+    expect(fromWire.message).toBe("from the wire");
+    expect(fromWire.members()).toEqual({});
+    expect(new Throttled({}).message).toBe("Throttled");
+    expect(new NoSuchCity({ message: "" }, { message: "fallback" }).message).toBe("fallback");
+  });
+
   it("are recognised by brand, not only instanceof", () => {
     const e = new NoSuchCity({ message: "x" });
     // What a copy of the class from another package instance looks like: same brand, other prototype.

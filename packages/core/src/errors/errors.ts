@@ -65,10 +65,9 @@ export class ModeledError<Members extends object = Record<string, unknown>> exte
   /** The error's schema. */
   declare readonly $schema: StructSchema<Members>;
 
-  constructor(schema: StructSchema<Members>, members: Members, options: AnvilErrorOptions = {}) {
-    const message = typeof (members as { message?: unknown }).message === "string" ? (members as { message: string }).message : "";
+  constructor(schema: StructSchema<Members>, members: Members, options: ModeledErrorOptions = {}) {
     const name = schema.id.slice(schema.id.indexOf("#") + 1);
-    super("modeled", message || name, options);
+    super("modeled", messageOf(schema, members) || options.message || name, options);
     this.name = name;
     this.code = name;
     this.$shapeId = schema.id;
@@ -97,9 +96,36 @@ export class ModeledError<Members extends object = Record<string, unknown>> exte
   }
 }
 
+/** Options of a {@link ModeledError}. */
+export interface ModeledErrorOptions extends AnvilErrorOptions {
+  /**
+   * The message to use when the error's own message member is empty or
+   * absent: what a response carried outside the modeled members, such as a
+   * `message` field for a shape whose member is `Message` (AWS services
+   * send either). The error's name is the last resort.
+   */
+  readonly message?: string | undefined;
+}
+
+/**
+ * An error's message from its members: the `message` member, or a member
+ * spelled `Message` (as most AWS models spell it; AWS SDKs read either).
+ */
+function messageOf(schema: StructSchema<object>, members: object): string {
+  const own = (members as { message?: unknown }).message;
+  if (typeof own === "string" && own !== "") return own;
+  for (const m of schema.members) {
+    if (m.name !== "message" && m.name.toLowerCase() === "message") {
+      const value = (members as Record<string, unknown>)[m.name];
+      if (typeof value === "string") return value;
+    }
+  }
+  return "";
+}
+
 /** A generated error class: `new NoSuchCity({ message })`, plus `NoSuchCity.is(e)`. */
 export interface ModeledErrorClass<Members extends object> {
-  new (members: Members, options?: AnvilErrorOptions): ModeledError<Members> & Members;
+  new (members: Members, options?: ModeledErrorOptions): ModeledError<Members> & Members;
   readonly schema: StructSchema<Members>;
   is(value: unknown): value is ModeledError<Members> & Members;
 }
@@ -117,7 +143,7 @@ export function errorClass<Members extends object>(schema: StructSchema<Members>
   const name = schema.id.slice(schema.id.indexOf("#") + 1);
   const cls = class extends ModeledError<Members> {
     static readonly schema = schema;
-    constructor(members: Members, options?: AnvilErrorOptions) {
+    constructor(members: Members, options?: ModeledErrorOptions) {
       super(schema, members, options);
     }
     static is(value: unknown): value is ModeledError<Members> & Members {
@@ -130,7 +156,7 @@ export function errorClass<Members extends object>(schema: StructSchema<Members>
 }
 
 /** Makes the modeled error for a schema (an instance of its {@link errorClass}). */
-export function createModeledError<M extends object>(schema: StructSchema<M>, members: M, options?: AnvilErrorOptions): ModeledError<M> & M {
+export function createModeledError<M extends object>(schema: StructSchema<M>, members: M, options?: ModeledErrorOptions): ModeledError<M> & M {
   return new (errorClass(schema))(members, options);
 }
 

@@ -18,6 +18,18 @@ export function sanitizeErrorType(raw: string): string {
   return name;
 }
 
+/**
+ * The message of an error body (a parsed JSON or CBOR object): its
+ * `message` field, else `Message` (AWS services send either, whatever the
+ * model spells its member); undefined when it has neither as a string.
+ */
+export function bodyMessage(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const { message, Message } = body as { message?: unknown; Message?: unknown };
+  if (typeof message === "string") return message;
+  return typeof Message === "string" ? Message : undefined;
+}
+
 /** The error schema among `errors` with this shape name. */
 export function findErrorSchema(errors: readonly StructSchema[], name: string): StructSchema | undefined {
   for (const e of errors) if (shapeName(e.id) === name) return e;

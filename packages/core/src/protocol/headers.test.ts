@@ -67,6 +67,12 @@ describe("HttpHeaders", () => {
     expect(() => ours.append("", "x")).toThrow(TypeError);
     expect(() => ours.set("x", "a\r\nb")).toThrow(TypeError);
     expect(() => ours.set("x", "a\0b")).toThrow(TypeError);
+    // Past U+00FF: not a byte (the standard class throws too); short values are checked by hand, long ones by regex.
+    expect(() => new Headers({ x: "\u2713" })).toThrow(TypeError);
+    expect(() => ours.set("x", "ok \u2713")).toThrow("U+2713 at index 3");
+    expect(() => ours.set("x", `${"a".repeat(80)}\u{1F600}`)).toThrow("U+D83D at index 80");
+    ours.set("x", "caf\u00e9"); // Latin-1 is a byte each, as in the standard class
+    expect(ours.get("x")).toBe(new Headers({ x: "caf\u00e9" }).get("x"));
     expect(() => new HttpHeaders([["only-a-name"]] as unknown as [string, string][])).toThrow(TypeError);
   });
 

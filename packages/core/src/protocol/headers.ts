@@ -13,8 +13,8 @@ export type ParsedFields = Readonly<Record<string, string | readonly string[] | 
 
 /** A field name: an RFC 9110 token. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Characters a field value may not hold once trimmed. */
-const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
+/** Characters a field value may not hold once trimmed: NUL, CR, LF, and anything past U+00FF (not a byte, as the standard class says). */
+const FORBIDDEN_IN_VALUE = /[\0\r\n\u0100-\uffff]/;
 
 /** Header fields, case-insensitive, in the shape of the standard `Headers` class. */
 export class HttpHeaders implements Headers {
@@ -296,7 +296,13 @@ function checkedValue(given: string): string {
   while (end > start && isHttpWhitespace(value.charCodeAt(end - 1))) end--;
   const trimmed = start === 0 && end === value.length ? value : value.slice(start, end);
   if (trimmed.length <= 64 ? hasForbiddenChar(trimmed) : FORBIDDEN_IN_VALUE.test(trimmed)) {
-    throw new TypeError(`HttpHeaders: the value of a header may not contain NUL, CR or LF`);
+    const at = trimmed.search(FORBIDDEN_IN_VALUE);
+    const code = trimmed.charCodeAt(at);
+    throw new TypeError(
+      code > 0xff
+        ? `HttpHeaders: a header value holds only characters up to U+00FF; U+${code.toString(16).toUpperCase().padStart(4, "0")} at index ${at} must be encoded first (e.g. percent-encoded or base64)`
+        : `HttpHeaders: the value of a header may not contain NUL, CR or LF`,
+    );
   }
   if (trimmed === given) lastChecked = trimmed;
   return trimmed;
@@ -306,7 +312,7 @@ function checkedValue(given: string): string {
 function hasForbiddenChar(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0 || c === 0x0a || c === 0x0d) return true;
+    if (c === 0 || c === 0x0a || c === 0x0d || c > 0xff) return true;
   }
   return false;
 }
