@@ -279,6 +279,21 @@ describe("models in the style of the public AWS service models", () => {
     expect(model.getShape("com.example.notes#NotesService")?.traits.has("smithy.rules#endpointRuleSet")).toBe(true);
   });
 
+  it("load an @endpointBdd rule set as newer AWS models write it (with its format version) without a warning", () => {
+    const bdd = {
+      version: "1.1",
+      parameters: { Region: { type: "string", required: true, documentation: "Where to call." } },
+      conditions: [{ fn: "isSet", argv: [{ ref: "Region" }] }],
+      results: [{ type: "endpoint", endpoint: { url: "https://api.{Region}.example.com" } }],
+      root: 2,
+      nodeCount: 2,
+      nodes: "AQIBAIKEr1+EhK9f",
+    };
+    const text = JSON.stringify({ smithy: "2.0", shapes: { "ex#Api": { type: "service", version: "1", traits: { "smithy.rules#endpointBdd": bdd } } } });
+    const { events } = loadModel({ sources: [{ file: "m.json", text }] });
+    expect(events.filter((e) => e.severity !== "NOTE").map((e) => e.message)).toEqual([]);
+  });
+
   it("load with unknown traits as warnings when asked, values kept", () => {
     const text = JSON.stringify({
       smithy: "2.0",

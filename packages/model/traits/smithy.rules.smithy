@@ -17,6 +17,9 @@ document endpointRuleSet
 @unstable
 @trait(selector: "service")
 structure endpointBdd {
+    /// Version of the BDD format (e.g. "1.1"); newer Smithy releases write it.
+    version: String
+
     /// Parameters by name.
     @required
     parameters: Parameters
