@@ -70,6 +70,12 @@ describe("toOpenApi", () => {
     expect(at("/paths/~1books/get/responses/200/description")).toContain("@httpResponseCode");
   });
 
+  it("lists an operation's own errors and the service's, not another operation's", () => {
+    expect(Object.keys(at("/paths/~1books/get/responses") as object)).toContain("429"); // Throttled, a service error
+    expect(Object.keys(at("/paths/~1books/get/responses") as object)).not.toContain("404"); // NoSuchBook is GetBook's
+    expect(Object.keys(at(`${getBook}/responses`) as object)).toEqual(expect.arrayContaining(["404", "429"]));
+  });
+
   it("documents errors by status code with the error header and their own headers", () => {
     expect(at(`${getBook}/responses/404/headers`)).toEqual({
       "X-Amzn-Errortype": { description: "The error's shape name.", schema: { type: "string", enum: ["NoSuchBook"] } },

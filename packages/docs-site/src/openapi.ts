@@ -84,6 +84,8 @@ export function toOpenApi(model: Model, options: OpenApiOptions = {}): OpenApiDo
   const paths: Record<string, Record<string, Json>> = {};
   const seen = new Map<string, { tags: Json[] }>();
   const auth = authSchemes(model, service);
+  // The errors every operation may answer: the service's own (the closure's `errors` adds every operation's).
+  const serviceErrors = (service.errors ?? []).flatMap((id) => model.getShape(id) ?? []);
   for (const operation of closure.operations) {
     const name = operationName(service, operation);
     let first = true;
@@ -99,7 +101,7 @@ export function toOpenApi(model: Model, options: OpenApiOptions = {}): OpenApiDo
         known.tags.push(protocol.name);
         continue;
       }
-      const builder = new OperationBuilder(model, service, closure.errors, operation, route, sets.get(protocol)!);
+      const builder = new OperationBuilder(model, service, serviceErrors, operation, route, sets.get(protocol)!);
       const op = builder.build(operationId(name, protocol, first));
       const security = operationSecurity(operation, auth);
       if (security !== undefined) op.security = security;
