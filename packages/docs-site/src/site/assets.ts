@@ -36,6 +36,11 @@ table { border-collapse: collapse; width: 100%; margin: 0.6em 0 1em; font-size: 
 th, td { text-align: left; vertical-align: top; padding: 0.45em 0.6em; border-bottom: 1px solid var(--line); }
 th { background: var(--panel); font-weight: 600; }
 td p { margin: 0 0 0.4em; }
+.note, .important { margin: 0.8em 0; padding: 0.5em 0.9em; border-left: 4px solid var(--accent); background: var(--panel); border-radius: 0 6px 6px 0; }
+.important { border-left-color: #b3261e; }
+.note > :first-child, .important > :first-child { margin-top: 0; }
+.note > :last-child, .important > :last-child { margin-bottom: 0; }
+blockquote { margin: 0.8em 0; padding: 0 1em; color: var(--muted); border-left: 3px solid var(--line); }
 .req { color: #b3261e; font-size: 0.85em; }
 .sample { margin: 0.6em 0 1.2em; }
 .sample h4 { margin: 0.8em 0 0.3em; font-size: 0.95em; color: var(--muted); }

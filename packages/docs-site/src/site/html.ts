@@ -1,4 +1,6 @@
 /** HTML helpers for the reference site: escaping, documentation text and the page layout. */
+import MarkdownIt from "markdown-it";
+import sanitizeHtml from "sanitize-html";
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -30,29 +32,123 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Raw {
 }
 
 /**
- * Smithy documentation as HTML: the CommonMark subset models use most
- * (paragraphs, `code`, list items); everything else is shown as text.
+ * Parses `@documentation` as CommonMark with raw HTML, as Smithy specifies and
+ * AWS models use it. Indented code blocks are off (as in smithy-go): AWS models
+ * indent their HTML freely, and fenced code blocks still work.
+ */
+const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false }).disable("code");
+
+/** An absolute web link (other schemes and protocol-relative URLs lose their `href` in sanitizing). */
+const ABSOLUTE_URL = /^\s*https?:/i;
+
+/** `h1`–`h6` in documentation sit below the page's own `h1`/`h2`, so they move down two levels. */
+const demote = (level: number): sanitizeHtml.Transformer => sanitizeHtml.simpleTransform(`h${Math.min(level + 2, 6)}`, {});
+
+/**
+ * What rendered documentation may keep: text markup, lists, tables and links
+ * (http, https, mailto, relative); AWS's `<note>`/`<important>` become
+ * `<div class="note">`/`<div class="important">`. Every other element is
+ * dropped (the text of `script`, `style` and the like with it), as are event
+ * handler attributes and `javascript:` URLs.
+ */
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: ["p", "a", "code", "pre", "ul", "ol", "li", "b", "strong", "i", "em", "br", "dl", "dt", "dd", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "blockquote", "div"],
+  allowedAttributes: { a: ["href", "title", "rel"], div: ["class"], code: ["class"], ol: ["start"], th: ["style"], td: ["style"] },
+  allowedClasses: { div: ["note", "important"], code: ["language-*"] },
+  allowedStyles: { th: { "text-align": [/^(?:left|right|center)$/] }, td: { "text-align": [/^(?:left|right|center)$/] } },
+  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemesAppliedToAttributes: ["href"],
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+  nonTextTags: ["script", "style", "textarea", "option", "noscript", "iframe", "object", "template", "title"],
+  transformTags: {
+    note: sanitizeHtml.simpleTransform("div", { class: "note" }),
+    important: sanitizeHtml.simpleTransform("div", { class: "important" }),
+    h1: demote(1),
+    h2: demote(2),
+    h3: demote(3),
+    h4: demote(4),
+    h5: demote(5),
+    a: (tagName, attribs) => {
+      const { rel: _rel, ...rest } = attribs;
+      return { tagName, attribs: rest.href !== undefined && ABSOLUTE_URL.test(rest.href) ? { ...rest, rel: "noopener noreferrer" } : rest };
+    },
+  },
+};
+
+/**
+ * Makes AWS-style HTML documentation parse as HTML blocks: drops empty `<p/>`,
+ * spells `<note>`/`<important>` as `<div>` (which CommonMark knows as a block
+ * tag) and un-indents lines that start with a tag, outside `<pre>` and fenced
+ * code, so four spaces of indentation do not turn them into text.
+ */
+function normalize(doc: string): string {
+  let fence: string | undefined;
+  let pre = 0;
+  return doc
+    .split(/\r?\n/)
+    .map((line) => {
+      if (fence !== undefined) {
+        if (line.trimStart().startsWith(fence)) fence = undefined;
+        return line;
+      }
+      const opens = pre === 0 ? /^ {0,3}(`{3,}|~{3,})/.exec(line) : null;
+      if (opens) {
+        fence = opens[1]!;
+        return line;
+      }
+      let out = line;
+      if (pre === 0) {
+        // Outside `code spans` only: a code span shows its text as it is.
+        out = out
+          .split(/(`+[^`]*`+)/)
+          .map((part, i) => (i % 2 === 1 ? part : part.replace(/<p\s*\/>/gi, "").replace(/<(\/?)(note|important)\b[^>]*>/gi, (_, close: string, tag: string) => (close ? "</div>" : `<div class="${tag.toLowerCase()}">`))))
+          .join("");
+        if (/^(?: {0,3}\t| {4,})\s*<\/?[a-z]/i.test(out)) out = out.trimStart();
+      }
+      pre = Math.max(0, pre + (line.match(/<pre\b/gi)?.length ?? 0) - (line.match(/<\/pre\s*>/gi)?.length ?? 0));
+      return out;
+    })
+    .join("\n");
+}
+
+/**
+ * Smithy documentation as HTML: CommonMark with inline and block HTML (the
+ * HTML that AWS models are written in included), sanitized to an allowlist of
+ * text, list, table and link markup.
  */
 export function docHtml(doc: string | undefined): Raw {
   if (doc === undefined || doc.trim() === "") return new Raw("");
-  const paragraphs = doc.trim().split(/\n\s*\n/);
-  return new Raw(
-    paragraphs
-      .map((p) => {
-        const inline = escapeHtml(p).replace(/`([^`]+)`/g, "<code>$1</code>");
-        if (/^\s*[-*] /.test(p)) return `<ul>${inline.split(/\n\s*[-*] /).map((li) => `<li>${li.replace(/^\s*[-*] /, "")}</li>`).join("")}</ul>`;
-        return `<p>${inline}</p>`;
-      })
-      .join(""),
-  );
+  return new Raw(sanitizeHtml(markdown.render(normalize(doc.trim())), SANITIZE).trim());
 }
 
-/** The first sentence of a documentation string, as plain text (for tables and the search index). */
+/** Closing or opening a block: a paragraph break in {@link summary}. */
+const BLOCK_TAG = /<\/?(?:p|div|ul|ol|dl|pre|h[1-6]|table|blockquote)\b[^>]*>/gi;
+/** Tags inside a block whose text would otherwise run together (list items, cells, line breaks). */
+const SPACING_TAG = /<\/?(?:li|dt|dd|tr|th|td|br)\b[^>]*>/gi;
+const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** Decodes the entities sanitized HTML text holds (`&amp;`, `&lt;`, `&gt;`, and numeric ones to be safe). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(?:#(\d+)|#x([\da-f]+)|([a-z]+));/gi, (entity, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (name !== undefined) return ENTITIES[name.toLowerCase()] ?? entity;
+    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
+}
+
+/**
+ * The first sentence of a documentation string, as plain text (for tables and
+ * the search index): the first block of the rendered documentation, tags
+ * removed, entities decoded and whitespace collapsed.
+ */
 export function summary(doc: string | undefined): string {
   if (doc === undefined) return "";
-  const first = doc.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
-  const end = first.search(/\.(\s|$)/);
-  return (end < 0 ? first : first.slice(0, end + 1)).replace(/`/g, "");
+  const text = docHtml(doc).html.replace(BLOCK_TAG, "\n\n").replace(SPACING_TAG, " ").replace(/<[^>]*>/g, "");
+  const first = text.split(/\n\s*\n/).find((block) => block.trim() !== "") ?? "";
+  const sentence = first.replace(/\s+/g, " ").trim();
+  const end = sentence.search(/\.(\s|$)/);
+  return decodeEntities(end < 0 ? sentence : sentence.slice(0, end + 1));
 }
 
 /** A whole page: header with the search box, the content, the site's own CSS and script (paths relative to the page). */

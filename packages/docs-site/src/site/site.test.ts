@@ -100,10 +100,17 @@ describe("generateSite", () => {
     expect(index).toContainEqual(expect.objectContaining({ name: "Book", kind: "structure" }));
   });
 
-  it("escapes documentation and uses no external fonts", () => {
-    const evil = loadModel({ sources: [{ file: "x.smithy", text: `$version: "2.0"\nnamespace ex\nuse aws.protocols#restJson1\n/// <script>alert(1)</script>\n@restJson1\nservice S { version: "1" }\n` }] }).model;
+  it("sanitizes documentation and uses no external fonts", () => {
+    const doc = `Keeps 1 < 2 & <b onclick="steal()">bold</b> text.<script>alert(1)</script> More.`;
+    const evil = loadModel({ sources: [{ file: "x.smithy", text: `$version: "2.0"\nnamespace ex\nuse aws.protocols#restJson1\n/// ${doc}\n@restJson1\nservice S { version: "1" }\n` }] }).model;
     const site = generateSite(evil);
-    expect(site.find((f) => f.path === "index.html")!.text).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
+    const index = site.find((f) => f.path === "index.html")!.text;
+    const service = site.find((f) => f.path === "services/ex.S.html")!.text;
+    // The service page renders the allowed markup; the script and the handler are gone.
+    expect(service).toContain("<p>Keeps 1 &lt; 2 &amp; <b>bold</b> text. More.</p>");
+    // The index shows the first sentence as escaped plain text.
+    expect(index).toContain("<p>Keeps 1 &#60; 2 &#38; bold text.</p>");
+    for (const text of [index, service]) expect(text).not.toMatch(/alert\(1\)|onclick|steal/);
     expect(site.find((f) => f.path === "assets/style.css")!.text).not.toMatch(/@import|url\(|@font-face/);
   });
 });

@@ -157,11 +157,12 @@ class SiteBuilder {
     const sections = this.services.map((service) => {
       const closure = serviceClosure(this.model, service.id);
       const protocols = documentedProtocols(service);
+      const about = summary(getDocumentation(service));
       return html`<section class="service">
 <h2><a href="${this.servicePath(service)}">${nameOf(service.id)}</a></h2>
 <p class="meta"><code>${service.id}</code> · version <strong>${service.version ?? "(none)"}</strong></p>
 <p>${protocols.map((p) => html`<span class="badge">${p.name}</span>`)}</p>
-${docHtml(summary(getDocumentation(service)))}
+${about !== "" ? html`<p>${about}</p>` : ""}
 <div class="table-wrap"><table><thead><tr><th>Operation</th><th>Description</th></tr></thead><tbody>
 ${closure.operations.map((op) => html`<tr><td><a href="${this.operationPath(service, op)}">${operationName(service, op)}</a></td><td>${summary(getDocumentation(op))}</td></tr>`)}
 </tbody></table></div>
