@@ -244,6 +244,26 @@ describe("the generated fake", () => {
     for (const [, op, input, expected] of CASES) expect(await outcome(client[op]!(input))).toEqual(expected);
     expect(await client["listAnimals"]!()).toEqual({ names: ["lion"] });
   });
+
+  it.each(ZOO_PROTOCOLS)("has a fake client that rejects invalid input as a client over the fake server does (%s)", async (protocol) => {
+    const fake = new (fakesModule["ZooFakeClient"] as new () => Record<string, (input?: unknown) => Promise<unknown>>)();
+    const real = clientFor("example.fakes#Zoo", protocol, 0, []);
+    for (const [input, path] of [
+      [{}, "/name"],
+      [{ name: "" }, "/name"],
+      [{ name: "x".repeat(21) }, "/name"],
+    ] as const) {
+      const viaFake = await fake["feedAnimal"]!(input).then(() => undefined, (e: unknown) => e);
+      const viaServer = await real["feedAnimal"]!(input).then(() => undefined, (e: unknown) => e);
+      expect(ModeledError.isModeledError(viaFake)).toBe(true);
+      expect(await outcome(Promise.reject(viaFake))).toEqual(await outcome(Promise.reject(viaServer)));
+      const e = viaFake as ModeledError & { fieldList: { path: string }[] };
+      expect(e.$shapeId).toBe("smithy.framework#ValidationException");
+      expect(e.$metadata.httpStatus).toBe((viaServer as ModeledError).$metadata.httpStatus);
+      expect(e.fieldList.map((f) => f.path)).toEqual([path]);
+      expect(e.message).toContain(`'${path}'`);
+    }
+  });
 });
 
 describe("determinism and diagnostics", () => {

@@ -80,5 +80,5 @@ export { postRoutes, rpcV2Path } from "./protocol/rpc-routes.js";
 export type { PostRoute } from "./protocol/rpc-routes.js";
 export { compileExampleMatcher } from "./fakes/match.js";
 export type { ExampleMatcher } from "./fakes/match.js";
-export { fakeAnswer, fakeCall } from "./fakes/answer.js";
+export { fakeAnswer, fakeCall, fakeClientCall } from "./fakes/answer.js";
 export type { FakeAnswer, FakeExample, FakeOperation } from "./fakes/answer.js";

@@ -22,6 +22,28 @@ describe("synthesize", () => {
     expect(synthesize(schema, "name", traits)).toEqual(expected);
   });
 
+  it.each<[string, Traits, string]>([
+    ["application/json", { mediaType: "application/json" }, "{}"],
+    ["a +json type, with parameters", { mediaType: "application/vnd.api+JSON; charset=utf-8" }, "{}"],
+    ["padded to @length min with whitespace", { mediaType: "application/json", length: { min: 6 } }, "{    }"],
+    ["within a @length max under 2", { mediaType: "application/json", length: { max: 1 } }, "0"],
+  ])("a string whose @mediaType is JSON holds JSON text: %s", (_title, traits, expected) => {
+    const value = synthesize(b.string, "PriceList", traits) as string;
+    expect(value).toBe(expected);
+    expect(() => JSON.parse(value)).not.toThrow();
+  });
+
+  it("keeps other media types echoing the name, and JSON list entries distinct", () => {
+    expect(synthesize(b.string, "body", { mediaType: "text/plain" })).toBe("body");
+    expect(synthesize(b.string, "body", { mediaType: "application/jsonl" })).toBe("body");
+    const Json = b.scalar<string, "string">("string", "t#Json", { mediaType: "application/json" });
+    const list = b.list("t#L", b.member("member", Json), { length: { min: 2 }, uniqueItems: true });
+    const value = synthesize(list, "PriceList") as string[];
+    expect(value).toEqual(["{}", '{"PriceList":1}']);
+    for (const v of value) expect(() => JSON.parse(v)).not.toThrow();
+    expect(validateValue(list, value as never)).toEqual([]);
+  });
+
   it("makes distinct entries where @uniqueItems needs them", () => {
     const list = b.list("t#L", b.member("member", b.string), { length: { min: 3 }, uniqueItems: true });
     const value = synthesize(list, "tag");

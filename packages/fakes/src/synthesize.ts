@@ -1,7 +1,7 @@
 /**
  * Synthesized values: what a fake answers where the model gives no example.
  * Strings echo the member name (fitted to `@length`, or following
- * `@pattern`), numbers are 0 clamped into `@range`, booleans true,
+ * `@pattern`; JSON text such as `{}` when their `@mediaType` is JSON), numbers are 0 clamped into `@range`, booleans true,
  * timestamps one fixed instant, blobs the member name's bytes, documents a
  * string, enums and intEnums their first value, unions the first variant
  * that can be synthesized, lists and maps max(1, `@length` min) entries,
@@ -43,6 +43,29 @@ function fitText(base: string, length: Traits["length"]): string {
   while (out.length < min) out.push(seed[out.length % seed.length]!);
   if (out.length > max) out.length = Math.max(min, max);
   return out.join("");
+}
+
+/** Whether a `@mediaType` is JSON: `application/json`, or any `+json` type (`application/problem+json`), parameters aside. */
+function isJsonMediaType(mediaType: string): boolean {
+  const essence = mediaType.split(";", 1)[0]!.trim().toLowerCase();
+  return essence === "application/json" || essence.endsWith("+json");
+}
+
+/**
+ * JSON text for a JSON `@mediaType` string: `{}` (variant n: `{"name":n}`,
+ * so values stay distinct), padded with whitespace to a `@length` minimum;
+ * `0` when `@length` allows fewer than two characters; undefined when it
+ * allows none.
+ */
+function jsonText(name: string, variant: number, length: Traits["length"]): string | undefined {
+  const min = length?.min === undefined ? 0 : Number(length.min);
+  const max = length?.max === undefined ? Infinity : Number(length.max);
+  const candidates = [variant ? JSON.stringify({ [name]: variant }) : "{}", "{}", String(variant % 10)];
+  const text = candidates.find((c) => codePoints(c) <= max);
+  if (text === undefined) return undefined;
+  const pad = min - codePoints(text);
+  // Whitespace before the last character keeps it the same JSON value.
+  return pad > 0 ? `${text.slice(0, -1)}${" ".repeat(pad)}${text.slice(-1)}` : text;
 }
 
 function clamp(value: number, range: Traits["range"], integral: boolean): number {
@@ -181,6 +204,10 @@ class Synthesizer {
 
   private string(traits: Traits, name: string, variant: number): string {
     if (traits.uuidFormat) return `00000000-0000-4000-8000-${variant.toString(16).padStart(12, "0")}`;
+    if (traits.mediaType !== undefined && isJsonMediaType(traits.mediaType)) {
+      const json = jsonText(name, variant, traits.length);
+      if (json !== undefined && (traits.pattern === undefined || new RegExp(traits.pattern, "u").test(json))) return json;
+    }
     const text = fitText(variant ? `${name}${variant}` : name, traits.length);
     if (traits.pattern === undefined || new RegExp(traits.pattern, "u").test(text)) return text;
     const min = traits.length?.min === undefined ? 0 : Number(traits.length.min);

@@ -3,7 +3,8 @@
  * `@examples`, built by `@anvil/fakes` on the model's dynamic schemas, the
  * same tables `anvil serve --fake` answers from) written as literals, a fake
  * handler class (server surface) and a fake client class (client surface).
- * Both call core's `fakeCall`, so the answering rules exist once.
+ * Both answer through core (`fakeCall`; the client's `fakeClientCall` first
+ * validates the input as the server would), so the rules exist once.
  */
 import type { FakeOperation } from "@anvil/core";
 import { operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
@@ -80,10 +81,10 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     .filter((op) => tables.has(op.method))
     .map((op) => `  ${propertyKey(op.method)}: ${literal(runtimeValueCode(tables.get(op.method), imports, false), "  ")},\n`);
   out.push(`export const ${tablesName}: { readonly [K in keyof ${opsType}]: ${fakeOperationType} } = {\n${entries.join("")}};\n`);
-  const fakeCall = imports.value("fakeCall");
   const opConst = (name: string) => imports.from(options.modelModule, name, "value");
 
   if (options.serverModule !== undefined) {
+    const fakeCall = imports.value("fakeCall");
     const handler = imports.from(options.serverModule, `${plan.serviceName}Handler`, "type");
     const inputOf = imports.type("InputOf");
     const outputOf = imports.type("OutputOf");
@@ -103,6 +104,7 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
   }
 
   if (options.clientModule !== undefined) {
+    const fakeClientCall = imports.value("fakeClientCall");
     const client = imports.from(options.clientModule, `${plan.serviceName}Client`, "type");
     const callOptions = imports.type("CallOptions");
     const fakeClient = scope.both(`${plan.serviceName}FakeClient`);
@@ -110,13 +112,13 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
       const unit = op.shape.input === undefined || op.shape.input === UNIT;
-      const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`, with no network and no serialization.`);
-      return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${typeRef(op.shape.input)}, _options?: ${callOptions}): Promise<${typeRef(op.shape.output)}> {\n    return ${fakeCall}(${c}, ${tablesName}.${op.method}, ${unit ? "input ?? {}" : "input"});\n  }\n`;
+      const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`, with no network and no serialization; invalid input rejects as the server's ValidationException would.`);
+      return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${typeRef(op.shape.input)}, _options?: ${callOptions}): Promise<${typeRef(op.shape.output)}> {\n    return ${fakeClientCall}(${c}, ${tablesName}.${op.method}, ${unit ? "input ?? {}" : "input"});\n  }\n`;
     });
     out.push("\n");
     out.push(
       docsOf(undefined, "", undefined, [
-        `A fake \`${nameOf(plan.service.id)}\` client: the real client's interface, answered in memory from \`${tablesName}\` (paginated operations answer one page).`,
+        `A fake \`${nameOf(plan.service.id)}\` client: the real client's interface, answered in memory from \`${tablesName}\` (paginated operations answer one page). Input is validated first, and invalid input rejects as a real client talking to the fake server would: with the modeled ValidationException when the service declares it, else an UnmodeledError.`,
       ]),
     );
     out.push(`export class ${fakeClient} implements ${client} {\n${methods.join("\n")}}\n`);

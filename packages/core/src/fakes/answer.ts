@@ -4,9 +4,12 @@
  * pick an answer live here once, so a generated fake and `anvil serve
  * --fake` answer the same input the same way.
  */
-import { createModeledError, type ModeledError } from "../errors/errors.js";
+import { createModeledError, type ModeledError, UnmodeledError, ValidationError, type ValidationField } from "../errors/errors.js";
+import { VALIDATION_EXCEPTION_ID } from "../protocol/error-type.js";
 import type { InputOf, OutputOf } from "../schema/mapped-types.js";
 import type { OperationSchema, StructSchema } from "../schema/schema.js";
+import { compileValidator, type Validator } from "../validation/validator.js";
+import { fillIdempotencyTokens } from "../values/idempotency.js";
 import { compileExampleMatcher } from "./match.js";
 
 /** One `@examples` entry of an operation, in runtime value form. */
@@ -55,6 +58,49 @@ function compileOperation(operation: OperationSchema): CompiledOperation {
     compiled.set(operation, c);
   }
   return c;
+}
+
+/** What a fake client does before answering: the server's input validator and the rejection it stands for. */
+interface CompiledClientCheck {
+  readonly validate: Validator<unknown>;
+  readonly reject: (fieldList: readonly ValidationField[]) => Error;
+}
+
+const clientChecks = new WeakMap<OperationSchema, CompiledClientCheck>();
+
+function compileClientCheck(operation: OperationSchema): CompiledClientCheck {
+  let c = clientChecks.get(operation);
+  if (!c) {
+    c = { validate: compileValidator(operation.input) as Validator<unknown>, reject: validationRejection(operation) };
+    clientChecks.set(operation, c);
+  }
+  return c;
+}
+
+/** How much of the error body a client's UnmodeledError keeps (the HTTP protocols' excerpt length). */
+const EXCERPT_LENGTH = 256;
+
+/**
+ * The error a real client rejects with when a server answers invalid input
+ * with ValidationException (400): the modeled
+ * `smithy.framework#ValidationException` (members `message` and
+ * `fieldList`) when the operation or its service declares it (an
+ * operation's `errors` hold its service's too), else an UnmodeledError
+ * with code `ValidationException` and the server's message. Its
+ * `bodyExcerpt` is the restJson1 body, `{"message": ...}` (the wire body,
+ * hence the excerpt, differs a little per protocol: awsJson adds `__type`).
+ */
+function validationRejection(operation: OperationSchema): (fieldList: readonly ValidationField[]) => Error {
+  const schema = operation.errors.find((e) => e.id === VALIDATION_EXCEPTION_ID);
+  if (schema !== undefined) {
+    const $metadata = { httpStatus: schema.traits.httpError ?? 400 };
+    return (fieldList) =>
+      createModeledError(schema, { message: ValidationError.summary(fieldList), fieldList: fieldList.map((f) => ({ path: f.path, message: f.message })) }, { $metadata });
+  }
+  return (fieldList) => {
+    const message = ValidationError.summary(fieldList);
+    return new UnmodeledError("ValidationException", message, { $metadata: { httpStatus: 400 }, bodyExcerpt: JSON.stringify({ message }).slice(0, EXCERPT_LENGTH) });
+  };
 }
 
 /**
@@ -106,8 +152,9 @@ export function fakeAnswer(operation: OperationSchema, fake: FakeOperation, inpu
 
 /**
  * Answers a call as a fake: resolves with the output, or rejects with the
- * matched example's modeled error. Generated fake handlers and clients call
- * it from every operation method.
+ * matched example's modeled error. The input is not validated: generated
+ * fake handlers call it from every operation method, behind a server that
+ * validated the input already (fake clients call {@link fakeClientCall}).
  *
  * @example
  * ```ts
@@ -118,6 +165,37 @@ export function fakeAnswer(operation: OperationSchema, fake: FakeOperation, inpu
  */
 export async function fakeCall<Op extends OperationSchema<any, any>>(operation: Op, fake: FakeOperation, input: InputOf<Op>): Promise<OutputOf<Op>> {
   const answer = fakeAnswer(operation, fake, input);
+  if ("error" in answer) throw answer.error;
+  return answer.output as OutputOf<Op>;
+}
+
+/**
+ * Answers a call as a fake client, the way a real client talking to a fake
+ * server would: `@idempotencyToken` members left out are filled, the input
+ * is validated with the server's validator (`@required`, `@length`,
+ * `@range`, `@pattern`, enum values, `@uniqueItems`; compiled once per
+ * operation), and invalid input rejects as the client would reject the
+ * server's 400 ValidationException: with the modeled
+ * `smithy.framework#ValidationException` (its `message` and `fieldList`)
+ * when the operation or its service declares it, else with an
+ * UnmodeledError of code `ValidationException`; either way `$metadata.httpStatus`
+ * is 400 and the message names every violating field. Valid input is
+ * answered as {@link fakeCall} answers it. Generated fake clients call it
+ * from every operation method.
+ *
+ * @example
+ * ```ts
+ * getCity(input: GetCityInput, _options?: CallOptions): Promise<GetCityOutput> {
+ *   return fakeClientCall(GetCity, FAKES.getCity, input);
+ * }
+ * ```
+ */
+export async function fakeClientCall<Op extends OperationSchema<any, any>>(operation: Op, fake: FakeOperation, input: InputOf<Op>): Promise<OutputOf<Op>> {
+  const check = compileClientCheck(operation);
+  const filled = fillIdempotencyTokens(operation.input as StructSchema<object>, (input ?? {}) as object);
+  const violations = check.validate(filled);
+  if (violations.length > 0) throw check.reject(violations);
+  const answer = fakeAnswer(operation, fake, filled);
   if ("error" in answer) throw answer.error;
   return answer.output as OutputOf<Op>;
 }
