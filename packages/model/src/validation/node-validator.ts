@@ -37,7 +37,21 @@ function describe(value: NodeValue): string {
  */
 export function validateNodeValue(model: Model, shapeId: string, value: NodeValue, path = ""): NodeProblem[] {
   const problems: NodeProblem[] = [];
-  check(model, shapeId, undefined, value, path, problems, 0);
+  check(model, shapeId, undefined, value, path, problems, 0, false);
+  return problems;
+}
+
+/**
+ * Checks a `@default` value against the shape or member it is applied to,
+ * as {@link validateNodeValue} does, with the member's own constraints
+ * first. A zero that breaks a `@range` is a WARNING rather than an ERROR:
+ * a 1.0 model gets zero defaults on its primitive members when it is read
+ * as 2.0, whatever their ranges, and Smithy lets that conversion through.
+ */
+export function validateDefaultValue(model: Model, shape: Shape | MemberShape, value: NodeValue): NodeProblem[] {
+  const problems: NodeProblem[] = [];
+  if (shape.type === "member") check(model, shape.target, shape, value, "", problems, 0, true);
+  else check(model, shape.id, undefined, value, "", problems, 0, true);
   return problems;
 }
 
@@ -49,6 +63,8 @@ function check(
   path: string,
   out: NodeProblem[],
   depth: number,
+  /** Whether a zero out of `@range` is only a WARNING (see {@link validateDefaultValue}). */
+  zeroRangeWarning: boolean,
 ): void {
   const shape = model.getShape(shapeId);
   if (!shape) return; // unresolved targets are reported by the target validator
@@ -116,8 +132,9 @@ function check(
       if (bounds && (value < bounds[0] || value > bounds[1])) error(`${shape.type} value must be >= ${bounds[0]} and <= ${bounds[1]}, but found ${value}`);
       const range = traits("smithy.api#range");
       if (isNodeObject(range)) {
-        if (isNodeNumber(range.min) && value < range.min) error(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
-        if (isNodeNumber(range.max) && value > range.max) error(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
+        const outOfRange = zeroRangeWarning && Number(value) === 0 ? (message: string) => out.push({ severity: "WARNING", path, message }) : error;
+        if (isNodeNumber(range.min) && value < range.min) outOfRange(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
+        if (isNodeNumber(range.max) && value > range.max) outOfRange(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
       }
       if (shape.type === "intEnum") {
         const values = [...shape.members.values()].map((m) => m.traits.get("smithy.api#enumValue"));
@@ -135,7 +152,7 @@ function check(
       for (let i = 0; i < value.length; i++) {
         const item = value[i]!;
         if (item === null && sparse) continue;
-        check(model, m.target, m, item, path ? `${path}.${i}` : String(i), out, depth + 1);
+        check(model, m.target, m, item, path ? `${path}.${i}` : String(i), out, depth + 1, zeroRangeWarning);
       }
       return;
     }
@@ -148,9 +165,9 @@ function check(
       const sparse = shape.traits.has("smithy.api#sparse");
       for (const key of entries) {
         const sub = path ? `${path}.${key}` : key;
-        if (k) check(model, k.target, k, key, sub, out, depth + 1);
+        if (k) check(model, k.target, k, key, sub, out, depth + 1, zeroRangeWarning);
         const item = value[key]!;
-        if (v && !(item === null && sparse)) check(model, v.target, v, item, sub, out, depth + 1);
+        if (v && !(item === null && sparse)) check(model, v.target, v, item, sub, out, depth + 1, zeroRangeWarning);
       }
       return;
     }
@@ -165,7 +182,7 @@ function check(
         }
         const item = value[key]!;
         if (item === null) continue;
-        check(model, m.target, m, item, sub, out, depth + 1);
+        check(model, m.target, m, item, sub, out, depth + 1, zeroRangeWarning);
       }
       for (const m of shape.members.values()) {
         if (m.traits.has("smithy.api#required") && !Object.hasOwn(value, m.name) && !m.traits.has("smithy.api#default")) {
@@ -187,7 +204,7 @@ function check(
         error(`Invalid union member \`${key}\` found for \`${shape.id}\``);
         return;
       }
-      check(model, m.target, m, value[key]!, path ? `${path}.${key}` : key, out, depth + 1);
+      check(model, m.target, m, value[key]!, path ? `${path}.${key}` : key, out, depth + 1, zeroRangeWarning);
       return;
     }
     default:

@@ -2,6 +2,7 @@ import type { Model } from "../model.js";
 import type { Shape } from "../shape.js";
 import type { ValidationEvent } from "../validation-event.js";
 import { validateAnvilRules } from "./anvil-rules.js";
+import { validateDefaults } from "./default-values.js";
 import { runMetadataValidators } from "./metadata-validators.js";
 import { applySuppressions } from "./suppressions.js";
 import { validateTargets } from "./targets.js";
@@ -27,6 +28,7 @@ export function validateModel(model: Model, loadEvents: readonly ValidationEvent
     ...loadEvents,
     ...validateTargets(model, scope),
     ...validateTraitValues(model, scope),
+    ...validateDefaults(model, scope),
     ...validateTraitTargets(model, scope),
     ...validateAnvilRules(model),
     ...runMetadataValidators(model),
