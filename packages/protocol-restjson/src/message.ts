@@ -344,7 +344,8 @@ function strictJsonOf(settings: HttpBindingSettings): JsonSettings {
 function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload: MemberSchema, bytes: Uint8Array): unknown {
   const target = payload.target;
   if (settings.rawPayloads && !isJsonPayload(target)) {
-    if (bytes.length === 0) return undefined;
+    // An empty body is an unset payload, unless the member is required: then it is the empty blob or text it says.
+    if (bytes.length === 0) return payload.traits.required !== true ? undefined : target.kind === "blob" ? bytes : target.kind === "string" ? "" : undefined;
     if (target.kind === "blob") return bytes;
     if (target.kind === "string" || target.kind === "enum") {
       try {

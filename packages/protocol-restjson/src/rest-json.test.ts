@@ -320,6 +320,21 @@ describe("server", () => {
     });
   });
 
+  it("reads an empty body as an empty blob or text for a required payload member, as an unset one otherwise", async () => {
+    const payloadOp = (name: string, target: typeof blob | typeof string, required: boolean) =>
+      operation(`example.weather#${name}`, {
+        input: struct(`example.weather#${name}Input`, [member("cityId", string, { required: true, httpLabel: true }), member<unknown>("data", target, { httpPayload: true, required })]),
+        output: unit,
+        traits: { http: { method: "POST", uri: "/cities/{cityId}/data", code: 200 } },
+      });
+    const empty = { ...request("POST", "/cities/sea/data", [], { "content-type": "application/octet-stream" }), body: new Uint8Array(0) };
+    const read = (op: ReturnType<typeof payloadOp>) => server.deserializeRequest(op, empty, serverContext({ cityId: "sea" }));
+    expect(await read(payloadOp("PostBlob", blob, true))).toEqual({ cityId: "sea", data: new Uint8Array(0) });
+    expect(await read(payloadOp("PostOptionalBlob", blob, false))).toEqual({ cityId: "sea" });
+    const text = { ...empty, headers: new Headers({ "content-type": "text/plain" }) };
+    expect(await server.deserializeRequest(payloadOp("PostText", string, true), text, serverContext({ cityId: "sea" }))).toEqual({ cityId: "sea", data: "" });
+  });
+
   it("leaves constraints to the server (reads input that breaks them) and answers a ValidationError as ValidationException (400)", async () => {
     const input = await server.deserializeRequest(
       GetCity,
