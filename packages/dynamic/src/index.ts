@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { schemasFromModel } from "./schemas-from-model.js";
+export { operationKey } from "./operation-key.js";
 export type { DynamicSchemas } from "./schemas-from-model.js";
 export { NodeValueError, runtimeValue } from "./runtime-value.js";
 export { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";

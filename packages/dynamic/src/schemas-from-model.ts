@@ -8,6 +8,7 @@ import { NO_TRAITS } from "@anvil/core";
 import * as b from "@anvil/core/codegen";
 import type { MemberShape, Model, Shape } from "@anvil/model";
 import { isNodeObject, nameOf, serviceClosure, serviceProtocols } from "@anvil/model";
+import { operationKey } from "./operation-key.js";
 import { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";
 
 /** The runtime schemas of one model. Every lookup is cached: the same id gives the same object. */
@@ -227,8 +228,7 @@ function build(model: Model): DynamicSchemas {
     const ops: Record<string, OperationSchema> = {};
     for (const op of serviceClosure(model, id).operations) {
       const name = nameOf(op.id);
-      let key = lowerCamel(name);
-      if (Object.hasOwn(ops, key)) key = Object.hasOwn(ops, name) ? op.id : name;
+      const key = operationKey(op.id, name, (k) => Object.hasOwn(ops, k));
       // defineProperty: an operation may be named `__proto__`, and must stay a plain key.
       Object.defineProperty(ops, key, { value: operation(op.id, id), enumerable: true, writable: true, configurable: true });
     }
@@ -250,9 +250,4 @@ function build(model: Model): DynamicSchemas {
     service,
     services: () => [...model.shapesOfType("service")].filter((s) => !model.isBuiltin(s.id)).map((s) => service(s.id)),
   });
-}
-
-/** `GetForecast` → `getForecast`: the first character lower-cased, as generated clients name methods. */
-function lowerCamel(name: string): string {
-  return name.charAt(0).toLowerCase() + name.slice(1);
 }

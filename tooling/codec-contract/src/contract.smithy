@@ -225,7 +225,7 @@ structure Defaults {
     timestamp: Timestamp = 1700000000
     dateTime: DateTimeStamp = "2020-01-02T03:04:05.678Z"
     blob: Blob = "aGVsbG8="
-    document: Document = { a: [1, true, null, "x"] }
+    document: Document = "x"
     color: Color = "green"
     level: Level = 5
     strings: Strings = []

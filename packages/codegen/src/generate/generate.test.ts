@@ -63,6 +63,9 @@ export const asMapped: ClientOf<typeof Store> = null as unknown as StoreClient;
 export const fromMapped: StoreClient = null as unknown as ClientOf<typeof Store>;
 export const handlers: HandlersOf<typeof Store> = null as unknown as StoreHandler;
 export const gadgets: ClientOf<typeof Gadgets> = null as unknown as GadgetsClient;
+export const unsafeNames: [GadgetsClient["_then"], GadgetsClient["_constructor"], GadgetsClient["___proto__"]] = [() => Promise.resolve({}), () => Promise.resolve({}), () => Promise.resolve({})];
+// @ts-expect-error: no \`then\` method: a client is not a thenable
+export const noThen: GadgetsClient["then"] = null;
 
 export const item: ItemData = {
   itemId: "a",

@@ -52,11 +52,6 @@ export function kebabCase(name: string): string {
     .toLowerCase();
 }
 
-/** `GetForecast` → `getForecast`: client and handler method names (as `@anvil/dynamic` keys operations). */
-export function lowerCamel(name: string): string {
-  return name.charAt(0).toLowerCase() + name.slice(1);
-}
-
 /**
  * Unique names within one generated file. Types and values are separate
  * name spaces in TypeScript, so a type and a value may share a name (an

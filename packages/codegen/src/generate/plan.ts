@@ -4,9 +4,10 @@
  * that use them, so only recursion needs a lazy reference) and the
  * TypeScript name of every declaration.
  */
+import { operationKey } from "@anvil/dynamic";
 import type { MemberShape, Model, Shape } from "@anvil/model";
 import { isNodeObject, nameOf, serviceClosure, type ServiceClosure, type ValidationEvent } from "@anvil/model";
-import { lowerCamel, NameScope } from "./names.js";
+import { NameScope } from "./names.js";
 
 /** Prelude scalars that are the core's shared builder constants (when they carry no traits of their own). */
 export const PRELUDE_BUILDERS: ReadonlyMap<string, string> = new Map([
@@ -177,8 +178,7 @@ export function planService(model: Model, serviceId: string): ServicePlan {
   const operations: PlannedOperation[] = closure.operations.map((op) => {
     const opName = shapeName(op);
     // The same keys `@anvil/dynamic` gives a service's operations.
-    let method = lowerCamel(nameOf(op.id));
-    if (methods.has(method)) method = methods.has(nameOf(op.id)) ? op.id : nameOf(op.id);
+    const method = operationKey(op.id, nameOf(op.id), (key) => methods.has(key));
     methods.add(method);
     return { shape: op, name: claimed(op, opName, scope.value(opName), "operation"), method };
   });
