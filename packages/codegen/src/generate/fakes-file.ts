@@ -36,15 +36,18 @@ export interface FakesFileOptions {
 export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<string, FakeOperation> {
   const schemas = schemasFromModel(plan.model);
   const tables = new Map<string, FakeOperation>();
+  const synthesized: string[] = [];
   for (const op of plan.operations) {
     const at = op.shape.location;
     const where = { shapeId: op.shape.id, ...(at.file ? { location: at } : {}) };
     try {
       const examples = operationExamples(plan.model, op.shape);
       const message = `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output`;
-      // An operation bound to several services is reported once.
-      if (examples.length === 0 && !events.some((e) => e.id === "CodegenFakes" && e.message === message)) {
-        events.push({ severity: "WARNING", id: "CodegenFakes", message, ...where });
+      // An operation without output answers exactly what it would with examples: nothing to say.
+      if (examples.length === 0 && op.shape.output !== undefined && op.shape.output !== UNIT) {
+        synthesized.push(nameOf(op.shape.id));
+        // An operation bound to several services is reported once.
+        if (!events.some((e) => e.id === "CodegenFakes" && e.message === message)) events.push({ severity: "NOTE", id: "CodegenFakes", message, ...where });
       }
       const warn = (text: string) => events.push({ severity: "WARNING", id: "CodegenFakes", message: text, ...where });
       tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, warn));
@@ -55,6 +58,18 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
         events.push({ severity: "ERROR", id: "CodegenFakes", message: e.reason, ...where });
       } else throw e;
     }
+  }
+  if (synthesized.length > 0) {
+    // One line for the service (real models often have no examples at all); each operation's NOTE has its location.
+    const some = synthesized.slice(0, 5).join(", ") + (synthesized.length > 5 ? `, and ${synthesized.length - 5} more` : "");
+    const at = plan.service.location;
+    events.push({
+      severity: "WARNING",
+      id: "CodegenFakes",
+      message: `${synthesized.length} of ${plan.operations.length} operations of \`${plan.service.id}\` have no @examples: their fakes answer synthesized outputs (${some}); add @examples for realistic answers`,
+      shapeId: plan.service.id,
+      ...(at.file ? { location: at } : {}),
+    });
   }
   return tables;
 }

@@ -165,12 +165,15 @@ describe("generate", () => {
     expect(files.map((f) => f.path)).toEqual(expected);
   });
 
-  it("warns about each operation without @examples, naming it and its model location", () => {
+  it("notes each operation without @examples with its model location, and warns once per service", () => {
     const { files, events } = generate(loadOrThrow([WEATHER_MODEL]), { generateFakes: true });
     expect(files.map((f) => f.path)).toContain("weather.fakes.ts");
-    const warning = events.find((e) => e.id === "CodegenFakes" && e.shapeId === "example.weather#GetCurrentTime");
-    expect(warning).toMatchObject({ severity: "WARNING", location: { file: expect.stringMatching(/weather\.smithy$/), line: expect.any(Number) } });
-    expect(warning!.message).toBe("operation `example.weather#GetCurrentTime` has no @examples: its fake answers a synthesized output");
+    const note = events.find((e) => e.id === "CodegenFakes" && e.shapeId === "example.weather#GetCurrentTime");
+    expect(note).toMatchObject({ severity: "NOTE", location: { file: expect.stringMatching(/weather\.smithy$/), line: expect.any(Number) } });
+    expect(note!.message).toBe("operation `example.weather#GetCurrentTime` has no @examples: its fake answers a synthesized output");
+    const warnings = events.filter((e) => e.id === "CodegenFakes" && e.severity === "WARNING");
+    expect(warnings.map((e) => e.shapeId)).toEqual(["example.weather#Weather"]);
+    expect(warnings[0]!.message).toMatch(/^\d+ of \d+ operations of `example\.weather#Weather` have no @examples: their fakes answer synthesized outputs \(GetCurrentTime[,)]/);
   });
 
   it("reports an unknown service, naming the ones there are", () => {
