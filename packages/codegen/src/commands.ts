@@ -209,7 +209,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     onProgress: (done, total, id) => io.progress?.(`anvil: generated ${id} (${done}/${total})`),
   });
   io.progress?.(undefined);
-  printEvents([...shown, ...result.events], io);
+  printEvents([...shown, ...result.events.filter((e) => e.severity !== "NOTE")], io);
   if (result.events.some(isError)) {
     io.err(`✗ generation failed; nothing written`);
     return 1;
