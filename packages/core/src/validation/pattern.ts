@@ -10,27 +10,36 @@
  *
  * @internal
  */
+import { javaPatternAsEcma } from "./java-pattern.js";
 
 /** Tests a string against a compiled pattern. */
 export type PatternTest = (value: string) => boolean;
 
 /** Compiles a pattern once. Throws a SyntaxError naming the pattern when it is not a valid ECMAScript regex. */
 export function compilePattern(pattern: string): PatternTest {
+  let source = pattern;
   let native: RegExp;
   try {
     native = new RegExp(pattern, "u");
   } catch {
-    // Models written for Java regexes may use escapes the `u` flag rejects (`\-` outside a class).
-    try {
-      native = new RegExp(pattern);
-    } catch (e) {
-      throw new SyntaxError(`validate: invalid @pattern ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+    // Models written for Java's engine use its syntax (`\A`, `\p{Print}`, `\-` outside a class): rewritten when it can be.
+    const java = javaPatternAsEcma(pattern);
+    if (java === undefined) {
+      try {
+        native = new RegExp(pattern);
+      } catch (e) {
+        throw new SyntaxError(`validate: invalid @pattern ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+      }
+      return (value) => native.test(value);
     }
-    return (value) => native.test(value);
+    native = new RegExp(java.source, java.flags);
+    // A case-insensitive pattern stays on the native engine (the linear one has no flags).
+    if (java.flags !== "u") return (value) => native.test(value);
+    source = java.source;
   }
   let ast: Node;
   try {
-    ast = new Parser(pattern).parse();
+    ast = new Parser(source).parse();
   } catch (e) {
     if (!(e instanceof Unsupported)) throw e;
     return (value) => native.test(value);
