@@ -10,6 +10,22 @@ import { bodyBytes, type HttpBody, type OperationSchema, ProtocolError, readWhol
 /** The default buffered body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * The buffered body limit an operation gets unless configured:
+ * {@link DEFAULT_BODY_LIMIT}, or the `@length` maximum of its input's
+ * `@httpPayload` blob when that is larger (the model says such bodies are
+ * valid: SageMaker's invocation bodies go up to 6 MB).
+ */
+export function defaultBodyLimit(operation: OperationSchema): number {
+  let limit = DEFAULT_BODY_LIMIT;
+  for (const m of operation.input.members) {
+    if (m.traits.httpPayload !== true || m.target.kind !== "blob") continue;
+    const max = (m.traits.length ?? m.target.traits.length)?.max;
+    if (typeof max === "number" && max > limit) limit = max;
+  }
+  return limit;
+}
+
 /** Whether an operation's input streams (a `@streaming` blob or event stream member): its body is never buffered here. */
 export function hasStreamingInput(operation: OperationSchema): boolean {
   return operation.input.members.some((m) => m.traits.streaming === true);

@@ -21,7 +21,7 @@ import {
   TransportError,
   type Validator,
 } from "@anvil/core";
-import { DEFAULT_BODY_LIMIT, hasStreamingInput, readLimited } from "./body-limit.js";
+import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
 import { compileRouter, type RouteMatch } from "./router.js";
 
 /** What a handler gets besides its input. */
@@ -77,7 +77,8 @@ export interface DispatcherOptions<S extends ServiceSchema> {
   /**
    * Largest request body, in bytes, read into memory for an operation
    * without a streaming input member; larger requests get a 413
-   * (`PayloadTooLargeException`). Default 1 MiB.
+   * (`PayloadTooLargeException`). Default 1 MiB, or the `@length` maximum of
+   * the operation's `@httpPayload` blob when that is larger.
    */
   readonly bodyLimit?: number;
   /** Per-operation overrides of {@link DispatcherOptions.bodyLimit}, by operation key. */
@@ -134,7 +135,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     if (typeof handler !== "function") throw new TypeError(`createDispatcher: no handler for operation ${key} (${operation.id})`);
     endpoints.set(operation, {
       validate: compileValidator(operation.input) as Validator<unknown>,
-      bodyLimit: hasStreamingInput(operation) ? undefined : (bodyLimits[key] ?? options.bodyLimit ?? DEFAULT_BODY_LIMIT),
+      bodyLimit: hasStreamingInput(operation) ? undefined : (bodyLimits[key] ?? options.bodyLimit ?? defaultBodyLimit(operation)),
       handler,
       errors: new Set(operation.errors.map((e) => e.id)),
     });

@@ -30,7 +30,7 @@ export interface ServerOptions<S extends ServiceSchema> {
   readonly onInternalError?: DispatcherOptions<S>["onInternalError"];
   /** Called with every request refused as the caller's mistake (4xx) before its handler ran, for logging. */
   readonly onRejected?: DispatcherOptions<S>["onRejected"];
-  /** Largest buffered request body in bytes (default 1 MiB); larger requests get a 413. */
+  /** Largest buffered request body in bytes (default 1 MiB, or an operation's `@httpPayload` blob's `@length` maximum when larger); larger requests get a 413. */
   readonly bodyLimit?: number;
   /** Per-operation body limits, by operation key (e.g. a larger one for an upload). */
   readonly bodyLimits?: DispatcherOptions<S>["bodyLimits"];
