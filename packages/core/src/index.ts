@@ -63,6 +63,7 @@ export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";
 export { OutputBuffer } from "./codec-buffer.js";
 export { CodecFailure, codecError, codecFail, escapePointerSegment, rethrowAt } from "./codec-failure.js";
 export { assertValid, compileValidator, hasConstraints, NO_VIOLATIONS_VALIDATOR, validateValue } from "./validation/validator.js";
+export { compilePattern, ecmaPatternSource, type PatternTest } from "./validation/pattern.js";
 export type { Validator } from "./validation/validator.js";
 export { byteChunks, isWholeBody, readWholeBody, type WholeBody } from "./values/streams.js";
 export { encodeUtf8 } from "./values/utf8.js";

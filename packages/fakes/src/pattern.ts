@@ -5,6 +5,7 @@
  * quantifiers `extra` more times when a longer string is needed. The result
  * is checked by the caller; an expression it cannot follow gives `undefined`.
  */
+import { compilePattern, ecmaPatternSource, type PatternTest } from "@anvil/core";
 
 const CLASS_ESCAPES: Readonly<Record<string, string>> = { d: "0", w: "a", s: " ", D: "a", W: "-", S: "a" };
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = { n: "\n", r: "\r", t: "\t", f: "\f", v: "\v", "0": "\0" };
@@ -138,17 +139,15 @@ class Parser {
  * @param minLength - The `@length` minimum to reach, if any.
  */
 export function patternString(pattern: string, minLength = 0): string | undefined {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, "u");
-  } catch {
-    return undefined;
-  }
+  // Java syntax (`\_`, `\p{Print}`) read as validation reads it.
+  const source = ecmaPatternSource(pattern);
+  if (source === undefined) return undefined;
+  const re = new RegExp(source, "u");
   let best: string | undefined;
   for (const extra of [0, 1, 2, 4, 8, 16, 32, 64]) {
     let s: string;
     try {
-      s = new Parser(pattern, extra).alternatives();
+      s = new Parser(source, extra).alternatives();
     } catch {
       return undefined;
     }
@@ -157,4 +156,24 @@ export function patternString(pattern: string, minLength = 0): string | undefine
     if ([...s].length >= minLength) return s;
   }
   return best;
+}
+
+const tests = new Map<string, PatternTest | undefined>();
+
+/**
+ * The test validation runs for a `@pattern` (Java syntax included), made
+ * once per pattern; undefined for one that is no regex at all (validation
+ * refuses such a model).
+ */
+export function patternTest(pattern: string): PatternTest | undefined {
+  if (!tests.has(pattern)) {
+    let test: PatternTest | undefined;
+    try {
+      test = compilePattern(pattern);
+    } catch {
+      test = undefined;
+    }
+    tests.set(pattern, test);
+  }
+  return tests.get(pattern);
 }

@@ -22,6 +22,16 @@ describe("synthesize", () => {
     expect(synthesize(schema, "name", traits)).toEqual(expected);
   });
 
+  it.each([
+    // CloudWatch's TemplateName: `\_` is an escape a `u`-flag regex refuses.
+    ["^[0-9A-Za-z][\\-\\.\\_0-9A-Za-z]{0,126}[0-9A-Za-z]$", "TemplateName"],
+    // SageMaker's InferenceId: Java anchors and a POSIX class.
+    ["^\\A\\S[\\p{Print}]*\\z$", "InferenceId"],
+  ])("a string follows a @pattern in Java syntax as validation reads it: %s", (pattern, name) => {
+    const value = synthesize(b.string, name, { pattern });
+    expect(validateValue(b.scalar<string, "string">("string", "t#S", { pattern }), value)).toEqual([]);
+  });
+
   it.each<[string, Traits, string]>([
     ["application/json", { mediaType: "application/json" }, "{}"],
     ["a +json type, with parameters", { mediaType: "application/vnd.api+JSON; charset=utf-8" }, "{}"],

@@ -11,7 +11,7 @@
  */
 import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
 import { BigDecimal } from "@anvil/core";
-import { patternString } from "./pattern.js";
+import { patternString, patternTest } from "./pattern.js";
 
 /** The instant every synthesized timestamp holds: 2024-01-01T00:00:00Z. */
 export const SYNTHESIZED_INSTANT = 1_704_067_200_000;
@@ -203,21 +203,21 @@ class Synthesizer {
   }
 
   private string(traits: Traits, name: string, variant: number): string {
+    const matches = traits.pattern === undefined ? undefined : patternTest(traits.pattern);
     if (traits.uuidFormat) return `00000000-0000-4000-8000-${variant.toString(16).padStart(12, "0")}`;
     if (traits.mediaType !== undefined && isJsonMediaType(traits.mediaType)) {
       const json = jsonText(name, variant, traits.length);
-      if (json !== undefined && (traits.pattern === undefined || new RegExp(traits.pattern, "u").test(json))) return json;
+      if (json !== undefined && (matches === undefined || matches(json))) return json;
     }
     const text = fitText(variant ? `${name}${variant}` : name, traits.length);
-    if (traits.pattern === undefined || new RegExp(traits.pattern, "u").test(text)) return text;
+    if (traits.pattern === undefined || matches === undefined || matches(text)) return text;
     const min = traits.length?.min === undefined ? 0 : Number(traits.length.min);
     const generated = patternString(traits.pattern, min);
     if (generated !== undefined) return generated;
     // An expression the generator cannot follow: a few plain candidates, else the name (validation will say).
-    const re = new RegExp(traits.pattern, "u");
     for (const seed of [name.toLowerCase(), name.toUpperCase(), "a", "A", "0", "a0"]) {
       const candidate = fitText(seed, traits.length);
-      if (re.test(candidate)) return candidate;
+      if (matches(candidate)) return candidate;
     }
     return text;
   }

@@ -7,15 +7,36 @@
  * linear in the input. The native engine runs the patterns that need
  * backtracking semantics (backreferences, lookaround) and, being faster,
  * those it provably runs in linear time too (see `backtrackSafe`).
- *
- * @internal
+ * `compilePattern` and `ecmaPatternSource` are public (fakes generate
+ * values with them); the rest is internal.
  */
 import { javaPatternAsEcma } from "./java-pattern.js";
+
+/**
+ * A `@pattern` as the source of a `u`-flag ECMAScript regex: the pattern
+ * itself when it is one, else its rewrite from Java syntax (`\A`,
+ * `\p{Print}`, `\_`, ...); undefined when it is neither, or when the
+ * rewrite needs other flags (a leading `(?i)`).
+ */
+export function ecmaPatternSource(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, "u");
+    return pattern;
+  } catch {
+    const java = javaPatternAsEcma(pattern);
+    return java?.flags === "u" ? java.source : undefined;
+  }
+}
 
 /** Tests a string against a compiled pattern. */
 export type PatternTest = (value: string) => boolean;
 
-/** Compiles a pattern once. Throws a SyntaxError naming the pattern when it is not a valid ECMAScript regex. */
+/**
+ * Compiles a `@pattern` into a test, as validation runs it: linear in the
+ * input for untrusted values, matching anywhere unless anchored, Java
+ * syntax rewritten (see {@link ecmaPatternSource}). Throws a SyntaxError
+ * naming the pattern when it is no regex at all.
+ */
 export function compilePattern(pattern: string): PatternTest {
   let source = pattern;
   let native: RegExp;
