@@ -45,7 +45,7 @@ export interface DocumentEventStreams {
    * members, already encoded), then the member's events, written as the
    * transport reads them.
    */
-  body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array): AsyncIterable<Uint8Array>;
+  body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array, onInternalError?: (error: unknown) => void): AsyncIterable<Uint8Array>;
   /**
    * Reads an incoming event stream: the structure's other members from its
    * initial message, and the events, read as the application iterates them.
@@ -63,12 +63,12 @@ export function documentEventStreams(options: DocumentEventStreamOptions): Docum
     return serde;
   };
   return Object.freeze({
-    body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array): AsyncIterable<Uint8Array> {
+    body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array, onInternalError?: (error: unknown) => void): AsyncIterable<Uint8Array> {
       const first = initialMessage(initialType, initial, payload.mediaType);
       if (events === undefined || events === null) return writeEventStream([], serdeOf(member), first);
       const iterable = isAsyncIterable(events) || (typeof events === "object" && Symbol.iterator in events);
       if (!iterable) throw new SerializationError(`encode ${protocol}: /${member.name} is not an iterable of events`, { path: `/${member.name}` });
-      return writeEventStream(events as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(member), first);
+      return writeEventStream(events as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(member), first, onInternalError);
     },
     async read(schema: StructSchema, member: EventStreamMember, body: Parameters<typeof openEventStream>[0], initialType: InitialEventType): Promise<Record<string, unknown>> {
       const { initial, events } = await openEventStream(body, serdeOf(member), initialType);

@@ -4,7 +4,7 @@
  * follows the consumer: a frame is written when the transport asks for
  * bytes, and a frame is read when the application asks for an event.
  */
-import type { ByteStream, HttpBody, UnionValue } from "@anvil/core";
+import { type ByteStream, type HttpBody, ModeledError, type UnionValue, UnmodeledError } from "@anvil/core";
 import type { EventStreamSerde } from "./events.js";
 import { splitFrames } from "./frames.js";
 import { decodeEventMessage, encodeEventMessage, type EventMessage } from "./message.js";
@@ -25,6 +25,8 @@ export async function* writeEventStream(
   events: AsyncIterable<UnionValue> | Iterable<UnionValue>,
   serde: EventStreamSerde,
   initial?: EventMessage,
+  /** Hears an error of the source that is neither modeled nor unmodeled (it ends the stream as an internal failure). */
+  onInternalError?: (error: unknown) => void,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   if (initial !== undefined) yield encodeEventMessage(initial);
   const it: AsyncIterator<UnionValue> | Iterator<UnionValue> =
@@ -37,6 +39,7 @@ export async function* writeEventStream(
         next = await it.next();
       } catch (error) {
         done = true; // a source that threw is finished
+        if (!ModeledError.isModeledError(error) && !UnmodeledError.is(error)) onInternalError?.(error);
         yield encodeEventMessage(serde.encodeError(error));
         return;
       }

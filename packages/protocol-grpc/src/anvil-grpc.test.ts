@@ -14,11 +14,15 @@ import { type ChatEvent, type ChunkEvent, Greeter, NoSuchName, type TickEvent } 
 
 const protocol = grpc();
 const seen: Seen = { aborted: [] };
+/** What the server's onInternalError heard. */
+const internal: unknown[] = [];
 let listener: NodeListener;
 const transport = http2Transport();
 
 beforeAll(async () => {
-  const server = createServer(Greeter, { protocols: [protocol] }).register(greeterHandlers(seen) as never).mapService();
+  const server = createServer(Greeter, { protocols: [protocol], onInternalError: (error) => internal.push(error) })
+    .register(greeterHandlers(seen) as never)
+    .mapService();
   listener = await listen(server, { http2: true });
 });
 afterAll(async () => {
@@ -147,6 +151,8 @@ describe("grpc: Anvil client and server", () => {
       })(),
     )) as UnmodeledError;
     expect([error.code, error.message]).toEqual(["INTERNAL", "Internal failure"]);
+    // The server's log hears what the caller does not.
+    expect(internal.at(-1)).toMatchObject({ message: "secret detail" });
   });
 
   it("respects back-pressure from the caller: the server's events are produced as they are read", async () => {

@@ -6,6 +6,7 @@
  * messages for a streamed output, or a trailers-only answer for an error.
  */
 import {
+  AnvilError,
   HttpHeaders,
   DEADLINE_EXCEEDED,
   type HttpRequest,
@@ -95,9 +96,13 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
         let finish!: (trailers: Headers) => void;
         const trailers = new Promise<Headers>((resolve) => (finish = resolve));
         const signal = context.signal;
-        const body = encodeEach(events, plan.write, signal, (error) =>
-          finish(error === undefined ? OK_TRAILERS : writeStatus(new HttpHeaders(), statusOfError(operation, streamError(operation, error, signal), context.service), context.service, options)),
-        );
+        const body = encodeEach(events, plan.write, signal, (error) => {
+          if (error === undefined) return finish(OK_TRAILERS);
+          const failure = streamError(operation, error, signal);
+          // What the caller hears as INTERNAL (a plain error, an undeclared modeled one) is the server's to log.
+          if (!AnvilError.isAnvilError(failure) && !(signal?.aborted === true && error === signal.reason)) context.reportInternalError?.(error);
+          finish(writeStatus(new HttpHeaders(), statusOfError(operation, failure, context.service), context.service, options));
+        });
         return { status: 200, headers, body, trailers };
       }
       return { status: 200, headers, body: frameMessage(plan.write(output ?? {})), trailers: OK_TRAILERS };

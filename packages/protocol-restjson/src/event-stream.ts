@@ -44,11 +44,17 @@ function serdeOf(settings: HttpBindingSettings, member: EventStreamMember): Even
 }
 
 /** The body of an outgoing event stream: the member's events as frames, written as the transport reads them. */
-export function eventStreamBody(settings: HttpBindingSettings, member: EventStreamMember, value: unknown): AsyncIterable<Uint8Array> {
+export function eventStreamBody(
+  settings: HttpBindingSettings,
+  member: EventStreamMember,
+  value: unknown,
+  /** Hears an unmodeled error of the events' source (see `writeEventStream`). */
+  onInternalError?: (error: unknown) => void,
+): AsyncIterable<Uint8Array> {
   if (value === undefined || value === null) return writeEventStream([], serdeOf(settings, member));
   const iterable = isAsyncIterable(value) || (typeof value === "object" && Symbol.iterator in value);
   if (!iterable) throw new SerializationError(`encode ${settings.name}: /${member.name} is not an iterable of events`, { path: `/${member.name}` });
-  return writeEventStream(value as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(settings, member));
+  return writeEventStream(value as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(settings, member), undefined, onInternalError);
 }
 
 /** The events of an incoming body, read as the application iterates them. */

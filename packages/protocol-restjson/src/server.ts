@@ -119,7 +119,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     const writeOutput = responseWriterOf(output);
     const outputBlob = streamingBlobPayload(settings, output, "response");
     const outputStream = eventStreamPayload(output, "response");
-    const write = (out: unknown): HttpResponse => {
+    const write = (out: unknown, context?: ServerCallContext): HttpResponse => {
       const value = fillDefaults(output, out ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
       const bytes = outputBlob === undefined ? undefined : value[outputBlob.name];
       if (outputBlob !== undefined && isByteStream(bytes)) {
@@ -135,7 +135,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       const headers = response.headers;
       headers.delete("content-length");
       headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-      return { status: response.status, headers, body: eventStreamBody(settings, outputStream, value[outputStream.name]) };
+      return { status: response.status, headers, body: eventStreamBody(settings, outputStream, value[outputStream.name], context === undefined ? undefined : (error) => context.reportInternalError?.(error)) };
     };
     return { read, write };
   };
@@ -164,8 +164,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       return compiledOf(operation).read(request, context);
     },
 
-    serializeResponse(operation: OperationSchema, output: unknown): HttpResponse {
-      return compiledOf(operation).write(output);
+    serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse {
+      return compiledOf(operation).write(output, context);
     },
 
     serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse {
@@ -254,7 +254,7 @@ function boundDefaultsOf(schema: StructSchema): readonly MemberSchema[] {
 interface CompiledOperation {
   /** The input of a request: at once when its body is at hand, else a promise. */
   readonly read: (request: HttpRequest, context: ServerCallContext) => unknown;
-  readonly write: (output: unknown) => HttpResponse;
+  readonly write: (output: unknown, context?: ServerCallContext) => HttpResponse;
 }
 
 /** Writes a structure's bound members as a response. */

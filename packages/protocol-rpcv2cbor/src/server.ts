@@ -86,7 +86,7 @@ export function createRpcV2CborServer(): ServerProtocol {
       return bytes.length === 0 ? read.fromValue({}) : read(bytes);
     },
 
-    async serializeResponse(operation: OperationSchema, output: unknown, _context: ServerCallContext): Promise<HttpResponse> {
+    async serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): Promise<HttpResponse> {
       const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_CBOR });
       // An operation without output answers with no body and no Content-Type.
       if (operation.output.id === UNIT) return { status: 200, headers, body: new Uint8Array(0) };
@@ -97,7 +97,7 @@ export function createRpcV2CborServer(): ServerProtocol {
         // The other members open the stream in its initial-response message; the events follow as the transport reads them.
         const initial = compileWriter(operation.output)({ ...value, [stream.name]: undefined });
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-        return { status: 200, headers, body: eventStreams.body(stream, value[stream.name], "initial-response", initial) };
+        return { status: 200, headers, body: eventStreams.body(stream, value[stream.name], "initial-response", initial, (error) => context.reportInternalError?.(error)) };
       }
       return { status: 200, headers, body: compileWriter(operation.output)(value) };
     },

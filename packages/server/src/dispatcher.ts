@@ -156,7 +156,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const limit = match.protocol.deadline?.(request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
     return withDeadline(limit, dispatchOptions, (options) => answer(match, request, options), (error, options) =>
-      answerError(match.protocol, match.operation, error, new Context(service, request, match, options), onInternalError),
+      answerError(match.protocol, match.operation, error, new Context(service, request, match, options, onInternalError), onInternalError),
     );
   };
 
@@ -174,7 +174,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
 
   /** {@link answer}'s work: the answer itself when nothing had to wait (a promise in a `then` callback would cost two turns more). */
   function answerNow(match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Answer {
-    const context = new Context(service, request, match, dispatchOptions);
+    const context = new Context(service, request, match, dispatchOptions, onInternalError);
     const endpoint = endpoints.get(match.operation);
     if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${match.operation.id}`), true);
     let input: unknown;
@@ -344,6 +344,7 @@ class Context implements ServerCallContext, HandlerContext {
   readonly operation: OperationSchema;
   readonly protocol: string;
   readonly #options: DispatchOptions;
+  readonly #onInternalError: ((error: unknown, context: HandlerContext) => void) | undefined;
   #responseHeaders: Headers | undefined;
 
   constructor(
@@ -353,11 +354,18 @@ class Context implements ServerCallContext, HandlerContext {
     /** @internal What the request matched (the protocol answering it). */
     readonly match: RouteMatch,
     options: DispatchOptions,
+    onInternalError?: (error: unknown, context: HandlerContext) => void,
   ) {
     this.labels = match.labels;
     this.operation = match.operation;
     this.protocol = match.protocol.id;
     this.#options = options;
+    this.#onInternalError = onInternalError;
+  }
+
+  /** Hands a streamed answer's late failure to the server's `onInternalError` (when it has one). */
+  reportInternalError(error: unknown): void {
+    this.#onInternalError?.(error, this);
   }
 
   get remoteAddress(): string | undefined {

@@ -146,3 +146,37 @@ describe("restJson1 duplex event stream over a loopback socket", () => {
     expect(await conversation(h1Streaming(h1.url), h1.url)).toEqual(expected);
   });
 });
+
+describe("an event stream whose source fails after the answer began", () => {
+  const { client, server: serverProtocol } = restJson1();
+  const logged: unknown[] = [];
+  let listener: NodeListener;
+
+  beforeAll(async () => {
+    const server = createServer(Chat, { protocols: [serverProtocol], onInternalError: (error) => logged.push(error) })
+      .register("talk", (input) => {
+        async function* echoes(): AsyncGenerator<UnionValue> {
+          yield { $case: "heard", value: { text: "first", seq: 1 } };
+          throw new Error("the disk is on fire");
+        }
+        return { room: input.room, echoes: echoes() };
+      })
+      .mapService();
+    listener = await listen(server);
+  });
+  afterAll(() => listener.close({ graceMs: 100 }));
+
+  it("ends the stream with an internal failure for the caller, and hands the error to onInternalError", async () => {
+    const context = { endpoint: new URL(listener.url), service: Chat };
+    async function* none(): AsyncGenerator<UnionValue> {}
+    const request = await client.serializeRequest(Talk, { room: "lobby", lines: none() }, context);
+    const output = (await client.deserializeResponse(Talk, await h1Streaming(listener.url)(request), context)) as { echoes: AsyncIterable<UnionValue> };
+    const received: unknown[] = [];
+    const failure = await (async () => {
+      for await (const echo of output.echoes) received.push(echo);
+    })().catch((e: unknown) => e);
+    expect(received).toEqual([{ $case: "heard", value: { text: "first", seq: 1 } }]);
+    expect(failure).toMatchObject({ code: "InternalFailure", message: "Internal failure" });
+    expect(logged).toEqual([new Error("the disk is on fire")]);
+  });
+});

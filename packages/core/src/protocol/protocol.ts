@@ -69,6 +69,12 @@ export interface ServerCallContext {
   /** Labels captured by the router, percent-decoded. */
   readonly labels: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
+  /**
+   * Tells the server of a failure it cannot see itself: an error a streamed
+   * answer's source threw after the answer began (the caller hears a
+   * generic internal failure), for its `onInternalError` log.
+   */
+  readonly reportInternalError?: (error: unknown) => void;
 }
 
 /**
