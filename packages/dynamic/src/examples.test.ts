@@ -38,6 +38,11 @@ describe("operationExamples", () => {
     expect(failed).toEqual({ title: "failed", input: { pick: { $case: "text", value: "x" } }, error: { shapeId: "ex#Oops", content: { message: "no", at: new Date(3000) } } });
   });
 
+  it("takes a blob that is not base64 as its text's bytes, as AWS models write examples", () => {
+    const [example] = examplesOf(`[{ title: "json", input: { pick: { bytes: "{}" } }, output: { data: "200 SUCCESS" } }]`);
+    expect(example).toMatchObject({ input: { pick: { value: new TextEncoder().encode("{}") } }, output: { data: new TextEncoder().encode("200 SUCCESS") } });
+  });
+
   it("numbers untitled examples and has none without the trait", () => {
     expect(examplesOf(`[{ output: {} }]`).map((e) => e.title)).toEqual(["#1"]);
   });

@@ -39,7 +39,7 @@ export function operationExamples(model: Model, operation: Shape): RuntimeExampl
     const title = typeof e.title === "string" ? e.title : `#${i + 1}`;
     const where = `@examples of \`${operation.id}\` ("${title}")`;
     const convert = (target: string | undefined, value: NodeValue | undefined, part: string) =>
-      value === undefined || value === null ? undefined : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`) as Readonly<Record<string, unknown>>);
+      value === undefined || value === null ? undefined : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`, { blobText: true }) as Readonly<Record<string, unknown>>);
     const out: { -readonly [K in keyof RuntimeExample]: RuntimeExample[K] } = { title };
     if (typeof e.documentation === "string") out.documentation = e.documentation;
     const input = convert(operation.input, e.input, "input");
@@ -76,7 +76,7 @@ function withEvents(
     const target = model.getShape(member.target);
     if (!Array.isArray(value) || target?.type !== "union" || !target.traits.has("smithy.api#streaming")) continue;
     out ??= { ...converted };
-    out[name] = Object.freeze(value.map((event, i) => runtimeValue(model, target.id, event, `${where}.${name}[${i}]`)));
+    out[name] = Object.freeze(value.map((event, i) => runtimeValue(model, target.id, event, `${where}.${name}[${i}]`, { blobText: true })));
   }
   return out ? Object.freeze(out) : converted;
 }

@@ -42,21 +42,31 @@ export class NodeValueError extends Error {
  * @param value - The node value.
  * @param where - Where the value comes from, for messages.
  */
-export function runtimeValue(model: Model, targetId: string, value: NodeValue, where: string): unknown {
+export function runtimeValue(model: Model, targetId: string, value: NodeValue, where: string, options: RuntimeValueOptions = {}): unknown {
   const shape = model.getShape(targetId);
   if (!shape) throw new NodeValueError(`${where}: unknown shape \`${targetId}\``);
-  return convert(model, shape, value, where);
+  return convert(model, shape, value, where, options.blobText === true);
+}
+
+/** How {@link runtimeValue} reads values written by hand. */
+export interface RuntimeValueOptions {
+  /**
+   * A blob value that is not base64 is the UTF-8 bytes of its text, rather
+   * than an error: AWS models write `@examples` that way (`Payload: "{}"`),
+   * and Smithy requires base64 only where it says so.
+   */
+  readonly blobText?: boolean;
 }
 
 /** `exact` is the source text of an approximate number (see `exactNumberText`), which a bigDecimal takes instead. */
-function convert(model: Model, shape: Shape, value: NodeValue, where: string, exact?: string): unknown {
+function convert(model: Model, shape: Shape, value: NodeValue, where: string, blobText: boolean, exact?: string): unknown {
   if (value === null) return null;
   switch (shape.type) {
     case "timestamp":
       return toDate(value, where);
     case "blob":
       if (typeof value !== "string") throw new NodeValueError(`${where}: a blob value must be base64 text`);
-      return fromBase64(value, where);
+      return blobText && !isBase64(value) ? new TextEncoder().encode(value) : fromBase64(value, where);
     case "bigDecimal":
       if (typeof value !== "number" && typeof value !== "bigint" && typeof value !== "string") {
         throw new NodeValueError(`${where}: a bigDecimal value must be a number`);
@@ -76,13 +86,13 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string, ex
     case "set": {
       if (!Array.isArray(value)) return value;
       const item = shape.members.get("member")!;
-      return Object.freeze(value.map((v, i) => convert(model, targetOf(model, item.target, where), v, `${where}[${i}]`, exactNumberText(value, i))));
+      return Object.freeze(value.map((v, i) => convert(model, targetOf(model, item.target, where), v, `${where}[${i}]`, blobText, exactNumberText(value, i))));
     }
     case "map": {
       if (!isNodeObject(value)) return value;
       const target = targetOf(model, shape.members.get("value")!.target, where);
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) setDataKey(out, key, convert(model, target, value[key]!, `${where}.${key}`, exactNumberText(value, key)));
+      for (const key of Object.keys(value)) setDataKey(out, key, convert(model, target, value[key]!, `${where}.${key}`, blobText, exactNumberText(value, key)));
       return Object.freeze(out);
     }
     case "structure": {
@@ -90,7 +100,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string, ex
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const m = shape.members.get(key);
-        setDataKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`, exactNumberText(value, key)) : value[key]);
+        setDataKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`, blobText, exactNumberText(value, key)) : value[key]);
       }
       return Object.freeze(out);
     }
@@ -100,7 +110,7 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string, ex
       if (keys.length !== 1) return value;
       const name = keys[0]!;
       const m = shape.members.get(name);
-      const inner = m ? convert(model, targetOf(model, m.target, where), value[name]!, `${where}.${name}`, exactNumberText(value, name)) : value[name];
+      const inner = m ? convert(model, targetOf(model, m.target, where), value[name]!, `${where}.${name}`, blobText, exactNumberText(value, name)) : value[name];
       return Object.freeze({ $case: name, value: inner });
     }
     default:
@@ -131,8 +141,12 @@ function toDate(value: NodeValue, where: string): Date {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+function isBase64(text: string): boolean {
+  return text.length % 4 !== 1 && BASE64.test(text);
+}
+
 function fromBase64(text: string, where: string): Uint8Array {
-  if (text.length % 4 === 1 || !BASE64.test(text)) throw new NodeValueError(`${where}: invalid base64 blob value`);
+  if (!isBase64(text)) throw new NodeValueError(`${where}: invalid base64 blob value`);
   // atob is a web standard (Node 16+); it accepts missing padding.
   const binary = atob(text);
   const out = new Uint8Array(binary.length);

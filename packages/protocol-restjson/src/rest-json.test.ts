@@ -354,6 +354,8 @@ describe("server", () => {
     expect(res.headers.get("etag")).toBe("abc");
     expect(JSON.parse(text(res.body))).toEqual({ name: "Seattle" });
     expect((await server.serializeResponse(GetCity, { status: 202 }, serverContext())).status).toBe(202);
+    // What is no HTTP status (the 0 that AWS models default such members to) leaves the @http code.
+    expect((await server.serializeResponse(GetCity, { status: 0 }, serverContext())).status).toBe(200);
     const put = await server.serializeResponse(PutPhoto, {}, serverContext());
     expect(put.status).toBe(204);
     expect(text(put.body)).toBe("");

@@ -274,7 +274,8 @@ function compileResponseWriter(settings: HttpBindingSettings, schema: StructSche
     const data = body.data ?? EMPTY;
     // Text is measured by the transport, which encodes it.
     if (typeof data !== "string") headers.set("content-length", String(data.byteLength));
-    return { status: typeof codeValue === "number" ? codeValue : status, headers, body: data };
+    // A code that is no HTTP status (the 0 a 1.0 model's primitive integer defaults to) leaves the @http code.
+    return { status: typeof codeValue === "number" && Number.isInteger(codeValue) && codeValue >= 100 && codeValue <= 599 ? codeValue : status, headers, body: data };
   };
 }
 
