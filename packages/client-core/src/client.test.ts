@@ -255,6 +255,37 @@ describe("abort and timeout", () => {
     expect(getEventListeners(signal, "abort")).toHaveLength(1);
   });
 
+  it("fails a streamed output cut by the call's abort with the abort's TransportError, as before the answer", async () => {
+    const controller = new AbortController();
+    const { client } = setup([
+      (request) =>
+        Promise.resolve({
+          status: 200,
+          headers: new Headers(),
+          body: (async function* () {
+            yield new Uint8Array([1]);
+            // The transport cuts the body when the signal fires, with an error of its own.
+            if (request.signal!.aborted) throw new Error("socket closed");
+            await new Promise((_, reject) => request.signal!.addEventListener("abort", () => reject(new Error("socket closed"))));
+          })(),
+        }),
+    ]);
+    const out = await client.download({ id: "a" }, { signal: controller.signal });
+    const chunks: Uint8Array[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const chunk of out.data) {
+          chunks.push(chunk);
+          controller.abort(new Error("user stopped"));
+        }
+      })(),
+    );
+    expect(chunks).toEqual([new Uint8Array([1])]);
+    expect(TransportError.is(error)).toBe(true);
+    expect(error.code).toBe("RequestAborted");
+    expect(error.cause).toEqual(new Error("user stopped"));
+  });
+
   it("passes no signal down when the call has none", async () => {
     const { client, transport } = setup([(request) => Promise.resolve({ status: 200, headers: new Headers(), body: new TextEncoder().encode(`{"id":"${request.signal === undefined}"}`) })]);
     expect((await client.getThing({ id: "a" })).id).toBe("true");

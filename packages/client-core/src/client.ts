@@ -172,7 +172,10 @@ async function attempts(
     for (const interceptor of config.interceptors) {
       if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
     }
-    if (!("error" in result)) return attachMetadata(result.output, metadataOf(facts));
+    if (!("error" in result)) {
+      if (signal !== undefined && streamsOutput(operation)) abortAwareStreams(result.output, operation, signal);
+      return attachMetadata(result.output, metadataOf(facts));
+    }
 
     const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
     if (delay === undefined) throw finish(result.error, facts);
@@ -204,6 +207,34 @@ function callError(error: unknown, signal: AbortSignal | undefined, operation: O
   const reason: unknown = signal.reason;
   if (reason instanceof CallTimeout) return new TransportError(TIMED_OUT, `${operation.name}: timed out after ${reason.ms} ms`, { cause: error });
   return new TransportError(ABORTED, `${operation.name}: the call was aborted`, { cause: reason });
+}
+
+/**
+ * Makes the streamed members of an output (async iterables; a web
+ * `ReadableStream` is left as it is) fail as the call does once its signal
+ * fired: with the abort's or the timeout's TransportError, as before the
+ * answer came, rather than with whatever the cut stream threw.
+ */
+function abortAwareStreams(output: unknown, operation: OperationSchema, signal: AbortSignal): void {
+  if (typeof output !== "object" || output === null) return;
+  const value = output as Record<string, unknown>;
+  for (const m of operation.output.members) {
+    const stream = value[m.name];
+    if (m.traits.streaming !== true || !isAsyncIterable(stream) || typeof (stream as { getReader?: unknown }).getReader === "function") continue;
+    value[m.name] = abortAware(stream, signal, operation);
+  }
+}
+
+async function* abortAware<T>(source: AsyncIterable<T>, signal: AbortSignal, operation: OperationSchema): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* source;
+  } catch (error) {
+    throw callError(error, signal, operation);
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
 }
 
 /** Puts the call's metadata on the error it fails with. */
