@@ -11,16 +11,17 @@ import { CloudWatchClient, CloudWatchServiceException, DashboardNotFoundError, G
 import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
 import { NodeHttp2Handler } from "@smithy/node-http-handler";
 import { GetFunctionCommand, LambdaClient, LambdaServiceException, ListFunctionsCommand, ResourceNotFoundException as LambdaNotFound } from "@aws-sdk/client-lambda";
+import { DescribeServicesCommand, GetAttributeValuesCommand, NotFoundException as PricingNotFound, PricingClient, PricingServiceException } from "@aws-sdk/client-pricing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorClass, type ServiceSchema, type StructSchema } from "@anvil/core";
 import { schemasFromModel } from "@anvil/dynamic";
 import { hasErrors, loadModel } from "@anvil/model";
-import { awsJson1_0 } from "@anvil/protocol-awsjson";
+import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { createServer, type HandlerContext } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
-import { CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL } from "./aws-models.js";
+import { CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL, PRICING_MODEL } from "./aws-models.js";
 
 // The SDK warns once per process that its later versions will need Node 22; not this test's concern.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -374,5 +375,72 @@ describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor
       expect(e.message).toMatch(/Namespace/);
       expect(e.$metadata.httpStatusCode).toBe(400);
     });
+  });
+});
+
+describe("@aws-sdk/client-pricing (awsJson1_1) against an Anvil server", () => {
+  const schemas = schemasOf("pricing.smithy", PRICING_MODEL);
+  const service = schemas.service("com.amazonaws.pricing#AWSPriceListService");
+  const NotFound = errorClass(schemas.shape("com.amazonaws.pricing#NotFoundException") as StructSchema<{ Message?: string }>);
+  const services = [
+    { ServiceCode: "AmazonEC2", AttributeNames: ["instanceType", "location"] },
+    { ServiceCode: "AmazonS3", AttributeNames: ["storageClass"] },
+  ];
+  const seen: { input?: Record<string, unknown>; target?: string | null } = {};
+  const handlers: Record<string, Handler> = {
+    async describeServices(input, context) {
+      seen.input = input;
+      seen.target = context.headers.get("x-amz-target");
+      const start = input.NextToken === undefined ? 0 : Number(input.NextToken);
+      const end = start + ((input.MaxResults as number | undefined) ?? 100);
+      return { Services: services.slice(start, end), FormatVersion: "aws_v1", ...(end < services.length ? { NextToken: String(end) } : {}) };
+    },
+    async getAttributeValues(input) {
+      const found = services.find((s) => s.ServiceCode === input.ServiceCode);
+      if (!found) throw new NotFound({ Message: `no service ${String(input.ServiceCode)}` });
+      return { AttributeValues: [{ Value: "m5.large" }, { Value: "t3.micro" }] };
+    },
+  };
+  let listener: NodeListener;
+  let client: PricingClient;
+
+  beforeAll(async () => {
+    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_1()], onInternalError: () => {} })
+      .register(handlers as never)
+      .mapService();
+    listener = await listen(server);
+    client = new PricingClient(sdkConfig(listener));
+  });
+  afterAll(async () => {
+    client.destroy();
+    await listener.close({ graceMs: 100 });
+  });
+
+  it("describes services page by page: the 1.1 target, lists of structures, tokens", async () => {
+    const first = await client.send(new DescribeServicesCommand({ FormatVersion: "aws_v1", MaxResults: 1 }));
+    expect(seen.target).toBe("AWSPriceListService.DescribeServices");
+    expect(seen.input).toEqual({ FormatVersion: "aws_v1", MaxResults: 1 });
+    expect(first.Services).toEqual([services[0]]);
+    expect(first.NextToken).toBe("1");
+    const second = await client.send(new DescribeServicesCommand({ MaxResults: 1, NextToken: first.NextToken }));
+    expect(second.Services?.map((s) => s.ServiceCode)).toEqual(["AmazonS3"]);
+    expect(second.NextToken).toBeUndefined();
+  });
+
+  it("surfaces a modeled error whose member is spelled Message as the SDK's typed NotFoundException, with its message", async () => {
+    const error = await rejection(client.send(new GetAttributeValuesCommand({ ServiceCode: "AmazonNope", AttributeName: "x" })));
+    expect(error).toBeInstanceOf(PricingNotFound);
+    expect((error as PricingNotFound).message).toBe("no service AmazonNope");
+    expect((error as PricingNotFound).$metadata.httpStatusCode).toBe(404);
+    const ok = await client.send(new GetAttributeValuesCommand({ ServiceCode: "AmazonEC2", AttributeName: "instanceType" }));
+    expect(ok.AttributeValues?.map((v) => v.Value)).toEqual(["m5.large", "t3.micro"]);
+  });
+
+  it("surfaces a constraint violation as a ValidationException naming the field", async () => {
+    const error = await rejection(client.send(new DescribeServicesCommand({ MaxResults: 0 })));
+    expect(error).toBeInstanceOf(PricingServiceException);
+    expect((error as PricingServiceException).name).toBe("ValidationException");
+    expect((error as PricingServiceException).message).toMatch(/MaxResults/);
+    expect((error as PricingServiceException).$metadata.httpStatusCode).toBe(400);
   });
 });
