@@ -12,6 +12,7 @@ import {
   type HttpRequest,
   type HttpResponse,
   type InputOf,
+  isAsyncIterable,
   type OperationSchema,
   type OutputOf,
   type ServiceSchema,
@@ -231,10 +232,6 @@ async function* abortAware<T>(source: AsyncIterable<T>, signal: AbortSignal, ope
   } catch (error) {
     throw callError(error, signal, operation);
   }
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
 }
 
 /** Puts the call's metadata on the error it fails with. */
