@@ -43,6 +43,14 @@ function sdkConfig(listener: NodeListener) {
   } as const;
 }
 
+/** An Anvil server for one of our models on a loopback port: the handlers, the protocols, unmodeled errors not logged. */
+function serve(service: ServiceSchema, protocols: Parameters<typeof createServer>[1]["protocols"], handlers: Record<string, Handler>, options: { http2?: boolean } = {}): Promise<NodeListener> {
+  const server = createServer(service, { protocols, onInternalError: () => {} })
+    .register(handlers as never)
+    .mapService();
+  return listen(server, options);
+}
+
 /** The rejection of a promise (failing if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -101,10 +109,7 @@ describe("@aws-sdk/client-dynamodb (awsJson1_0) against an Anvil server", () => 
   let client: DynamoDBClient;
 
   beforeAll(async () => {
-    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_0()], onInternalError: () => {} })
-      .register(handlers as never)
-      .mapService();
-    listener = await listen(server);
+    listener = await serve(service, [awsJson1_0()], handlers);
     client = new DynamoDBClient({ ...sdkConfig(listener), endpointDiscoveryEnabled: false, accountIdEndpointMode: "disabled" });
   });
   afterAll(async () => {
@@ -222,10 +227,7 @@ describe.each([
   let client: LambdaClient;
 
   beforeAll(async () => {
-    const server = createServer(service as ServiceSchema, { protocols: [restJson1()], onInternalError: () => {} })
-      .register(handlers as never)
-      .mapService();
-    listener = await listen(server, { http2 });
+    listener = await serve(service, [restJson1()], handlers, { http2 });
     client = new LambdaClient({ ...sdkConfig(listener), ...(http2 ? { requestHandler: new NodeHttp2Handler({ disableConcurrentStreams: false }) } : {}) });
   });
   afterAll(async () => {
@@ -307,10 +309,7 @@ describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor
   let listener: NodeListener;
 
   beforeAll(async () => {
-    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_0(), rpcv2Cbor()], onInternalError: () => {} })
-      .register(handlers as never)
-      .mapService();
-    listener = await listen(server);
+    listener = await serve(service, [awsJson1_0(), rpcv2Cbor()], handlers);
   });
   afterAll(async () => {
     await listener.close({ graceMs: 100 });
@@ -405,10 +404,7 @@ describe("@aws-sdk/client-pricing (awsJson1_1) against an Anvil server", () => {
   let client: PricingClient;
 
   beforeAll(async () => {
-    const server = createServer(service as ServiceSchema, { protocols: [awsJson1_1()], onInternalError: () => {} })
-      .register(handlers as never)
-      .mapService();
-    listener = await listen(server);
+    listener = await serve(service, [awsJson1_1()], handlers);
     client = new PricingClient(sdkConfig(listener));
   });
   afterAll(async () => {
