@@ -13,8 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PATH, REQUEST } from "./servers/greeter-model.mjs";
 import { runInstructionBench } from "./instructions.mjs";
-import { canPin, cpuCost, cpuTime, startServer } from "./server-process.mjs";
-import { median } from "./timing.mjs";
+import { canPin, cpuCost, cpuTime, printComparison, startServer } from "./server-process.mjs";
 
 // BENCH_SERVERS=grpc-js,grpc-anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
 const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
@@ -81,16 +80,7 @@ export async function runGrpcBench({ quick, instructions }) {
     console.log(`\n## gRPC server (unary ${PATH}, ${REQUEST.length}-byte request, h2load: 1 connection, ${streams} streams)\n`);
     console.log(pin ? "Servers pinned to CPU 1, h2load to CPU 0." : "Processes not pinned (taskset unavailable or a single CPU).");
     console.log(`Medians of ${rounds} interleaved ${seconds}-second runs per server; ratios are medians of per-round ratios against grpc-js.\n`);
-    const main = samples[0][0].mainUs !== undefined;
-    console.log(`| server | calls/s | vs grpc-js | calls per server CPU-s | vs grpc-js |${main ? " main thread µs/call | vs grpc-js |" : ""}`);
-    console.log(`|---|---:|---:|---:|---:|${main ? "---:|---:|" : ""}`);
-    const ratio = (k, key, base = 0) => median(samples[k].map((x, r) => x[key] / samples[base][r][key]));
-    const med = (k, key) => median(samples[k].map((x) => x[key]));
-    for (let k = 0; k < servers.length; k++) {
-      // Main-thread time is a cost: the speed ratio is grpc-js's over the server's.
-      const mainCells = main ? ` ${med(k, "mainUs").toFixed(2)} | ${ratio(0, "mainUs", k).toFixed(2)}× |` : "";
-      console.log(`| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, "perCpu").toFixed(2)}× |${mainCells}`);
-    }
+    printComparison(servers, samples, { rate: "calls/s", perCpu: "calls per server CPU-s", unit: "call", base: "grpc-js" });
     console.log(`\nper-round anvil/grpc-js calls/s: ${samples[1].map((x, r) => (x.rps / samples[0][r].rps).toFixed(2)).join(", ")}`);
   } finally {
     for (const s of servers) s.child.kill();

@@ -18,8 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { runInstructionBench } from "./instructions.mjs";
-import { canPin, cpuCost, cpuTime, pinSelf, startServer } from "./server-process.mjs";
-import { median } from "./timing.mjs";
+import { canPin, cpuCost, cpuTime, pinSelf, printComparison, startServer } from "./server-process.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
 const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
@@ -113,18 +112,16 @@ export async function runServerBench({ quick, instructions }) {
     if (!wrk) console.log("wrk is not installed (apt-get install wrk): autocannon cannot saturate fast servers, so req/s is capped by it.\n");
     console.log(pin ? "Servers pinned to CPU 1, load generator to CPU 0." : "Processes not pinned (taskset unavailable or a single CPU).");
     console.log(`Medians of ${rounds} interleaved ${seconds}-second slices per server, the order rotating; ratios are medians of per-round ratios against bare node:http.\n`);
-    const main = samples[0][0].mainUs !== undefined;
-    console.log(`| server | req/s | vs bare | req per server CPU-s | vs bare |${main ? " main thread µs/req | vs bare |" : ""} p50 ms | p99 ms |`);
-    console.log(`|---|---:|---:|---:|---:|${main ? "---:|---:|" : ""}---:|---:|`);
-    const ratio = (k, base, key) => median(samples[k].map((x, r) => x[key] / samples[base][r][key]));
-    const med = (k, key) => median(samples[k].map((x) => x[key]));
-    for (let k = 0; k < servers.length; k++) {
-      // Main-thread time is a cost: the speed ratio is the baseline's over the server's.
-      const mainCells = main ? ` ${med(k, "mainUs").toFixed(2)} | ${ratio(0, k, "mainUs").toFixed(2)}× |` : "";
-      console.log(
-        `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× |${mainCells} ${med(k, "p50").toFixed(2)} | ${med(k, "p99").toFixed(2)} |`,
-      );
-    }
+    const { ratio, main } = printComparison(servers, samples, {
+      rate: "req/s",
+      perCpu: "req per server CPU-s",
+      unit: "req",
+      base: "bare",
+      extra: [
+        { head: "p50 ms", key: "p50" },
+        { head: "p99 ms", key: "p99" },
+      ],
+    });
     if (!process.env.BENCH_SERVERS) {
       const mainRatio = main ? `, ${ratio(2, 1, "mainUs").toFixed(2)}× in main-thread time` : "";
       console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s${mainRatio}`);

@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
+import { median } from "./timing.mjs";
 
 /**
  * Whether `taskset` can pin processes here (Linux with util-linux, two cores
@@ -52,4 +53,28 @@ export function cpuCost(before, after, count) {
 export function pinSelf(cpu) {
   execFileSync("taskset", ["-pc", String(cpu), String(process.pid)], { stdio: "ignore" });
   return () => execFileSync("taskset", ["-pc", `0-${cpus().length - 1}`, String(process.pid)], { stdio: "ignore" });
+}
+
+/**
+ * Prints a server bench's comparison table from interleaved rounds
+ * (`samples[k][round]` of server k): the median rate and rate per server
+ * CPU-second, each with its ratio against the first server (the median of
+ * per-round ratios), the main thread's µs per `unit` where the system tells
+ * it, then the `extra` columns. Returns `ratio(k, base, key)`, the median of
+ * server k's per-round `key` over server `base`'s, and whether the
+ * main-thread column was there.
+ */
+export function printComparison(servers, samples, { rate, perCpu, unit, base, extra = [] }) {
+  const ratio = (k, b, key) => median(samples[k].map((x, r) => x[key] / samples[b][r][key]));
+  const med = (k, key) => median(samples[k].map((x) => x[key]));
+  const main = samples[0][0].mainUs !== undefined;
+  console.log(`| server | ${rate} | vs ${base} | ${perCpu} | vs ${base} |${main ? ` main thread µs/${unit} | vs ${base} |` : ""}${extra.map((c) => ` ${c.head} |`).join("")}`);
+  console.log(`|---|---:|---:|---:|---:|${main ? "---:|---:|" : ""}${extra.map(() => "---:|").join("")}`);
+  for (let k = 0; k < servers.length; k++) {
+    // Main-thread time is a cost: the speed ratio is the baseline's over the server's.
+    const mainCells = main ? ` ${med(k, "mainUs").toFixed(2)} | ${ratio(0, k, "mainUs").toFixed(2)}× |` : "";
+    const extraCells = extra.map((c) => ` ${med(k, c.key).toFixed(2)} |`).join("");
+    console.log(`| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× |${mainCells}${extraCells}`);
+  }
+  return { ratio, main };
 }
