@@ -36,6 +36,7 @@ export { fillIdempotencyTokens, newIdempotencyToken } from "./values/idempotency
 export { setDataKey } from "./values/data-key.js";
 export {
   AnvilError,
+  BODY_EXCERPT_LENGTH,
   createModeledError,
   errorClass,
   ModeledError,

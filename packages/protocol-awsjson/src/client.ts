@@ -4,6 +4,7 @@
  * output or a `__type`-marked error back.
  */
 import {
+  BODY_EXCERPT_LENGTH,
   CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
@@ -31,9 +32,6 @@ import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
 import { JSON_SETTINGS, targetOf, type AwsJsonVariant } from "./wire.js";
-
-/** How much of an unreadable error body an UnmodeledError keeps. */
-const EXCERPT_LENGTH = 256;
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
@@ -120,13 +118,13 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
       return new UnmodeledError(name ?? "UnknownError", `awsJson: error ${name} body does not match its shape`, {
         $metadata,
         cause,
-        bodyExcerpt: text.slice(0, EXCERPT_LENGTH),
+        bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH),
       });
     }
   }
   const code = name || `Http${response.status}`;
   const message = bodyMessage(body) ?? `awsJson: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
-  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
+  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH) });
 }
 
 function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {

@@ -7,6 +7,7 @@
  * status the gRPC HTTP-to-status table gives it.
  */
 import {
+  BODY_EXCERPT_LENGTH,
   type ClientCallContext,
   type ClientProtocol,
   type HttpRequest,
@@ -29,7 +30,6 @@ import { GRPC_PROTO, isAnyGrpcContentType } from "./wire.js";
 
 const SIDE = "grpc client";
 const USER_AGENT = "grpc-anvil/0.1";
-const EXCERPT_LENGTH = 256;
 
 /** The client protocol. */
 export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
@@ -102,7 +102,7 @@ async function notGrpc(response: HttpResponse): Promise<UnmodeledError> {
   const code = response.status === 200 ? GrpcStatus.UNKNOWN : statusFromHttp(response.status);
   let bodyExcerpt = "";
   try {
-    bodyExcerpt = new TextDecoder("utf-8", { fatal: false }).decode((await readBody(response.body)).subarray(0, EXCERPT_LENGTH));
+    bodyExcerpt = new TextDecoder("utf-8", { fatal: false }).decode((await readBody(response.body)).subarray(0, BODY_EXCERPT_LENGTH));
   } catch {
     // the excerpt is for diagnosis only
   }

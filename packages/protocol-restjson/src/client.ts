@@ -4,6 +4,7 @@
  * output, the modeled error its type names, or an UnmodeledError.
  */
 import {
+  BODY_EXCERPT_LENGTH,
   bodyBytes,
   binaryBody,
   CLIENT_INPUT_DEFAULTS,
@@ -38,9 +39,6 @@ import { codingsOf } from "./compression.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
 import { Md5 } from "@smithy/md5-js";
 import { encodeLabel, scalarToText } from "./text-values.js";
-
-/** How much of an unreadable error body an UnmodeledError keeps. */
-const EXCERPT_LENGTH = 256;
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
@@ -213,14 +211,14 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
       return new UnmodeledError(name ?? "UnknownError", `${settings.name}: error ${name} does not match its shape`, {
         $metadata,
         cause,
-        bodyExcerpt: text.slice(0, EXCERPT_LENGTH),
+        bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH),
       });
     }
   }
   const code = name || `Http${response.status}`;
   const message =
     bodyMessage(body) ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
-  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, EXCERPT_LENGTH) });
+  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH) });
 }
 
 /** The error type the settings' headers name, if any. */

@@ -5,6 +5,7 @@
  * output or a `__type`-marked error back.
  */
 import {
+  BODY_EXCERPT_LENGTH,
   CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
@@ -32,9 +33,6 @@ import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";
 import { CBOR, PROTOCOL_ID, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js";
-
-/** How much of an unreadable error body an UnmodeledError keeps. */
-const EXCERPT_LENGTH = 256;
 
 /**
  * What the client reads of an error body before it knows the error's shape:
@@ -142,12 +140,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: false });
  * page), else as hex (CBOR maps start with a byte of 0xa0 or more).
  */
 function excerpt(bytes: Uint8Array): string {
-  const head = bytes.subarray(0, EXCERPT_LENGTH);
+  const head = bytes.subarray(0, BODY_EXCERPT_LENGTH);
   const isText = (b: number): boolean => b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b !== 0x7f);
   const first = head[0];
   if (first === undefined) return "";
   if (first < 0x80 && head.every((b) => b >= 0x80 || isText(b))) return utf8.decode(head);
-  return Array.from(head.subarray(0, EXCERPT_LENGTH / 2), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(head.subarray(0, BODY_EXCERPT_LENGTH / 2), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function requestIdOf(headers: Headers): { requestId?: string } {

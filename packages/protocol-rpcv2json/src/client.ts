@@ -5,6 +5,7 @@
  * the output or a `__type`-marked error back.
  */
 import {
+  BODY_EXCERPT_LENGTH,
   CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
@@ -32,9 +33,6 @@ import {
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
-
-/** How much of an unreadable error body an UnmodeledError keeps. */
-const EXCERPT_LENGTH = 256;
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
@@ -95,7 +93,7 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   let schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
   const queryCode = responseQueryCode(response.headers, context.service);
   if (schema === undefined && queryCode !== undefined) schema = findErrorByQueryCode([...operation.errors, ...context.service.errors], queryCode);
-  const bodyExcerpt = text.slice(0, EXCERPT_LENGTH);
+  const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
   if (schema !== undefined) {
     try {
       const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;

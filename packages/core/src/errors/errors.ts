@@ -160,6 +160,9 @@ export function createModeledError<M extends object>(schema: StructSchema<M>, me
   return new (errorClass(schema))(members, options);
 }
 
+/** How much of an error body an {@link UnmodeledError} keeps as its `bodyExcerpt`. */
+export const BODY_EXCERPT_LENGTH = 256;
+
 /**
  * An error response the client could not match to a modeled error: an
  * unknown type, a proxy's HTML page, a 5xx without a body.

@@ -4,7 +4,7 @@
  * pick an answer live here once, so a generated fake and `anvil serve
  * --fake` answer the same input the same way.
  */
-import { createModeledError, type ModeledError, UnmodeledError, ValidationError, type ValidationField } from "../errors/errors.js";
+import { BODY_EXCERPT_LENGTH, createModeledError, type ModeledError, UnmodeledError, ValidationError, type ValidationField } from "../errors/errors.js";
 import { VALIDATION_EXCEPTION_ID } from "../protocol/error-type.js";
 import type { InputOf, OutputOf } from "../schema/mapped-types.js";
 import type { OperationSchema, StructSchema } from "../schema/schema.js";
@@ -77,9 +77,6 @@ function compileClientCheck(operation: OperationSchema): CompiledClientCheck {
   return c;
 }
 
-/** How much of the error body a client's UnmodeledError keeps (the HTTP protocols' excerpt length). */
-const EXCERPT_LENGTH = 256;
-
 /**
  * The error a real client rejects with when a server answers invalid input
  * with ValidationException (400): the modeled
@@ -99,7 +96,7 @@ function validationRejection(operation: OperationSchema): (fieldList: readonly V
   }
   return (fieldList) => {
     const message = ValidationError.summary(fieldList);
-    return new UnmodeledError("ValidationException", message, { $metadata: { httpStatus: 400 }, bodyExcerpt: JSON.stringify({ message }).slice(0, EXCERPT_LENGTH) });
+    return new UnmodeledError("ValidationException", message, { $metadata: { httpStatus: 400 }, bodyExcerpt: JSON.stringify({ message }).slice(0, BODY_EXCERPT_LENGTH) });
   };
 }
 
