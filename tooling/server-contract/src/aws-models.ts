@@ -1,5 +1,5 @@
 /**
- * Our own minimal Smithy models of a few operations of two AWS services,
+ * Our own minimal Smithy models of a few operations of a few AWS services,
  * written for the AWS SDK interop test (`aws-sdk.test.ts`). Only what the
  * SDK clients rely on has to match the real services: the shape ids (the
  * SDK resolves errors by name in the service namespace), the protocol, the
@@ -489,6 +489,265 @@ structure InvalidParameterException {
 @error("server")
 @httpError(500)
 structure InternalErrorException {
+    Message: String
+}
+`;
+
+/**
+ * SageMaker Runtime over `aws.protocols#restJson1`: a blob `@httpPayload`
+ * in and out with its media types and attributes in headers, and an event
+ * stream of payload parts whose union also names two errors.
+ */
+export const SAGEMAKER_RUNTIME_MODEL = `
+$version: "2"
+namespace com.amazonaws.sagemakerruntime
+
+use aws.api#service
+use aws.auth#sigv4
+use aws.protocols#restJson1
+
+@service(sdkId: "SageMaker Runtime", endpointPrefix: "runtime.sagemaker")
+@sigv4(name: "sagemaker")
+@restJson1
+service AmazonSageMakerRuntime {
+    version: "2017-05-13"
+    operations: [InvokeEndpoint, InvokeEndpointWithResponseStream]
+}
+
+@http(method: "POST", uri: "/endpoints/{EndpointName}/invocations", code: 200)
+operation InvokeEndpoint {
+    input := {
+        @required
+        @httpLabel
+        EndpointName: EndpointName
+        @required
+        @httpPayload
+        Body: BodyBlob
+        @httpHeader("Content-Type")
+        ContentType: Header
+        @httpHeader("Accept")
+        Accept: Header
+        @httpHeader("X-Amzn-SageMaker-Custom-Attributes")
+        CustomAttributes: CustomAttributesHeader
+        @httpHeader("X-Amzn-SageMaker-Target-Variant")
+        TargetVariant: Header
+        @httpHeader("X-Amzn-SageMaker-Inference-Id")
+        @length(min: 1, max: 64)
+        InferenceId: String
+    }
+    output := {
+        @required
+        @httpPayload
+        Body: BodyBlob
+        @httpHeader("Content-Type")
+        ContentType: Header
+        @httpHeader("x-Amzn-Invoked-Production-Variant")
+        InvokedProductionVariant: Header
+        @httpHeader("X-Amzn-SageMaker-Custom-Attributes")
+        CustomAttributes: CustomAttributesHeader
+    }
+    errors: [InternalFailure, ServiceUnavailable, ValidationError, ModelError]
+}
+
+@http(method: "POST", uri: "/endpoints/{EndpointName}/invocations-response-stream", code: 200)
+operation InvokeEndpointWithResponseStream {
+    input := {
+        @required
+        @httpLabel
+        EndpointName: EndpointName
+        @required
+        @httpPayload
+        Body: BodyBlob
+        @httpHeader("Content-Type")
+        ContentType: Header
+        @httpHeader("X-Amzn-SageMaker-Accept")
+        Accept: Header
+        @httpHeader("X-Amzn-SageMaker-Custom-Attributes")
+        CustomAttributes: CustomAttributesHeader
+    }
+    output := {
+        @required
+        @httpPayload
+        Body: ResponseStream
+        @httpHeader("X-Amzn-SageMaker-Content-Type")
+        ContentType: Header
+        @httpHeader("x-Amzn-Invoked-Production-Variant")
+        InvokedProductionVariant: Header
+        @httpHeader("X-Amzn-SageMaker-Custom-Attributes")
+        CustomAttributes: CustomAttributesHeader
+    }
+    errors: [InternalFailure, ServiceUnavailable, ValidationError, ModelError, ModelStreamError, InternalStreamFailure]
+}
+
+@length(max: 63)
+@pattern("^[a-zA-Z0-9](-*[a-zA-Z0-9])*")
+string EndpointName
+
+@length(max: 1024)
+@pattern("\\\\p{ASCII}*")
+string Header
+
+@length(max: 1024)
+@pattern("\\\\p{ASCII}*")
+@sensitive
+string CustomAttributesHeader
+
+@length(max: 6291456)
+@sensitive
+blob BodyBlob
+
+@streaming
+union ResponseStream {
+    PayloadPart: PayloadPart
+    ModelStreamError: ModelStreamError
+    InternalStreamFailure: InternalStreamFailure
+}
+
+structure PayloadPart {
+    @eventPayload
+    Bytes: PartBlob
+}
+
+@sensitive
+blob PartBlob
+
+@error("client")
+structure ModelStreamError {
+    Message: String
+    ErrorCode: String
+}
+
+@error("server")
+structure InternalStreamFailure {
+    Message: String
+}
+
+@error("client")
+@httpError(400)
+structure ValidationError {
+    Message: String
+}
+
+@error("client")
+@httpError(424)
+structure ModelError {
+    Message: String
+    OriginalStatusCode: Integer
+    OriginalMessage: String
+    LogStreamArn: String
+}
+
+@error("server")
+@httpError(500)
+structure InternalFailure {
+    Message: String
+}
+
+@error("server")
+@httpError(503)
+structure ServiceUnavailable {
+    Message: String
+}
+`;
+
+/**
+ * The API Gateway Management API (of WebSocket APIs) over
+ * `aws.protocols#restJson1`: a required blob `@httpPayload`, a connection id
+ * as label under the literal `@connections`, `@jsonName`s and `date-time`
+ * timestamps, a 204, and errors without members.
+ */
+export const APIGATEWAY_MANAGEMENT_MODEL = `
+$version: "2"
+namespace com.amazonaws.apigatewaymanagementapi
+
+use aws.api#service
+use aws.auth#sigv4
+use aws.protocols#restJson1
+
+@service(sdkId: "ApiGatewayManagementApi", endpointPrefix: "execute-api")
+@sigv4(name: "execute-api")
+@restJson1
+service ApiGatewayManagementApi {
+    version: "2018-11-29"
+    operations: [DeleteConnection, GetConnection, PostToConnection]
+}
+
+@idempotent
+@http(method: "DELETE", uri: "/@connections/{ConnectionId}", code: 204)
+operation DeleteConnection {
+    input := {
+        @required
+        @httpLabel
+        ConnectionId: String
+    }
+    output: Unit
+    errors: [ForbiddenException, GoneException, LimitExceededException]
+}
+
+@readonly
+@http(method: "GET", uri: "/@connections/{ConnectionId}", code: 200)
+operation GetConnection {
+    input := {
+        @required
+        @httpLabel
+        ConnectionId: String
+    }
+    output := {
+        @jsonName("connectedAt")
+        ConnectedAt: TimestampIso8601
+        @jsonName("identity")
+        Identity: Identity
+        @jsonName("lastActiveAt")
+        LastActiveAt: TimestampIso8601
+    }
+    errors: [ForbiddenException, GoneException, LimitExceededException]
+}
+
+@http(method: "POST", uri: "/@connections/{ConnectionId}", code: 200)
+operation PostToConnection {
+    input := {
+        @required
+        @httpPayload
+        Data: Data
+        @required
+        @httpLabel
+        ConnectionId: String
+    }
+    output: Unit
+    errors: [ForbiddenException, GoneException, LimitExceededException, PayloadTooLargeException]
+}
+
+@length(max: 131072)
+blob Data
+
+@timestampFormat("date-time")
+timestamp TimestampIso8601
+
+structure Identity {
+    @required
+    @jsonName("sourceIp")
+    SourceIp: String
+    @required
+    @jsonName("userAgent")
+    UserAgent: String
+}
+
+@error("client")
+@httpError(403)
+structure ForbiddenException {}
+
+@error("client")
+@httpError(410)
+structure GoneException {}
+
+@error("client")
+@httpError(429)
+structure LimitExceededException {}
+
+@error("client")
+@httpError(413)
+structure PayloadTooLargeException {
+    @jsonName("message")
     Message: String
 }
 `;

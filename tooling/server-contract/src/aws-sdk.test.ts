@@ -12,8 +12,26 @@ import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
 import { NodeHttp2Handler } from "@smithy/node-http-handler";
 import { GetFunctionCommand, LambdaClient, LambdaServiceException, ListFunctionsCommand, ResourceNotFoundException as LambdaNotFound } from "@aws-sdk/client-lambda";
 import { DescribeServicesCommand, GetAttributeValuesCommand, NotFoundException as PricingNotFound, PricingClient, PricingServiceException } from "@aws-sdk/client-pricing";
+import {
+  InternalStreamFailure,
+  InvokeEndpointCommand,
+  InvokeEndpointWithResponseStreamCommand,
+  ModelError,
+  ModelStreamError,
+  SageMakerRuntimeClient,
+  SageMakerRuntimeServiceException,
+  ValidationError as SageMakerValidationError,
+} from "@aws-sdk/client-sagemaker-runtime";
+import {
+  ApiGatewayManagementApiClient,
+  ApiGatewayManagementApiServiceException,
+  DeleteConnectionCommand,
+  GetConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
+} from "@aws-sdk/client-apigatewaymanagementapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorClass, type ServiceSchema, type StructSchema } from "@anvil/core";
+import { errorClass, type ServiceSchema, type StructSchema, type UnionValue } from "@anvil/core";
 import { schemasFromModel } from "@anvil/dynamic";
 import { hasErrors, loadModel } from "@anvil/model";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
@@ -21,7 +39,7 @@ import { restJson1 } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { createServer, type HandlerContext } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
-import { CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL, PRICING_MODEL } from "./aws-models.js";
+import { APIGATEWAY_MANAGEMENT_MODEL, CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL, PRICING_MODEL, SAGEMAKER_RUNTIME_MODEL } from "./aws-models.js";
 
 // The SDK warns once per process that its later versions will need Node 22; not this test's concern.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -438,5 +456,235 @@ describe("@aws-sdk/client-pricing (awsJson1_1) against an Anvil server", () => {
     expect((error as PricingServiceException).name).toBe("ValidationException");
     expect((error as PricingServiceException).message).toMatch(/MaxResults/);
     expect((error as PricingServiceException).$metadata.httpStatusCode).toBe(400);
+  });
+});
+
+describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server", () => {
+  const schemas = schemasOf("sagemaker-runtime.smithy", SAGEMAKER_RUNTIME_MODEL);
+  const service = schemas.service("com.amazonaws.sagemakerruntime#AmazonSageMakerRuntime");
+  const NoEndpoint = errorClass(schemas.shape("com.amazonaws.sagemakerruntime#ValidationError") as StructSchema<{ Message?: string }>);
+  const Failed = errorClass(
+    schemas.shape("com.amazonaws.sagemakerruntime#ModelError") as StructSchema<{ Message?: string; OriginalStatusCode?: number; OriginalMessage?: string; LogStreamArn?: string }>,
+  );
+  const StreamFailed = errorClass(schemas.shape("com.amazonaws.sagemakerruntime#ModelStreamError") as StructSchema<{ Message?: string; ErrorCode?: string }>);
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  const seen: { input?: Record<string, unknown>; contentType?: string | null; accept?: string | null } = {};
+  const endpoint = (name: unknown) => {
+    if (name !== "llm-1") throw new NoEndpoint({ Message: `Endpoint ${String(name)} of account 123456789012 not found.` });
+  };
+  /**
+   * The model: a prompt in, its words back (one part per word when streamed). "fail" fails it (a ModelError, or a
+   * thrown ModelStreamError mid-stream); mid-stream, "stop" yields the union's InternalStreamFailure and "crash" throws
+   * something unmodeled.
+   */
+  const words = (body: unknown) => new TextDecoder().decode(body as Uint8Array).split(" ");
+  const handlers: Record<string, Handler> = {
+    async invokeEndpoint(input, context) {
+      seen.input = input;
+      seen.contentType = context.headers.get("content-type");
+      seen.accept = context.headers.get("accept");
+      endpoint(input.EndpointName);
+      if (words(input.Body).includes("fail")) {
+        throw new Failed({
+          Message: "Received client error (400) from primary with message \"bad prompt\".",
+          OriginalStatusCode: 400,
+          OriginalMessage: "bad prompt",
+          LogStreamArn: "arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/llm-1",
+        });
+      }
+      const body = input.ContentType === "application/octet-stream" ? (input.Body as Uint8Array).toReversed() : utf8(JSON.stringify({ words: words(input.Body) }));
+      return { Body: body, ContentType: input.ContentType === "application/octet-stream" ? "application/octet-stream" : "application/json", InvokedProductionVariant: "AllTraffic", CustomAttributes: input.CustomAttributes };
+    },
+    async invokeEndpointWithResponseStream(input, context) {
+      seen.input = input;
+      seen.accept = context.headers.get("x-amzn-sagemaker-accept");
+      endpoint(input.EndpointName);
+      const parts = words(input.Body);
+      async function* body(): AsyncGenerator<UnionValue> {
+        for (const word of parts) {
+          if (word === "fail") throw new StreamFailed({ Message: "the model stopped mid-answer", ErrorCode: "ModelError" });
+          if (word === "stop") yield { $case: "InternalStreamFailure", value: { Message: "the stream broke" } };
+          if (word === "crash") throw new Error("the disk is on fire");
+          yield { $case: "PayloadPart", value: { Bytes: utf8(`${word} `) } };
+        }
+      }
+      return { Body: body(), ContentType: "text/plain", InvokedProductionVariant: "AllTraffic" };
+    },
+  };
+  let listener: NodeListener;
+  let client: SageMakerRuntimeClient;
+
+  beforeAll(async () => {
+    listener = await serve(service, [restJson1()], handlers);
+    client = new SageMakerRuntimeClient(sdkConfig(listener));
+  });
+  afterAll(async () => {
+    client.destroy();
+    await listener.close({ graceMs: 100 });
+  });
+
+  it("invokes an endpoint: a blob payload both ways, media types and attributes in headers", async () => {
+    const out = await client.send(
+      new InvokeEndpointCommand({ EndpointName: "llm-1", Body: utf8("hello there"), ContentType: "text/plain", Accept: "application/json", CustomAttributes: "trace=1; c000b4f9", TargetVariant: "blue" }),
+    );
+    // The blob arrives as the Node adapter read it (a Buffer); compared here as plain bytes.
+    expect({ ...seen.input, Body: new Uint8Array(seen.input?.Body as Uint8Array) }).toEqual({ EndpointName: "llm-1", Body: utf8("hello there"), ContentType: "text/plain", Accept: "application/json", CustomAttributes: "trace=1; c000b4f9", TargetVariant: "blue" });
+    expect([seen.contentType, seen.accept]).toEqual(["text/plain", "application/json"]);
+    expect(JSON.parse(new TextDecoder().decode(out.Body))).toEqual({ words: ["hello", "there"] });
+    expect(out.ContentType).toBe("application/json");
+    expect(out.InvokedProductionVariant).toBe("AllTraffic");
+    expect(out.CustomAttributes).toBe("trace=1; c000b4f9");
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const binary = await client.send(new InvokeEndpointCommand({ EndpointName: "llm-1", Body: bytes, ContentType: "application/octet-stream" }));
+    expect(new Uint8Array(binary.Body)).toEqual(bytes.toReversed());
+    expect(binary.CustomAttributes).toBeUndefined();
+  });
+
+  it("surfaces modeled errors as the SDK's typed ValidationError and ModelError, with their members", async () => {
+    const missing = await rejection(client.send(new InvokeEndpointCommand({ EndpointName: "llm-2", Body: utf8("hi") })));
+    expect(missing).toBeInstanceOf(SageMakerValidationError);
+    expect((missing as SageMakerValidationError).message).toBe("Endpoint llm-2 of account 123456789012 not found.");
+    expect((missing as SageMakerValidationError).$metadata.httpStatusCode).toBe(400);
+    const failed = await rejection(client.send(new InvokeEndpointCommand({ EndpointName: "llm-1", Body: utf8("please fail") })));
+    expect(failed).toBeInstanceOf(ModelError);
+    const e = failed as ModelError;
+    expect(e.message).toBe("Received client error (400) from primary with message \"bad prompt\".");
+    expect(e).toMatchObject({ OriginalStatusCode: 400, OriginalMessage: "bad prompt", LogStreamArn: "arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/llm-1" });
+    expect(e.$metadata.httpStatusCode).toBe(424);
+  });
+
+  it("surfaces an EndpointName breaking its @pattern or @length as a ValidationException (400) naming it", async () => {
+    for (const EndpointName of ["-llm", "_llm", "x".repeat(64)]) {
+      const error = await rejection(client.send(new InvokeEndpointCommand({ EndpointName, Body: utf8("hi") })));
+      expect(error).toBeInstanceOf(SageMakerRuntimeServiceException);
+      const e = error as SageMakerRuntimeServiceException;
+      expect(e.name).toBe("ValidationException");
+      expect(e.message).toMatch(/EndpointName/);
+      expect(e.$metadata.httpStatusCode).toBe(400);
+    }
+    // A Smithy @pattern is a search, not a whole match, and this one has no "$": "llm_1" passes it and reaches the handler.
+    const unanchored = await rejection(client.send(new InvokeEndpointCommand({ EndpointName: "llm_1", Body: utf8("hi") })));
+    expect(unanchored).toBeInstanceOf(SageMakerValidationError);
+    expect(seen.input?.EndpointName).toBe("llm_1");
+  });
+
+  it("streams the answer as PayloadPart events, each with its bytes", async () => {
+    const out = await client.send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: "llm-1", Body: utf8("one two three"), ContentType: "text/plain", Accept: "text/plain" }));
+    expect(seen.accept).toBe("text/plain");
+    expect(out.ContentType).toBe("text/plain");
+    expect(out.InvokedProductionVariant).toBe("AllTraffic");
+    const parts: string[] = [];
+    for await (const event of out.Body!) parts.push(new TextDecoder().decode(event.PayloadPart?.Bytes));
+    expect(parts).toEqual(["one ", "two ", "three "]);
+  });
+
+  /** The parts of a streamed answer up to the error that ends it. */
+  async function partsThenError(prompt: string): Promise<{ parts: string[]; error: unknown }> {
+    const out = await client.send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: "llm-1", Body: utf8(prompt) }));
+    const parts: string[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of out.Body!) parts.push(new TextDecoder().decode(event.PayloadPart?.Bytes));
+      })(),
+    );
+    return { parts, error };
+  }
+
+  it("ends a stream with a modeled error event, which the SDK throws as its typed exception", async () => {
+    // The handler's stream throws the modeled error ...
+    const thrown = await partsThenError("one fail three");
+    expect(thrown.parts).toEqual(["one "]);
+    expect(thrown.error).toBeInstanceOf(ModelStreamError);
+    expect((thrown.error as ModelStreamError).message).toBe("the model stopped mid-answer");
+    expect((thrown.error as ModelStreamError).ErrorCode).toBe("ModelError");
+    // ... or yields the union's error variant.
+    const yielded = await partsThenError("one stop three");
+    expect(yielded.parts).toEqual(["one "]);
+    expect(yielded.error).toBeInstanceOf(InternalStreamFailure);
+    expect((yielded.error as InternalStreamFailure).message).toBe("the stream broke");
+    expect((yielded.error as InternalStreamFailure).$fault).toBe("server");
+    // An unmodeled failure ends it as an InternalFailure that says nothing more.
+    const crashed = await partsThenError("one crash three");
+    expect(crashed.parts).toEqual(["one "]);
+    expect(crashed.error).toMatchObject({ name: "InternalFailure", message: "Internal failure" });
+    const before = await rejection(client.send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: "llm-9", Body: utf8("hi") })));
+    expect(before).toBeInstanceOf(SageMakerValidationError);
+    expect((before as SageMakerValidationError).message).toBe("Endpoint llm-9 of account 123456789012 not found.");
+  });
+});
+
+describe("@aws-sdk/client-apigatewaymanagementapi (restJson1) against an Anvil server", () => {
+  const schemas = schemasOf("apigatewaymanagementapi.smithy", APIGATEWAY_MANAGEMENT_MODEL);
+  const service = schemas.service("com.amazonaws.apigatewaymanagementapi#ApiGatewayManagementApi");
+  const Gone = errorClass(schemas.shape("com.amazonaws.apigatewaymanagementapi#GoneException") as StructSchema<Record<string, never>>);
+  // Connection ids are base64 and end in "=", which a label has to percent-encode.
+  const id = "L0SM9cOFvHcCIhw=";
+  const connections = new Map([[id, { connectedAt: new Date("2024-05-01T10:20:30.125Z"), sent: [] as Uint8Array[] }]]);
+  const connection = (connectionId: unknown) => {
+    const found = connections.get(connectionId as string);
+    if (!found) throw new Gone({});
+    return found;
+  };
+  const handlers: Record<string, Handler> = {
+    async postToConnection(input) {
+      connection(input.ConnectionId).sent.push(new Uint8Array(input.Data as Uint8Array));
+      return {};
+    },
+    async getConnection(input) {
+      const { connectedAt } = connection(input.ConnectionId);
+      return { ConnectedAt: connectedAt, LastActiveAt: new Date(connectedAt.getTime() + 61_000), Identity: { SourceIp: "192.0.2.7", UserAgent: "wscat/5.2" } };
+    },
+    async deleteConnection(input) {
+      connection(input.ConnectionId);
+      connections.delete(input.ConnectionId as string);
+      return {};
+    },
+  };
+  let listener: NodeListener;
+  let client: ApiGatewayManagementApiClient;
+
+  beforeAll(async () => {
+    listener = await serve(service, [restJson1()], handlers);
+    client = new ApiGatewayManagementApiClient(sdkConfig(listener));
+  });
+  afterAll(async () => {
+    client.destroy();
+    await listener.close({ graceMs: 100 });
+  });
+
+  it("posts to a connection: a blob payload, an empty one included, under a percent-encoded label", async () => {
+    const data = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x31, 0x7d, 0, 255]);
+    const out = await client.send(new PostToConnectionCommand({ ConnectionId: id, Data: data }));
+    expect(out.$metadata.httpStatusCode).toBe(200);
+    await client.send(new PostToConnectionCommand({ ConnectionId: id, Data: new Uint8Array(0) }));
+    expect(connections.get(id)?.sent).toEqual([data, new Uint8Array(0)]);
+  });
+
+  it("gets a connection: date-time timestamps under @jsonName, a nested structure", async () => {
+    const out = await client.send(new GetConnectionCommand({ ConnectionId: id }));
+    expect(out.ConnectedAt).toEqual(new Date("2024-05-01T10:20:30.125Z"));
+    expect(out.LastActiveAt).toEqual(new Date("2024-05-01T10:21:31.125Z"));
+    expect(out.Identity).toEqual({ SourceIp: "192.0.2.7", UserAgent: "wscat/5.2" });
+  });
+
+  it("surfaces a Data over its @length as a ValidationException (400) naming it", async () => {
+    const error = await rejection(client.send(new PostToConnectionCommand({ ConnectionId: id, Data: new Uint8Array(131_073) })));
+    expect(error).toBeInstanceOf(ApiGatewayManagementApiServiceException);
+    const e = error as ApiGatewayManagementApiServiceException;
+    expect(e.name).toBe("ValidationException");
+    expect(e.message).toMatch(/Data/);
+    expect(e.$metadata.httpStatusCode).toBe(400);
+  });
+
+  it("deletes a connection (204), after which every call is the SDK's typed GoneException (410)", async () => {
+    const out = await client.send(new DeleteConnectionCommand({ ConnectionId: id }));
+    expect(out.$metadata.httpStatusCode).toBe(204);
+    for (const command of [new GetConnectionCommand({ ConnectionId: id }), new PostToConnectionCommand({ ConnectionId: id, Data: new Uint8Array([1]) }), new DeleteConnectionCommand({ ConnectionId: id })]) {
+      const error = await rejection(client.send(command as GetConnectionCommand));
+      expect(error).toBeInstanceOf(GoneException);
+      expect((error as GoneException).name).toBe("GoneException");
+      expect((error as GoneException).$fault).toBe("client");
+      expect((error as GoneException).$metadata.httpStatusCode).toBe(410);
+    }
   });
 });
