@@ -137,3 +137,20 @@ describe("toOpenApi", () => {
     expect(() => toOpenApi(quiet)).toThrow(/^quiet\.smithy:4:1: openapi: ex#Quiet declares no protocol/);
   });
 });
+
+describe("toOpenApi @pattern", () => {
+  const patterns = (text: string) => {
+    const source = `$version: "2.0"\nnamespace ex\nuse aws.protocols#restJson1\n@restJson1\nservice S { operations: [Op] }\n@http(method: "POST", uri: "/op")\noperation Op { input := { ${text} } }\n`;
+    const { model: m } = loadModel({ sources: [{ file: "p.smithy", text: source }] });
+    const schema = (toOpenApi(m).components as { schemas: Record<string, { properties: Record<string, { pattern?: string }> }> }).schemas["OpInput"]!;
+    return Object.fromEntries(Object.entries(schema.properties).map(([name, s]) => [name, s.pattern]));
+  };
+
+  it("gives ECMAScript patterns as written, Java-syntax ones as validation reads them, and leaves out what has no ECMAScript form", () => {
+    expect(patterns(String.raw`@pattern("^[a-z]+$") plain: String, @pattern("^\\A\\S[\\p{Print}]*\\z$") java: String, @pattern("^(?i)abc$") caseless: String`)).toEqual({
+      plain: "^[a-z]+$",
+      java: "^^\\S[ -~]*$$",
+      caseless: undefined,
+    });
+  });
+});

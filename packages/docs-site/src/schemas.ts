@@ -23,6 +23,7 @@ import {
   type Shape,
   type Traitable,
 } from "@anvil/model";
+import { ecmaPatternSource } from "@anvil/core";
 import { nodeToJson, toWireJson, wireName, type Json } from "./wire.js";
 import type { ProtocolInfo } from "./protocols.js";
 
@@ -264,6 +265,11 @@ function constraints(s: Traitable, type: string): JsonSchema {
     if (range.max !== undefined) out.maximum = range.max;
   }
   const pattern = getPattern(s);
-  if (pattern !== undefined) out.pattern = pattern;
+  if (pattern !== undefined) {
+    // JSON Schema patterns are ECMAScript regexes: a Java-syntax one (`\A...\z`, `\p{Alpha}`) is given
+    // as validation reads it, and one with no ECMAScript form is left out rather than given unusable.
+    const source = ecmaPatternSource(pattern);
+    if (source !== undefined) out.pattern = source;
+  }
   return out;
 }
