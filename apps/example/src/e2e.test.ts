@@ -344,4 +344,10 @@ describe("malformed requests get a 400-class answer in the protocol's format, ne
     if (errorType !== undefined) expect(response.headers.get("x-amzn-errortype")).toBe(errorType);
     await response.arrayBuffer();
   });
+
+  it("restJson1: a known path with another method is a 405 listing the methods it takes", async () => {
+    const response = await fetch(`${example.weather.url}/cities`, { method: "DELETE" });
+    expect([response.status, response.headers.get("allow"), response.headers.get("x-amzn-errortype")]).toEqual([405, "GET, PUT", "MethodNotAllowedException"]);
+    expect(await response.json()).toEqual({ message: "DELETE is not allowed at /cities; it takes GET, PUT" });
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorClass, ModeledError, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
-import { restJson1 } from "./index.js";
+import { restJson1, simpleRestJson } from "./index.js";
 import { REST_JSON_1, routesOf } from "./bindings.js";
 import { createHttpBindingServer } from "./server.js";
 import { encodeLabel, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar } from "./text-values.js";
@@ -381,5 +381,16 @@ describe("server", () => {
     expect(res.status).toBe(500);
     expect(res.headers.get("x-amzn-errortype")).toBe("InternalFailure");
     expect(text(res.body)).not.toContain("hunter2");
+  });
+
+  it.each([
+    ["restJson1", server, "x-amzn-errortype"],
+    ["simpleRestJson", simpleRestJson().server, "x-error-type"],
+  ])("%s answers a path it routes under other methods with 405, an Allow header and its typed error body", async (_name, protocol, typeHeader) => {
+    const res = await protocol.methodNotAllowed!(request("DELETE", "/cities/sea/photo"), ["GET", "PUT"]);
+    expect([res.status, res.headers.get("allow"), res.headers.get(typeHeader), res.headers.get("content-type")]).toEqual([405, "GET, PUT", "MethodNotAllowedException", "application/json"]);
+    expect(JSON.parse(text(res.body))).toEqual({ message: "DELETE is not allowed at /cities/sea/photo; it takes GET, PUT" });
+    const unknown = await protocol.notFound!(request("DELETE", "/towns"));
+    expect([unknown?.status, unknown?.headers.get(typeHeader), unknown?.headers.has("allow")]).toEqual([404, "UnknownOperationException", false]);
   });
 });

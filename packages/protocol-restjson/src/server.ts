@@ -141,9 +141,9 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
   };
 
   /** An unmodeled error: the type header and `{"message": ...}`. */
-  const plainError = (status: number, type: string, message: string): HttpResponse => ({
+  const plainError = (status: number, type: string, message: string, extra?: Record<string, string>): HttpResponse => ({
     status,
-    headers: new HttpHeaders({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, type) }),
+    headers: new HttpHeaders({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, type), ...extra }),
     body: utf8.encode(JSON.stringify({ message })),
   });
 
@@ -197,6 +197,11 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
 
     notFound(request: HttpRequest): Promise<HttpResponse> {
       return Promise.resolve(plainError(404, "UnknownOperationException", `no operation at ${request.method} ${request.path}`));
+    },
+
+    methodNotAllowed(request: HttpRequest, allowed: readonly string[]): HttpResponse {
+      const methods = allowed.join(", ");
+      return plainError(405, "MethodNotAllowedException", `${request.method} is not allowed at ${request.path}; it takes ${methods}`, { allow: methods });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { HttpRequest, Route, ServerProtocol } from "@anvil/core";
+import { type HttpRequest, type HttpResponse, ProtocolError, type Route, type ServerProtocol } from "@anvil/core";
 import { operation, service, unit } from "@anvil/core/codegen";
-import { compileRouter, RouteConflictError } from "./index.js";
+import { compileRouter, createDispatcher, RouteConflictError } from "./index.js";
 
 const op = (name: string) => operation(`example#${name}`, { input: unit, output: unit });
 const Ops = {
@@ -119,4 +119,75 @@ describe("compileRouter", () => {
       expect(() => compileRouter(Svc, [p])).not.toThrow();
     });
   });
+
+  describe("a path known under other methods", () => {
+    /** `rest`'s routes plus a PUT, from a protocol answering 405s with the methods it is given. */
+    const refusing: ServerProtocol = {
+      ...routesProtocol("refusing", [
+        { operation: Ops.label, method: "GET", path: "/cities/{cityId}" },
+        { operation: Ops.withQuery, method: "GET", path: "/cities/{cityId}", query: [["mode", "full"]] },
+        { operation: Ops.root, method: "PUT", path: "/cities/{cityId}" },
+        { operation: Ops.greedy, method: "GET", path: "/files/{path+}" },
+        { operation: Ops.withHeader, method: "POST", path: "/files/{path+}", headers: { "x-mode": "upload" } },
+      ]),
+      methodNotAllowed: (request, allowed): HttpResponse => ({
+        status: 405,
+        headers: new Headers({ allow: allowed.join(", ") }),
+        body: new TextEncoder().encode(`${request.method} ${request.path}`),
+      }),
+    };
+    const refusingRouter = compileRouter(Svc, [refusing]);
+
+    it("matches the most specific route of the path through a stand-in for its protocol", () => {
+      const match = refusingRouter.match(req("DELETE", "/cities/x", [["mode", "full"]]));
+      expect([match?.operation.name, match?.protocol.id, match?.protocol === refusing, match?.labels]).toEqual(["WithQuery", "refusing", false, { cityId: "x" }]);
+    });
+
+    it.each([
+      ["the methods of every route the path fits", req("DELETE", "/cities/x"), "GET, PUT"],
+      ["a method in another case", req("delete", "/cities/x"), "GET, PUT"],
+      ["only routes whose required headers the request has", req("PUT", "/files/a/b"), "GET"],
+      ["routes told apart by a header", req("PUT", "/files/a/b", [], { "x-mode": "upload" }), "GET, POST"],
+    ])("answers 405 with Allow listing %s", async (_label, request, allow) => {
+      const dispatch = createDispatcher({ service: Svc, protocols: [refusing], handlers: unreachableHandlers() });
+      const response = await dispatch(request);
+      expect([response.status, response.headers.get("allow"), new TextDecoder().decode(response.body as Uint8Array)]).toEqual([405, allow, `${request.method} ${request.path}`]);
+    });
+
+    it("reports the refusal as rejected, without reading the body or calling a handler", async () => {
+      const rejected: unknown[] = [];
+      let read = false;
+      const body: AsyncIterable<Uint8Array> = {
+        [Symbol.asyncIterator]: () => {
+          read = true;
+          return [new Uint8Array(8)].values() as unknown as AsyncIterator<Uint8Array>;
+        },
+      };
+      const dispatch = createDispatcher({ service: Svc, protocols: [refusing], handlers: unreachableHandlers(), onRejected: (error) => rejected.push(error) });
+      const response = await dispatch({ ...req("PATCH", "/cities/x"), body });
+      expect([response.status, read]).toEqual([405, false]);
+      expect(rejected).toHaveLength(1);
+      expect(ProtocolError.is(rejected[0]) && [rejected[0].status, rejected[0].code, rejected[0].message]).toEqual([
+        405,
+        "MethodNotAllowedException",
+        "route: PATCH is not allowed on /cities/x (allowed: GET, PUT)",
+      ]);
+    });
+
+    it.each([
+      ["a path no route has", refusingRouter, req("GET", "/towns/x")],
+      ["a path whose routes need a header the request lacks", compileRouter(Svc, [refusing]), req("GET", "/cities")],
+      ["a protocol without methodNotAllowed", router, req("DELETE", "/cities/x")],
+    ])("matches nothing for %s", (_label, r, request) => {
+      expect(r.match(request)).toBeUndefined();
+    });
+  });
 });
+
+/** Handlers for every operation of the router's service that fail the test when called. */
+function unreachableHandlers(): Record<keyof typeof Ops, () => never> {
+  const fail = (): never => {
+    throw new Error("a handler was called");
+  };
+  return { literal: fail, label: fail, greedy: fail, greedyMiddle: fail, withQuery: fail, withHeader: fail, root: fail };
+}

@@ -5,7 +5,7 @@
  * lists, most specific first, so that matching a request splits its path
  * once and compares precomputed segments.
  */
-import type { HttpRequest, OperationSchema, Route, ServerProtocol, ServiceSchema } from "@anvil/core";
+import { type HttpRequest, type HttpResponse, type OperationSchema, ProtocolError, type Route, type ServerCallContext, type ServerProtocol, type ServiceSchema } from "@anvil/core";
 
 /** What a request matched: the route, the protocol that contributed it and the labels (percent-decoded). */
 export interface RouteMatch {
@@ -17,7 +17,15 @@ export interface RouteMatch {
 
 /** A compiled route table. */
 export interface Router {
-  /** The most specific route matching the request, or undefined. */
+  /**
+   * The most specific route matching the request, or undefined. A request
+   * that fits routes in all but its method, when the most specific of them
+   * belongs to a protocol with `methodNotAllowed`, matches that route
+   * through a stand-in protocol whose reading of the input fails with a 405
+   * `ProtocolError`, answered with the protocol's `methodNotAllowed` (its
+   * 405 with `Allow`) where an unknown route gets its 404. The match's
+   * operation is then that route's.
+   */
   match(request: HttpRequest): RouteMatch | undefined;
 }
 
@@ -93,24 +101,75 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
     for (const exact of table.exact.values()) indexByHeader(exact);
     if (table.exact.size <= FEW_PATHS) table.few = [...table.exact.values()];
   }
+  // Only worth looking for other methods when some protocol answers them otherwise than as unknown.
+  const refusing = protocols.some((p) => typeof p.methodNotAllowed === "function") ? compiled : undefined;
   return Object.freeze({
     match(request: HttpRequest): RouteMatch | undefined {
       const table = byMethod.get(request.method) ?? byMethod.get(request.method.toUpperCase());
-      if (table === undefined) return undefined;
-      // A route whose path is all literal and equals the request's is more specific than any other that
-      // matches it, so those are tried first, by path (and for RPC routes, by their required header).
-      const exact = exactRoutes(table, request.path);
-      if (exact !== undefined) {
-        const c = firstExactMatch(exact, request);
-        if (c !== undefined) return c.literalMatch;
+      if (table !== undefined) {
+        // A route whose path is all literal and equals the request's is more specific than any other that
+        // matches it, so those are tried first, by path (and for RPC routes, by their required header).
+        const exact = exactRoutes(table, request.path);
+        if (exact !== undefined) {
+          const c = firstExactMatch(exact, request);
+          if (c !== undefined) return c.literalMatch;
+        }
+        const parts = request.path.split("/").slice(1);
+        for (const c of table.all) {
+          const labels = matchSegments(c, parts);
+          if (labels === undefined || !queryMatches(c, request) || !headersMatch(c, request)) continue;
+          return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels };
+        }
       }
-      const parts = request.path.split("/").slice(1);
-      for (const c of table.all) {
-        const labels = matchSegments(c, parts);
-        if (labels === undefined || !queryMatches(c, request) || !headersMatch(c, request)) continue;
-        return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels };
-      }
-      return undefined;
+      return refusing === undefined ? undefined : otherMethods(refusing, request);
+    },
+  });
+}
+
+/**
+ * The match of a request that fits routes in all but its method (path,
+ * literal query and required headers), when the most specific of them
+ * belongs to a protocol that answers such requests: that route, with
+ * {@link methodRefusal} standing in for its protocol. `compiled` is in
+ * specificity order.
+ */
+function otherMethods(compiled: readonly CompiledRoute[], request: HttpRequest): RouteMatch | undefined {
+  const parts = request.path.split("/").slice(1);
+  const allowed = new Set<string>();
+  let first: { readonly c: CompiledRoute; readonly labels: Readonly<Record<string, string>> } | undefined;
+  for (const c of compiled) {
+    const labels = matchSegments(c, parts);
+    if (labels === undefined || !fits(c, request)) continue;
+    allowed.add(c.route.method.toUpperCase());
+    first ??= { c, labels };
+  }
+  if (first === undefined || typeof first.c.protocol.methodNotAllowed !== "function") return undefined;
+  const { c, labels } = first;
+  return { route: c.route, operation: c.route.operation, protocol: methodRefusal(c.protocol, request, [...allowed].sort()), labels };
+}
+
+/**
+ * A stand-in for a protocol, for one request whose method its route does
+ * not take: reading the input fails with a 405 ProtocolError (so the
+ * server reports the request as rejected, its body unread), which is
+ * answered with the protocol's `methodNotAllowed`. The dispatcher only
+ * knows matches and misses, and a miss is answered as unknown: this is how
+ * the router's third answer reaches it.
+ */
+function methodRefusal(protocol: ServerProtocol, request: HttpRequest, allowed: readonly string[]): ServerProtocol {
+  const refusal = new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`);
+  const refuse = (): never => {
+    throw refusal;
+  };
+  return Object.freeze({
+    id: protocol.id,
+    // Nothing is read: the body may go unread, as for an unknown route.
+    readsOwnBody: true,
+    routes: () => [],
+    deserializeRequest: refuse,
+    serializeResponse: refuse,
+    serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse | Promise<HttpResponse> {
+      return error === refusal ? protocol.methodNotAllowed!(request, allowed) : protocol.serializeError(operation, error, context);
     },
   });
 }

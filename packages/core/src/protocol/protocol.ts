@@ -127,4 +127,12 @@ export interface ServerProtocol {
   serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse | Promise<HttpResponse>;
   /** The answer when no route matches (the protocol's "unknown operation"). */
   notFound?(request: HttpRequest): Promise<HttpResponse> | undefined;
+  /**
+   * The answer when the request fits a route of this protocol in all but
+   * its method (RFC 9110's 405 Method Not Allowed, which carries an `Allow`
+   * header): `allowed` lists the methods that routes of the request's path
+   * take, upper case. A protocol without it answers such a request as it
+   * answers an unknown one ({@link ServerProtocol.notFound}).
+   */
+  methodNotAllowed?(request: HttpRequest, allowed: readonly string[]): HttpResponse | Promise<HttpResponse>;
 }
