@@ -48,7 +48,8 @@ export {
 } from "./errors/errors.js";
 export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ModeledErrorOptions, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
-export { binaryBody, bodyBytes, parseQuery } from "./protocol/http.js";
+export { binaryBody, bodyBytes, parseQuery, queryPairProblem } from "./protocol/http.js";
+export { percentEncodingProblem } from "./protocol/percent-encoding.js";
 export { HttpHeaders, type ParsedFields } from "./protocol/headers.js";
 export { bodyMessage, findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";

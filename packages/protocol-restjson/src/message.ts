@@ -12,6 +12,7 @@ import {
   type HttpBody,
   isBlank,
   type MemberSchema,
+  queryPairProblem,
   SerializationError,
   type Schema,
   type StructSchema,
@@ -281,14 +282,17 @@ function compileMessageReader(settings: HttpBindingSettings, schema: StructSchem
     if (bindsQuery && incoming.query !== undefined) {
       const query = incoming.query;
       for (const { member, key } of queryBound) {
-        const values = query.filter(([n]) => n === key).map(([, v]) => v);
-        if (values.length === 0) continue;
-        out[member.name] = fromTexts(member, values, "query", strict);
+        const pairs = query.filter(([n]) => n === key);
+        if (pairs.length === 0) continue;
+        if (strict) for (const pair of pairs) refuseUndecoded(settings, member, pair);
+        out[member.name] = fromTexts(member, pairs.map(([, v]) => v), "query", strict);
       }
       if (paramsMember !== undefined && paramsMember.target.kind === "map") {
         const listValued = paramsMember.target.value.target.kind === "list";
         const map: Record<string, unknown> = {};
-        for (const [n, v] of query) {
+        for (const pair of query) {
+          if (strict) refuseUndecoded(settings, paramsMember, pair);
+          const [n, v] = pair;
           if (listValued) ((map[n] ??= []) as string[]).push(v);
           else if (!Object.hasOwn(map, n)) map[n] = v;
         }
@@ -320,6 +324,12 @@ function compileMessageReader(settings: HttpBindingSettings, schema: StructSchem
     if (responseCode !== undefined && incoming.status !== undefined) out[responseCode.name] = incoming.status;
     return out;
   };
+}
+
+/** A server refuses a query parameter it reads whose name or value is not valid percent-encoding (the transport kept it as written). */
+function refuseUndecoded(settings: HttpBindingSettings, member: MemberSchema, pair: readonly [string, string]): void {
+  const problem = queryPairProblem(pair);
+  if (problem !== undefined) throw new SerializationError(`decode ${settings.name}: query parameter ${JSON.stringify(pair[0])}: ${problem}`, { path: `/${member.name}` });
 }
 
 function fromTexts(member: MemberSchema, texts: readonly string[], location: Location, strict: boolean): unknown {

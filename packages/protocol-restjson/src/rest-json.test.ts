@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, ModeledError, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { errorClass, ModeledError, parseQuery, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { restJson1, simpleRestJson } from "./index.js";
 import { REST_JSON_1, routesOf } from "./bindings.js";
@@ -333,6 +333,36 @@ describe("server", () => {
     expect(await read(payloadOp("PostOptionalBlob", blob, false))).toEqual({ cityId: "sea" });
     const text = { ...empty, headers: new Headers({ "content-type": "text/plain" }) };
     expect(await server.deserializeRequest(payloadOp("PostText", string, true), text, serverContext({ cityId: "sea" }))).toEqual({ cityId: "sea", data: "" });
+  });
+
+  describe("percent-escapes that do not decode are a SerializationError naming the label or parameter", () => {
+    const read = (operation: typeof GetCity, path: string, search: string) =>
+      (async () => server.deserializeRequest(operation, request(operation.traits.http!.method, path, parseQuery(search)), serverContext({ cityId: "sea", path: "x" })))().then(
+        () => "read",
+        (e: unknown) => (SerializationError.is(e) ? `${e.path} ${e.message}` : String(e)),
+      );
+
+    it.each([
+      ["a label", "/cities/%zz/files/x", "mode=full", `/cityId decode restJson: label "cityId": "%zz" is not a percent-escape (% and two hex digits)`],
+      ["a label with a lone %", "/cities/sea%/files/x", "mode=full", `/cityId decode restJson: label "cityId": "%" is not a percent-escape (% and two hex digits)`],
+      ["a greedy label", "/cities/sea/files/a/%FF/b", "mode=full", `/path decode restJson: label "path": "%FF" is not UTF-8`],
+      ["a bound query value", "/cities/sea/files/x", "mode=full&units=%C3%28", `/units decode restJson: query parameter "units": in its value, "%C3%28" is not UTF-8`],
+      ["a list query value", "/cities/sea/files/x", "mode=full&tag=a&tag=%zz", `/tags decode restJson: query parameter "tag": in its value, "%zz" is not a percent-escape (% and two hex digits)`],
+      ["a name in @httpQueryParams", "/cities/sea/files/x", "mode=full&%FF=1", `/extra decode restJson: query parameter "%FF": in its name, "%FF" is not UTF-8`],
+      ["nothing: valid escapes everywhere", "/cities/new%20york/files/a%2Fb/%F0%9F%98%B9", "mode=full&units=%20%25", "read"],
+    ])("%s", async (_label, path, search, expected) => {
+      expect(await read(GetCity, path, search)).toBe(expected);
+    });
+
+    it("leaves query parameters the operation does not bind alone", async () => {
+      expect(await read(ListCities, "/cities", "open=true&other=%zz")).toBe("read");
+    });
+
+    it("are answered as 400 SerializationException", async () => {
+      const error = await (async () => server.deserializeRequest(GetCity, request("GET", "/cities/%zz/files/x"), serverContext()))().catch((e: unknown) => e);
+      const res = await server.serializeError(GetCity, error, serverContext());
+      expect([res.status, res.headers.get("x-amzn-errortype")]).toEqual([400, "SerializationException"]);
+    });
   });
 
   it("leaves constraints to the server (reads input that breaks them) and answers a ValidationError as ValidationException (400)", async () => {

@@ -33,6 +33,7 @@ import { compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
+import { labelEscapeCheckOf } from "./label-escapes.js";
 import { mediaTypeCheckOf } from "./media-types.js";
 import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
 import { bodyStream, bodyWriterOf, headerWriterOf, messageReaderOf, readMessage, streamingBlobPayload } from "./message.js";
@@ -103,7 +104,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
 
     const inputStream = eventStreamPayload(input, "request");
     const inputBlob = streamingBlobPayload(settings, input, "request");
-    const read =
+    const checkLabels = labelEscapeCheckOf(settings, operation);
+    const readRequest =
       inputStream !== undefined
         ? (request: HttpRequest, context: ServerCallContext) => readEventStreamInput(settings, input, inputStream, request, context)
         : inputBlob !== undefined
@@ -114,6 +116,13 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
               if (body === undefined || body instanceof Uint8Array) return readBuffered(request, body ?? EMPTY, context);
               return readBody(body).then((bytes) => readBuffered(request, bytes, context));
             };
+    const read =
+      checkLabels === undefined
+        ? readRequest
+        : (request: HttpRequest, context: ServerCallContext) => {
+            checkLabels(request.path);
+            return readRequest(request, context);
+          };
 
     const status = operation.traits.http?.code ?? 200;
     const writeOutput = responseWriterOf(output);

@@ -4,6 +4,7 @@
  * transports convert them) and carry trailers, which gRPC needs.
  */
 import type { ByteStream } from "../values/streams.js";
+import { percentEncodingProblem } from "./percent-encoding.js";
 
 /**
  * A body: nothing, whole bytes, whole text, or a stream of bytes. Text is
@@ -49,25 +50,55 @@ export interface HttpResponse {
   readonly trailers?: Promise<Headers> | Headers;
 }
 
-/** Parses a query string (without `?`) into ordered pairs, decoding `+` and percent escapes. */
+/**
+ * Parses a query string (without `?`) into ordered pairs, decoding `+` and
+ * percent escapes. A name or value that is not valid percent-encoding is
+ * kept as written (`+` still a space); {@link queryPairProblem} says which
+ * pairs those are and why, for servers that refuse them.
+ */
 export function parseQuery(search: string): [string, string][] {
   const out: [string, string][] = [];
   if (!search) return out;
   for (const part of search.split("&")) {
     if (!part) continue;
     const eq = part.indexOf("=");
-    const rawName = eq < 0 ? part : part.slice(0, eq);
-    const rawValue = eq < 0 ? "" : part.slice(eq + 1);
-    out.push([safeDecode(rawName), safeDecode(rawValue)]);
+    const name = plusAsSpace(eq < 0 ? part : part.slice(0, eq));
+    const value = plusAsSpace(eq < 0 ? "" : part.slice(eq + 1));
+    const decodedName = safeDecode(name);
+    const decodedValue = safeDecode(value);
+    const pair: [string, string] = [decodedName ?? name, decodedValue ?? value];
+    if (decodedName === undefined || decodedValue === undefined) {
+      undecodable.set(pair, decodedName === undefined ? `in its name, ${percentEncodingProblem(name)}` : `in its value, ${percentEncodingProblem(value)}`);
+    }
+    out.push(pair);
   }
   return out;
 }
 
-function safeDecode(text: string): string {
-  const plus = text.replace(/\+/g, " ");
+/**
+ * Why {@link parseQuery} kept this pair's name or value as written (`in
+ * its value, "%zz" is not a percent-escape (% and two hex digits)`), or
+ * undefined for a pair it decoded, or did not make. The pair is known by
+ * identity: copying the list of pairs keeps the answer, copying a pair does
+ * not.
+ */
+export function queryPairProblem(pair: readonly [string, string]): string | undefined {
+  return undecodable.get(pair);
+}
+
+/** The pairs {@link parseQuery} could not decode, with the reason. */
+const undecodable = new WeakMap<readonly [string, string], string>();
+
+function plusAsSpace(text: string): string {
+  return text.includes("+") ? text.replace(/\+/g, " ") : text;
+}
+
+/** The text percent-decoded, or undefined when it is not valid percent-encoding. */
+function safeDecode(text: string): string | undefined {
+  if (!text.includes("%")) return text;
   try {
-    return decodeURIComponent(plus);
+    return decodeURIComponent(text);
   } catch {
-    return plus;
+    return undefined;
   }
 }
