@@ -4,7 +4,7 @@
  * must be an error, every `expectTypeOf` must hold.
  */
 import { describe, expectTypeOf, it } from "vitest";
-import type { ByteStream, Document, EventStream } from "@anvil/core";
+import type { ByteStream, ByteStreamInput, Document, EventStream } from "@anvil/core";
 import { type Client, createClient } from "@anvil/client-core";
 import type { HandlerContext } from "@anvil/server";
 import type { SimpleWeatherHandler } from "./generated/simple-weather.server.js";
@@ -40,7 +40,7 @@ describe("the typed client", () => {
   });
 
   it("is assignable to the generated client interface", () => {
-    expectTypeOf(client).toMatchTypeOf<WeatherClient>();
+    expectTypeOf(client).toExtend<WeatherClient>();
   });
 
   it("maps model types: timestamps, longs, enums, intEnums, unions, blobs, documents, streams", () => {
@@ -52,7 +52,12 @@ describe("the typed client", () => {
     expectTypeOf<Extract<Precipitation, { $case: "rainMm" }>["value"]>().toEqualTypeOf<number>();
     expectTypeOf<Parameters<typeof client.reportObservation>[0]["observation"]["raw"]>().toEqualTypeOf<Uint8Array | undefined>();
     expectTypeOf<Parameters<typeof client.reportObservation>[0]["observation"]["extras"]>().toEqualTypeOf<Document | undefined>();
-    expectTypeOf<Parameters<typeof client.putCityPhoto>[0]["body"]>().toEqualTypeOf<ByteStream>();
+    // A streaming blob is sent from a stream, whole bytes or text, and always arrives as a stream.
+    expectTypeOf<Parameters<typeof client.putCityPhoto>[0]["body"]>().toEqualTypeOf<ByteStreamInput>();
+    expectTypeOf<Parameters<WeatherClient["putCityPhoto"]>[0]["body"]>().toEqualTypeOf<ByteStreamInput>();
+    expectTypeOf<Parameters<WeatherHandler["putCityPhoto"]>[0]["body"]>().toEqualTypeOf<ByteStream>();
+    expectTypeOf<Awaited<ReturnType<typeof client.getCityPhoto>>["body"]>().toEqualTypeOf<ByteStream>();
+    expectTypeOf<Awaited<ReturnType<WeatherHandler["getCityPhoto"]>>["body"]>().toEqualTypeOf<ByteStreamInput>();
     expectTypeOf<Awaited<ReturnType<typeof client.watchAlerts>>["events"]>().toEqualTypeOf<EventStream<AlertEvents>>();
   });
 

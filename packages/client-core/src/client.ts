@@ -12,6 +12,7 @@ import {
   type HttpRequest,
   type HttpResponse,
   type InputOf,
+  type Sendable,
   isAsyncIterable,
   type OperationSchema,
   type OutputOf,
@@ -34,13 +35,14 @@ export interface ClientCallOptions extends CallOptions {
 
 /**
  * The client of a service: one method per operation, taking the input and
- * resolving to the output with its `$metadata`, or rejecting with the
+ * resolving to the output with its `$metadata` (a streaming blob input may
+ * also be whole bytes or text), or rejecting with the
  * modeled error class (or an `UnmodeledError`, `TransportError`, ...).
  * Assignable to core's `ClientOf<S>`.
  */
 export type Client<S extends ServiceSchema> = {
   readonly [K in keyof S["operations"]]: (
-    input: InputOf<S["operations"][K]>,
+    input: Sendable<InputOf<S["operations"][K]>>,
     options?: ClientCallOptions,
   ) => Promise<WithMetadata<OutputOf<S["operations"][K]>>>;
 };

@@ -17,7 +17,7 @@ const RESERVED: ReadonlySet<string> = new Set([
   "Number", "Object", "Partial", "Promise", "Readonly", "Record", "Set", "String", "Symbol", "Uint8Array",
   "globalThis",
   // @anvil/core imports
-  "BigDecimal", "ByteStream", "CallOptions", "Document", "EnumSchema", "EventStream", "FakeOperation", "HandlerOf", "InputOf", "OutputOf", "fakeCall",
+  "BigDecimal", "ByteStream", "CallOptions", "Document", "EnumSchema", "EventStream", "FakeOperation", "HandlerOf", "InputOf", "OutputOf", "Sendable", "fakeCall",
   "IntEnumSchema", "ListSchema", "MapSchema", "ModeledError", "ModeledErrorClass", "OperationSchema",
   "ScalarSchema", "ServiceSchema", "StructSchema", "UnionSchema",
   "UnionValue", "bigDecimal", "bigInteger", "blob", "byte", "document", "double", "enumeration",

@@ -4,7 +4,7 @@
  * one object can be registered for every operation), and the typed client
  * interface. Both build on the operation constants of the model file.
  */
-import { nameOf } from "@anvil/model";
+import { type Model, nameOf } from "@anvil/model";
 import { docsOf } from "./docs.js";
 import { Imports } from "./imports.js";
 import { header } from "./model-file.js";
@@ -53,15 +53,27 @@ export function clientFile(plan: ServicePlan, modelModule: string): string {
     return imports.from(modelModule, plan.names.get(id)!.type, "type");
   };
   const callOptions = imports.type("CallOptions");
+  // An input with a streaming blob is sent from whole bytes or text too, as the client runtime accepts.
+  const inputRef = (id: string | undefined) => (hasStreamingBlob(plan.model, id) ? `${imports.type("Sendable")}<${typeRef(id)}>` : typeRef(id));
   const methods = plan.operations.map((op) => {
     const unit = op.shape.input === undefined || op.shape.input === UNIT;
     const doc = docsOf(op.shape, "  ", `Calls \`${nameOf(op.shape.id)}\`.`, errorsLine(plan, op.shape.errors));
-    return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${typeRef(op.shape.input)}, options?: ${callOptions}): Promise<${typeRef(op.shape.output)}>;\n`;
+    return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${inputRef(op.shape.input)}, options?: ${callOptions}): Promise<${typeRef(op.shape.output)}>;\n`;
   });
   const doc = docsOf(plan.service, "", undefined, [
     `A typed client of the \`${nameOf(plan.service.id)}\` service: each method sends its input and returns the output, or throws the operation's modeled error class.`,
   ]);
   return `${header(plan.service.id, "client interface")}\n${imports.render()}\n${doc}export interface ${client} {\n${methods.join("\n")}}\n`;
+}
+
+/** Whether a structure has a `@streaming` blob member. */
+function hasStreamingBlob(model: Model, id: string | undefined): boolean {
+  const shape = id === undefined || id === UNIT ? undefined : model.getShape(id);
+  for (const member of shape?.members.values() ?? []) {
+    const target = model.getShape(member.target);
+    if (target?.type === "blob" && target.traits.has("smithy.api#streaming")) return true;
+  }
+  return false;
 }
 
 /** A TSDoc line listing the errors an operation may throw (its own, then the service's). */

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { ClientOf, HandlersOf, InputOf, OutputOf } from "./mapped-types.js";
+import type { ByteStream, ByteStreamInput } from "../values/streams.js";
+import type { ClientOf, HandlersOf, InputOf, OutputOf, Sendable } from "./mapped-types.js";
 import { enumeration, integer, list, member, operation, service, string, struct, timestamp, union, unit } from "./builders.js";
 import type { StructSchema, UnionValue, ValueOf } from "./schema.js";
 
@@ -57,6 +58,23 @@ describe("types", () => {
     expectTypeOf<ClientOf<typeof Svc>["get"]>().parameter(0).toEqualTypeOf<{ id: string }>();
     expectTypeOf<ReturnType<ClientOf<typeof Svc>["get"]>>().toEqualTypeOf<Promise<{ n: number }>>();
     expectTypeOf<ReturnType<HandlersOf<typeof Svc>["get"]>>().toEqualTypeOf<Promise<{ n: number }> | { n: number }>();
+  });
+
+  it("let clients send, and handlers answer, streaming blobs as whole bytes or text too", () => {
+    interface Put { key: string; body: ByteStream; note?: string }
+    interface Got { size: number; body?: ByteStream }
+    expectTypeOf<Sendable<Put>>().toEqualTypeOf<{ key: string; body: ByteStreamInput; note?: string }>();
+    expectTypeOf<Sendable<Got>>().toEqualTypeOf<{ size: number; body?: ByteStreamInput }>();
+    expectTypeOf<Sendable<Record<string, never>>>().toEqualTypeOf<Record<string, never>>();
+    const Transfer = operation<Put, Got>("ex#Transfer", { input: struct("ex#I", []), output: struct("ex#O", []) });
+    const Svc = service("ex#Svc", { operations: { transfer: Transfer } });
+    expectTypeOf<ClientOf<typeof Svc>["transfer"]>().toBeCallableWith({ key: "k", body: new Uint8Array(1) });
+    expectTypeOf<ClientOf<typeof Svc>["transfer"]>().toBeCallableWith({ key: "k", body: "text" });
+    expectTypeOf<ReturnType<ClientOf<typeof Svc>["transfer"]>>().toEqualTypeOf<Promise<Got>>();
+    // The handler reads a stream, and may answer with bytes.
+    expectTypeOf<HandlersOf<typeof Svc>["transfer"]>().parameter(0).toEqualTypeOf<Put>();
+    const handler: HandlersOf<typeof Svc>["transfer"] = () => ({ size: 2, body: Uint8Array.of(1, 2) });
+    expect(handler({ key: "k", body: new ReadableStream() }, undefined)).toEqual({ size: 2, body: Uint8Array.of(1, 2) });
   });
 
   it("type union values as tagged cases with an unknown variant", () => {

@@ -1,10 +1,24 @@
 /** Type-level helpers that turn schemas into the client and handler types users see. */
+import type { ByteStream, ByteStreamInput } from "../values/streams.js";
 import type { OperationSchema, ServiceSchema } from "./schema.js";
 
 /** The input type of an operation schema. */
 export type InputOf<Op> = Op extends OperationSchema<infer I, any> ? I : never;
 /** The output type of an operation schema. */
 export type OutputOf<Op> = Op extends OperationSchema<any, infer O> ? O : never;
+
+/**
+ * A structure as it is sent: its streaming blob members (`ByteStream`) also
+ * take whole bytes or text (`ByteStreamInput`), which every writer accepts.
+ * Clients take their inputs, and handlers give their outputs, in this form;
+ * what arrives is always a `ByteStream`. Other members are as they are.
+ */
+export type Sendable<T> = {
+  [K in keyof T]: IsByteStream<Exclude<T[K], undefined>> extends true ? ByteStreamInput | Extract<T[K], undefined> : T[K];
+};
+
+/** Whether a type is exactly `ByteStream` (not `never`, as an empty record's values are). */
+type IsByteStream<V> = [V] extends [ByteStream] ? ([ByteStream] extends [V] ? true : false) : false;
 
 /** Per-call options every client method takes. */
 export interface CallOptions {
@@ -16,11 +30,11 @@ export interface CallOptions {
 
 /** The typed client of a service: one async method per operation. */
 export type ClientOf<S extends ServiceSchema> = {
-  readonly [K in keyof S["operations"]]: (input: InputOf<S["operations"][K]>, options?: CallOptions) => Promise<OutputOf<S["operations"][K]>>;
+  readonly [K in keyof S["operations"]]: (input: Sendable<InputOf<S["operations"][K]>>, options?: CallOptions) => Promise<OutputOf<S["operations"][K]>>;
 };
 
 /** The handler of one operation. */
-export type HandlerOf<Op, Ctx = unknown> = (input: InputOf<Op>, context: Ctx) => Promise<OutputOf<Op>> | OutputOf<Op>;
+export type HandlerOf<Op, Ctx = unknown> = (input: InputOf<Op>, context: Ctx) => Promise<Sendable<OutputOf<Op>>> | Sendable<OutputOf<Op>>;
 
 /** Handlers for every operation of a service: what a server implementation provides. */
 export type HandlersOf<S extends ServiceSchema, Ctx = unknown> = {
