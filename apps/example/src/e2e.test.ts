@@ -337,6 +337,7 @@ describe("malformed requests get a 400-class answer in the protocol's format, ne
     ["restJson1: an unknown route", "GET", "/towns/paris", {}, undefined, 404, "UnknownOperationException"],
     ["restJson1: a label with a % that is no escape", "GET", "/cities/par%zzis", {}, undefined, 400, "SerializationException"],
     ["restJson1: a query value whose escapes are not UTF-8", "GET", "/cities?nextToken=%FF", {}, undefined, 400, "SerializationException"],
+    ["restJson1: a single-valued query parameter given twice", "GET", "/cities?pageSize=1&pageSize=2", {}, undefined, 400, "SerializationException"],
     ["awsJson1_1: an unknown operation", "POST", "/", { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.Nope" }, "{}", 404, undefined],
     ["awsJson1_1: a wrong type", "POST", "/", { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" }, '{"cityId":42}', 400, undefined],
     ["rpcv2Cbor: bytes that are not CBOR", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/cbor", "smithy-protocol": "rpc-v2-cbor" }, "\xff\xff", 400, undefined],

@@ -284,7 +284,13 @@ function compileMessageReader(settings: HttpBindingSettings, schema: StructSchem
       for (const { member, key } of queryBound) {
         const pairs = query.filter(([n]) => n === key);
         if (pairs.length === 0) continue;
-        if (strict) for (const pair of pairs) refuseUndecoded(settings, member, pair);
+        if (strict) {
+          for (const pair of pairs) refuseUndecoded(settings, member, pair);
+          // Which of several values a single-valued member should take is anyone's guess (smithy-rs refuses them too).
+          if (pairs.length > 1 && member.target.kind !== "list") {
+            throw new SerializationError(`decode ${settings.name}: query parameter ${JSON.stringify(key)} appears ${pairs.length} times, but /${member.name} takes one value`, { path: `/${member.name}` });
+          }
+        }
         out[member.name] = fromTexts(member, pairs.map(([, v]) => v), "query", strict);
       }
       if (paramsMember !== undefined && paramsMember.target.kind === "map") {

@@ -365,6 +365,16 @@ describe("server", () => {
     });
   });
 
+  it.each([
+    ["a single-valued member given twice is refused, naming the parameter", "mode=full&units=metric&units=imperial", `decode restJson: query parameter "units" appears 2 times, but /units takes one value`],
+    ["a list member takes every value", "mode=full&tag=a&tag=b&tag=a", { tags: ["a", "b", "a"] }],
+    ["an @httpQueryParams map of strings keeps the first value", "mode=full&tag=a&z=1&z=2", { tags: ["a"], extra: { mode: "full", tag: "a", z: "1" } }],
+  ])("query parameters given more than once: %s", async (_label, search, expected) => {
+    const read = await (async () => server.deserializeRequest(GetCity, request("GET", "/cities/sea/files/x", parseQuery(search)), serverContext({ cityId: "sea", path: "x" })))().catch((e: unknown) => e);
+    if (typeof expected === "string") expect([SerializationError.is(read), (read as SerializationError).path, (read as Error).message]).toEqual([true, "/units", expected]);
+    else expect(read).toMatchObject(expected);
+  });
+
   it("leaves constraints to the server (reads input that breaks them) and answers a ValidationError as ValidationException (400)", async () => {
     const input = await server.deserializeRequest(
       GetCity,
