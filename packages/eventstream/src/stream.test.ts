@@ -31,6 +31,25 @@ describe("event streams", () => {
     expect(await collect(readEventStream(await bytesOf(writeEventStream(events, serde)), serde))).toEqual(events);
   });
 
+  it("open the envelopes of a stream an AWS SDK signed, ending at the empty signed message", async () => {
+    // As @aws-sdk/eventstream-handler-node signs: each message the payload of one with `:date` and `:chunk-signature`.
+    const signed = (body: Uint8Array) =>
+      encodeEventMessage({
+        headers: { ":date": { type: "timestamp", value: new Date(0) }, ":chunk-signature": { type: "binary", value: new Uint8Array(32).fill(7) } },
+        body,
+      });
+    const frames = [...events.map((e) => signed(encodeEventMessage(serde.encode(e)))), signed(new Uint8Array(0))];
+    expect(await collect(readEventStream(counted(frames).iterable, serde))).toEqual(events);
+    const opened = await openEventStream(counted([signed(encodeEventMessage(initialMessage("initial-request", utf8.encode("{}"), "application/json"))), ...frames]).iterable, serde, "initial-request");
+    expect(opened.initial?.headers[":event-type"]).toEqual({ type: "string", value: "initial-request" });
+    expect(await collect(opened.events)).toEqual(events);
+    // A message of its own that happens to carry a `:chunk-signature` header is not an envelope.
+    const own = encodeEventMessage({ ...serde.encode(events[0]!), headers: { ...serde.encode(events[0]!).headers, ":chunk-signature": { type: "binary", value: new Uint8Array(1) } } });
+    expect(await collect(readEventStream(counted([own]).iterable, serde))).toEqual([events[0]]);
+    // An envelope around bytes that are no message is a SerializationError.
+    await expect(collect(readEventStream(counted([signed(utf8.encode("not a message"))]).iterable, serde))).rejects.toThrow(SerializationError);
+  });
+
   it("write one frame per event, pulling the source only as frames are read", async () => {
     const source = counted(events);
     const frames = writeEventStream(source.iterable, serde);

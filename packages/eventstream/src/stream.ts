@@ -4,7 +4,7 @@
  * follows the consumer: a frame is written when the transport asks for
  * bytes, and a frame is read when the application asks for an event.
  */
-import { type ByteStream, type HttpBody, ModeledError, type UnionValue, UnmodeledError } from "@anvil/core";
+import { type ByteStream, type HttpBody, ModeledError, SerializationError, type UnionValue, UnmodeledError } from "@anvil/core";
 import type { EventStreamSerde } from "./events.js";
 import { splitFrames } from "./frames.js";
 import { decodeEventMessage, encodeEventMessage, type EventMessage } from "./message.js";
@@ -65,7 +65,35 @@ export async function* readEventStream(
   serde: EventStreamSerde,
   options: ReadEventStreamOptions = {},
 ): AsyncGenerator<UnionValue, void, undefined> {
-  for await (const frame of splitFrames(body, options.maxFrameBytes)) yield serde.decode(decodeEventMessage(frame));
+  for await (const message of eventMessages(body, options)) yield serde.decode(message);
+}
+
+/**
+ * The messages of an event stream, signed ones opened. An AWS SDK that signs
+ * its event stream (SigV4 event signing, as Transcribe Streaming's clients
+ * do) sends each message inside another, whose `:date` and
+ * `:chunk-signature` headers sign it and whose payload is the message; an
+ * empty signed message ends the stream. The signatures are not checked here:
+ * like the request's own signature, that is for the server's authentication.
+ */
+async function* eventMessages(body: HttpBody, options: ReadEventStreamOptions): AsyncGenerator<EventMessage, void, undefined> {
+  for await (const frame of splitFrames(body, options.maxFrameBytes)) {
+    const message = decodeEventMessage(frame);
+    if (!isSignedEnvelope(message)) {
+      yield message;
+      continue;
+    }
+    if (message.body.byteLength === 0) return;
+    const inner = decodeEventMessage(message.body);
+    if (isSignedEnvelope(inner)) throw new SerializationError("decode event stream: a signed message inside a signed message");
+    yield inner;
+  }
+}
+
+/** Whether a message is a signed envelope: a `:chunk-signature`, and no `:message-type` of its own. */
+function isSignedEnvelope(message: EventMessage): boolean {
+  const headers = message.headers;
+  return headers[":chunk-signature"] !== undefined && headers[":message-type"] === undefined;
 }
 
 /**
@@ -81,16 +109,16 @@ export async function openEventStream(
   initialEventType: InitialEventType,
   options: ReadEventStreamOptions = {},
 ): Promise<{ readonly initial: EventMessage | undefined; readonly events: AsyncIterable<UnionValue> }> {
-  const frames = splitFrames(body, options.maxFrameBytes);
-  const first = await frames.next();
+  const messages = eventMessages(body, options);
+  const first = await messages.next();
   if (first.done) return { initial: undefined, events: empty() };
-  const message = decodeEventMessage(first.value);
+  const message = first.value;
   const eventType = message.headers[":event-type"];
   const messageType = message.headers[":message-type"];
   const isInitial = messageType?.type === "string" && messageType.value === "event" && eventType?.type === "string" && eventType.value === initialEventType;
   async function* events(): AsyncGenerator<UnionValue, void, undefined> {
     if (!isInitial) yield serde.decode(message);
-    for await (const frame of frames) yield serde.decode(decodeEventMessage(frame));
+    for await (const next of messages) yield serde.decode(next);
   }
   return { initial: isInitial ? message : undefined, events: events() };
 }

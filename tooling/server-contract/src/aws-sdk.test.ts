@@ -30,6 +30,13 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from "@aws-sdk/client-apigatewaymanagementapi";
+import {
+  LimitExceededException,
+  StartStreamTranscriptionCommand,
+  TranscribeStreamingClient,
+  TranscribeStreamingServiceException,
+  type AudioStream,
+} from "@aws-sdk/client-transcribe-streaming";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorClass, type ServiceSchema, type StructSchema, type UnionValue } from "@anvil/core";
 import { schemasFromModel } from "@anvil/dynamic";
@@ -39,7 +46,7 @@ import { restJson1 } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { createServer, type HandlerContext } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
-import { APIGATEWAY_MANAGEMENT_MODEL, CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL, PRICING_MODEL, SAGEMAKER_RUNTIME_MODEL } from "./aws-models.js";
+import { APIGATEWAY_MANAGEMENT_MODEL, CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL, PRICING_MODEL, SAGEMAKER_RUNTIME_MODEL, TRANSCRIBE_STREAMING_MODEL } from "./aws-models.js";
 
 // The SDK warns once per process that its later versions will need Node 22; not this test's concern.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -686,5 +693,132 @@ describe("@aws-sdk/client-apigatewaymanagementapi (restJson1) against an Anvil s
       expect((error as GoneException).$fault).toBe("client");
       expect((error as GoneException).$metadata.httpStatusCode).toBe(410);
     }
+  });
+});
+
+describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed event stream in and out) against an Anvil server", () => {
+  const schemas = schemasOf("transcribe-streaming.smithy", TRANSCRIBE_STREAMING_MODEL);
+  const service = schemas.service("com.amazonaws.transcribestreaming#Transcribe");
+  const Overloaded = errorClass(schemas.shape("com.amazonaws.transcribestreaming#LimitExceededException") as StructSchema<{ Message?: string }>);
+  const text = new TextDecoder();
+  const audio = (words: string) => new TextEncoder().encode(words);
+  /** What the handler read, in order: each audio chunk's text, or a configuration event's channels. */
+  let heard: string[] = [];
+  /** Resolved when the handler has answered the first chunk: the client holds its next chunk until then (full duplex). */
+  let answeredFirst: () => void = () => {};
+  let firstAnswered = new Promise<void>((resolve) => (answeredFirst = resolve));
+
+  /** "Speech recognition": each audio chunk is text; a partial result per chunk, then the whole transcript. "overload" fails mid-stream. */
+  const handlers: Record<string, Handler> = {
+    async startStreamTranscription(input) {
+      const events = input.AudioStream as AsyncIterable<UnionValue>;
+      async function* transcripts(): AsyncGenerator<UnionValue> {
+        const said: string[] = [];
+        for await (const event of events) {
+          if (event.$case === "ConfigurationEvent") {
+            heard.push(`channels ${JSON.stringify(event.value)}`);
+            continue;
+          }
+          if (event.$case !== "AudioEvent") continue;
+          const words = text.decode((event.value as { AudioChunk: Uint8Array }).AudioChunk);
+          heard.push(words);
+          if (words === "overload") throw new Overloaded({ Message: "You have exceeded the maximum number of concurrent transcription streams." });
+          said.push(words);
+          yield result(said.join(" "), true, said.length);
+          answeredFirst();
+        }
+        yield result(said.join(" "), false, said.length);
+      }
+      return {
+        RequestId: "8a7b6c5d-0000-4000-8000-000000000001",
+        SessionId: input.SessionId ?? "00000000-0000-4000-8000-000000000000",
+        LanguageCode: input.LanguageCode,
+        MediaSampleRateHertz: input.MediaSampleRateHertz,
+        MediaEncoding: input.MediaEncoding,
+        TranscriptResultStream: transcripts(),
+      };
+    },
+  };
+  const result = (transcript: string, partial: boolean, n: number): UnionValue => ({
+    $case: "TranscriptEvent",
+    value: { Transcript: { Results: [{ ResultId: "r-1", StartTime: 0, EndTime: n * 0.5, IsPartial: partial, Alternatives: [{ Transcript: transcript }], ChannelId: "ch_0" }] } },
+  });
+
+  let listener: NodeListener;
+  let client: TranscribeStreamingClient;
+  beforeAll(async () => {
+    // The SDK speaks HTTP/2 to Transcribe Streaming (its default handler in Node): cleartext HTTP/2 here.
+    listener = await serve(service, [restJson1()], handlers, { http2: true });
+    client = new TranscribeStreamingClient(sdkConfig(listener));
+  });
+  afterAll(async () => {
+    client.destroy();
+    await listener.close();
+  });
+
+  async function* speak(chunks: readonly string[], waitAfterFirst = false): AsyncGenerator<AudioStream> {
+    yield { ConfigurationEvent: { ChannelDefinitions: [{ ChannelId: 0, ParticipantRole: "AGENT" }, { ChannelId: 1, ParticipantRole: "CUSTOMER" }] } };
+    for (const [i, chunk] of chunks.entries()) {
+      yield { AudioEvent: { AudioChunk: audio(chunk) } };
+      if (i === 0 && waitAfterFirst) await firstAnswered;
+    }
+  }
+
+  it("streams audio in and transcripts out at once: the first partial result arrives before the rest of the audio is sent", async () => {
+    heard = [];
+    firstAnswered = new Promise<void>((resolve) => (answeredFirst = resolve));
+    const out = await client.send(
+      new StartStreamTranscriptionCommand({
+        LanguageCode: "en-GB",
+        MediaSampleRateHertz: 16_000,
+        MediaEncoding: "pcm",
+        SessionId: "0f3c2a1b-1234-4abc-8def-0123456789ab",
+        EnablePartialResultsStabilization: true,
+        AudioStream: speak(["the quick", "brown fox", "jumps"], true),
+      }),
+    );
+    expect([out.RequestId, out.SessionId, out.LanguageCode, out.MediaSampleRateHertz, out.MediaEncoding]).toEqual([
+      "8a7b6c5d-0000-4000-8000-000000000001",
+      "0f3c2a1b-1234-4abc-8def-0123456789ab",
+      "en-GB",
+      16_000,
+      "pcm",
+    ]);
+    const results: [string | undefined, boolean | undefined][] = [];
+    for await (const event of out.TranscriptResultStream!) {
+      for (const r of event.TranscriptEvent?.Transcript?.Results ?? []) results.push([r.Alternatives?.[0]?.Transcript, r.IsPartial]);
+    }
+    expect(results).toEqual([
+      ["the quick", true],
+      ["the quick brown fox", true],
+      ["the quick brown fox jumps", true],
+      ["the quick brown fox jumps", false],
+    ]);
+    // Every event came inside the SDK's signed envelope, and was opened: the handler read the events as sent.
+    expect(heard).toEqual([`channels {"ChannelDefinitions":[{"ChannelId":0,"ParticipantRole":"AGENT"},{"ChannelId":1,"ParticipantRole":"CUSTOMER"}]}`, "the quick", "brown fox", "jumps"]);
+  });
+
+  it("ends the transcript stream with the SDK's typed exception when the handler's stream fails with a modeled error", async () => {
+    heard = [];
+    const out = await client.send(new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 8_000, MediaEncoding: "flac", AudioStream: speak(["hello", "overload", "never heard"]) }));
+    const seen: string[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of out.TranscriptResultStream!) seen.push(event.TranscriptEvent?.Transcript?.Results?.[0]?.Alternatives?.[0]?.Transcript ?? "?");
+      })(),
+    );
+    expect(seen).toEqual(["hello"]);
+    expect(error).toBeInstanceOf(LimitExceededException);
+    expect((error as LimitExceededException).message).toBe("You have exceeded the maximum number of concurrent transcription streams.");
+  });
+
+  it("refuses a sample rate out of @range with a ValidationException (400) naming it, before any audio is read", async () => {
+    heard = [];
+    const error = await rejection(client.send(new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 4_000, MediaEncoding: "pcm", AudioStream: speak(["unheard"]) })));
+    expect(error).toBeInstanceOf(TranscribeStreamingServiceException);
+    const e = error as TranscribeStreamingServiceException;
+    expect([e.name, e.$metadata.httpStatusCode]).toEqual(["ValidationException", 400]);
+    expect(e.message).toMatch(/MediaSampleRateHertz/);
+    expect(heard).toEqual([]);
   });
 });
