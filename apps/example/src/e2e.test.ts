@@ -341,6 +341,8 @@ describe("malformed requests get a 400-class answer in the protocol's format, ne
     ["awsJson1_1: an unknown operation", "POST", "/", { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.Nope" }, "{}", 404, undefined],
     ["awsJson1_1: a wrong type", "POST", "/", { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" }, '{"cityId":42}', 400, undefined],
     ["rpcv2Cbor: bytes that are not CBOR", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/cbor", "smithy-protocol": "rpc-v2-cbor" }, "\xff\xff", 400, undefined],
+    ["rpcv2Cbor: a JSON body", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/json", "smithy-protocol": "rpc-v2-cbor" }, '{"cityId":"paris"}', 415, undefined],
+    ["rpcv2Cbor: an Accept without CBOR", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/cbor", accept: "application/json", "smithy-protocol": "rpc-v2-cbor" }, undefined, 406, undefined],
   ] as const)("%s", async (_what, method, path, headers, body, status, errorType) => {
     const response = await fetch(`${example.weather.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     expect(response.status).toBe(status);

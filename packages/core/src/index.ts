@@ -50,6 +50,7 @@ export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ModeledError
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { binaryBody, bodyBytes, parseQuery, queryPairProblem } from "./protocol/http.js";
 export { percentEncodingProblem } from "./protocol/percent-encoding.js";
+export { acceptsMediaType, baseMediaType } from "./protocol/media-type.js";
 export { HttpHeaders, type ParsedFields } from "./protocol/headers.js";
 export { bodyMessage, findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";

@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { type MemberSchema, type OperationSchema, ProtocolError, type StructSchema } from "@anvil/core";
+import { acceptsMediaType, baseMediaType, type MemberSchema, type OperationSchema, ProtocolError, type StructSchema } from "@anvil/core";
 import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
 
 /** The media type a message is written in: none (no body), a type, or any (not checked: event streams). */
@@ -36,17 +36,11 @@ function payloadType(settings: HttpBindingSettings, payload: MemberSchema): Expe
   // Event streams negotiate their own framing.
   if (target.kind === "union" && payload.traits.streaming) return ANY;
   const declared = payload.traits.mediaType;
-  if (declared !== undefined) return { kind: "type", type: baseOf(declared) };
+  if (declared !== undefined) return { kind: "type", type: baseMediaType(declared) };
   if (!settings.rawPayloads || isJsonPayload(target)) return JSON_TYPE;
   // Bytes without a declared media type may be of any type.
   if (target.kind === "blob") return ANY;
   return { kind: "type", type: "text/plain" };
-}
-
-/** A media type without its parameters, lower case (`application/json; charset=utf-8` is `application/json`). */
-function baseOf(mediaType: string): string {
-  const semi = mediaType.indexOf(";");
-  return (semi < 0 ? mediaType : mediaType.slice(0, semi)).trim().toLowerCase();
 }
 
 /** Checks a request's `Content-Type` and `Accept` (see {@link mediaTypeCheckOf}). */
@@ -68,25 +62,12 @@ export function mediaTypeCheckOf(settings: HttpBindingSettings, operation: Opera
     if (request.kind === "none" && bodyLength > 0 && contentType !== null) {
       throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} takes no body, but the request has a body of type ${contentType}`);
     }
-    if (request.kind === "type" && (contentType === null ? bodyLength > 0 : baseOf(contentType) !== request.type)) {
+    if (request.kind === "type" && (contentType === null ? bodyLength > 0 : baseMediaType(contentType) !== request.type)) {
       throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} expects Content-Type ${request.type}, got ${contentType ?? "none"}`);
     }
     const accept = headers.get("accept");
-    if (accept !== null && response.kind === "type" && !accepts(accept, response.type)) {
+    if (accept !== null && response.kind === "type" && !acceptsMediaType(accept, response.type)) {
       throw new ProtocolError("NotAcceptableException", 406, `${operation.name} answers ${response.type}, which Accept: ${accept} does not admit`);
     }
   };
-}
-
-/** Whether an `Accept` value admits a media type: an exact, `type/*` or `*\/*` range with a non-zero q. */
-function accepts(accept: string, type: string): boolean {
-  const slash = type.indexOf("/");
-  const major = type.slice(0, slash);
-  for (const range of accept.split(",")) {
-    const [name = "", ...params] = range.split(";");
-    const base = name.trim().toLowerCase();
-    if (params.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(p))) continue;
-    if (base === "*/*" || base === type || base === `${major}/*`) return true;
-  }
-  return false;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { errorClass, ModeledError, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { rpcv2Cbor } from "./index.js";
@@ -154,10 +154,31 @@ describe("server", () => {
     expect(invalid).toEqual({ cityId: "much-too-long" });
     const malformed = await (async () => server.deserializeRequest(GetCity, request("GetCity", body.subarray(0, 5)), serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(malformed)).toBe(true);
-    const json = await (async () => server
-      .deserializeRequest(GetCity, request("GetCity", new TextEncoder().encode(`{"cityId":"sea"}`), { "content-type": "application/json" }), serverContext))()
-      .catch((e: unknown) => e);
-    expect(SerializationError.is(json)).toBe(true);
+  });
+
+  describe("media types: a body must be application/cbor (else 415), an Accept must admit it (else 406)", () => {
+    const cbor = cborOf(GetCityInput, { cityId: "sea" });
+    const json = new TextEncoder().encode(`{"cityId":"sea"}`);
+    const empty = new Uint8Array(0);
+    const outcome = (operation: typeof GetCity, body: Uint8Array, headers: Record<string, string>) =>
+      (async () => server.deserializeRequest(operation, { ...request(operation.name, body), headers: new Headers({ "smithy-protocol": "rpc-v2-cbor", ...headers }) }, serverContext))().then(
+        () => "read",
+        (e: unknown) => (ProtocolError.is(e) ? `${e.status} ${e.code}: ${e.message}` : String(e)),
+      );
+
+    it.each([
+      ["CBOR with parameters, in another case", GetCity, cbor, { "content-type": "Application/CBOR; x=y" }, "read"],
+      ["no Accept", GetCity, cbor, { "content-type": "application/cbor" }, "read"],
+      ["an Accept admitting CBOR by a wildcard", GetCity, cbor, { "content-type": "application/cbor", accept: "application/json, application/*;q=0.5" }, "read"],
+      ["an empty body without Content-Type (an operation without input)", Ping, empty, {}, "read"],
+      ["an empty body typed application/cbor", Ping, empty, { "content-type": "application/cbor" }, "read"],
+      ["a JSON body", GetCity, json, { "content-type": "application/json" }, "415 UnsupportedMediaTypeException: decode rpcv2Cbor: GetCity expects Content-Type application/cbor, got application/json"],
+      ["a body without Content-Type", GetCity, cbor, {}, "415 UnsupportedMediaTypeException: decode rpcv2Cbor: GetCity expects Content-Type application/cbor, got none"],
+      ["an Accept without CBOR", GetCity, cbor, { "content-type": "application/cbor", accept: "application/json" }, "406 NotAcceptableException: decode rpcv2Cbor: GetCity answers application/cbor, which Accept: application/json does not admit"],
+      ["an Accept refusing CBOR with q=0", Ping, empty, { accept: "application/cbor;q=0" }, "406 NotAcceptableException: decode rpcv2Cbor: Ping answers application/cbor, which Accept: application/cbor;q=0 does not admit"],
+    ])("%s", async (_label, operation, body, headers, expected) => {
+      expect(await outcome(operation, body, headers)).toBe(expected);
+    });
   });
 
   it("writes the output, and no body nor Content-Type for an operation without output", async () => {
@@ -178,6 +199,7 @@ describe("server", () => {
       { __type: "smithy.framework#ValidationException", message: "1 validation error detected. too long", fieldList: [{ path: "/cityId", message: "too long" }] },
     ],
     ["a SerializationError", new SerializationError("decode cbor: bad"), 400, { __type: "SerializationException", message: "decode cbor: bad" }],
+    ["a ProtocolError, with its status and type", new ProtocolError("UnsupportedMediaTypeException", 415, "no"), 415, { __type: "UnsupportedMediaTypeException", message: "no" }],
     ["anything else, without leaking its message", new Error("db password is hunter2"), 500, { __type: "InternalFailure", message: "Internal failure" }],
   ])("writes %s", async (_label, error, status, body) => {
     const res = await server.serializeError(GetCity, error, serverContext);

@@ -5,6 +5,8 @@
  * validated, output and errors written as CBOR maps, errors with `__type`.
  */
 import {
+  acceptsMediaType,
+  baseMediaType,
   fillDefaults,
   HttpHeaders,
   type HttpRequest,
@@ -12,6 +14,7 @@ import {
   ModeledError,
   type OperationSchema,
   postRoutes,
+  ProtocolError,
   queryErrorHeader,
   readBody,
   refuseStreamingBlob,
@@ -66,20 +69,18 @@ export function createRpcV2CborServer(): ServerProtocol {
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
       refuseStreamingBlob(PROTOCOL_NAME, operation, "decode");
+      checkAccept(operation, request.headers.get("accept"));
+      const contentType = request.headers.get("content-type");
       const stream = eventStreamMember(operation.input);
       if (stream !== undefined) {
-        if (!isMediaType(request.headers.get("content-type"), EVENT_STREAM_MEDIA_TYPE)) {
-          throw new SerializationError(
-            `decode rpcv2Cbor: an event-stream request body must be ${EVENT_STREAM_MEDIA_TYPE}, got ${request.headers.get("content-type") ?? "no Content-Type"}`,
-          );
-        }
+        if (contentType === null || baseMediaType(contentType) !== EVENT_STREAM_MEDIA_TYPE) throw unsupportedMediaType(operation, EVENT_STREAM_MEDIA_TYPE, contentType);
         // The handler reads the events as they arrive; the other members come in the initial-request message.
         return eventStreams.read(operation.input, stream, request.body, "initial-request");
       }
       const bytes = await readBody(request.body);
-      if (bytes.length > 0 && !isCborContentType(request.headers.get("content-type"))) {
-        throw new SerializationError(`decode rpcv2Cbor: a request body must be ${CBOR}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
-      }
+      // An empty body (the input's zero value) is taken with or without a Content-Type: the spec sends
+      // none for operations without input, and its tests send application/cbor for them.
+      if (bytes.length > 0 && !isCborContentType(contentType)) throw unsupportedMediaType(operation, CBOR, contentType);
       const read = compileReader(operation.input);
       // An empty body is an empty input structure (defaults filled by the reader).
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
@@ -119,6 +120,7 @@ export function createRpcV2CborServer(): ServerProtocol {
         return errorResponse(schema.traits.httpError ?? 400, schema.id, compileWriter(schema)(members));
       }
       if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
       // Anything else is a bug or an outage: say nothing about it.
       return plainError(500, "InternalFailure", "Internal failure");
     },
@@ -134,9 +136,29 @@ export function createRpcV2CborServer(): ServerProtocol {
   });
 }
 
-/** Whether a `Content-Type` value names a media type (parameters ignored). */
-function isMediaType(value: string | null, mediaType: string): boolean {
-  return value !== null && value.split(";")[0]!.trim().toLowerCase() === mediaType;
+/**
+ * The refusal of a request body of another media type than the operation
+ * reads, or of none: the rpcv2Cbor spec requires the type but names no
+ * status for a request without it, so the answer is HTTP's (RFC 9110
+ * §15.5.16), a 415, which restJson1's protocol tests also ask for.
+ */
+function unsupportedMediaType(operation: OperationSchema, expected: string, got: string | null): ProtocolError {
+  return new ProtocolError("UnsupportedMediaTypeException", 415, `decode rpcv2Cbor: ${operation.name} expects Content-Type ${expected}, got ${got ?? "none"}`);
+}
+
+/**
+ * Refuses (406, as restJson1 does) an `Accept` that does not admit what the
+ * operation answers: `application/cbor`, or
+ * `application/vnd.amazon.eventstream` for an event-stream output. No
+ * `Accept` at all is fine: the protocol's tests ask servers to take
+ * requests without one.
+ */
+function checkAccept(operation: OperationSchema, accept: string | null): void {
+  if (accept === null) return;
+  const answers = eventStreamMember(operation.output) === undefined ? CBOR : EVENT_STREAM_MEDIA_TYPE;
+  if (!acceptsMediaType(accept, answers)) {
+    throw new ProtocolError("NotAcceptableException", 406, `decode rpcv2Cbor: ${operation.name} answers ${answers}, which Accept: ${accept} does not admit`);
+  }
 }
 
 /** A CBOR error response: `__type` first, then the error's members. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectBytes, SerializationError, type ByteStream, type HttpRequest, type UnionValue } from "@anvil/core";
+import { collectBytes, ProtocolError, SerializationError, type ByteStream, type HttpRequest, type UnionValue } from "@anvil/core";
 import { blob, integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegen";
 import { compileReader } from "@anvil/codec-cbor";
 import { decodeEventMessage, splitFrames } from "@anvil/eventstream";
@@ -82,9 +82,14 @@ describe("rpcv2Cbor event streams", () => {
     expect(await drain(output["updates"] as AsyncIterable<UnionValue>)).toEqual(updates);
   });
 
-  it("the server refuses an event-stream request that is not application/vnd.amazon.eventstream", async () => {
+  it("the server refuses an event-stream request that is not application/vnd.amazon.eventstream with a 415", async () => {
     const req: HttpRequest = { method: "POST", path: "/service/Watcher/operation/Watch", query: [], headers: new Headers({ "content-type": "application/cbor" }), body: new Uint8Array(0) };
-    await expect(server.deserializeRequest(Watch, req, serverContext)).rejects.toThrow(/must be application\/vnd\.amazon\.eventstream/);
+    const error = await (async () => server.deserializeRequest(Watch, req, serverContext))().catch((e: unknown) => e);
+    expect(ProtocolError.is(error) && [error.status, error.code, error.message]).toEqual([
+      415,
+      "UnsupportedMediaTypeException",
+      "decode rpcv2Cbor: Watch expects Content-Type application/vnd.amazon.eventstream, got application/cbor",
+    ]);
   });
 });
 
