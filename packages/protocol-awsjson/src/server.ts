@@ -114,6 +114,10 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
       return plainError(500, "InternalFailure", "Internal failure");
     },
 
+    recognizes(request: HttpRequest): boolean {
+      return request.headers.has("x-amz-target");
+    },
+
     notFound(request: HttpRequest): Promise<HttpResponse> {
       const target = request.headers.get("x-amz-target");
       const message =

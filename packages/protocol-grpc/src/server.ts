@@ -112,6 +112,10 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
       return errorAnswer(operation, error, context);
     },
 
+    recognizes(request: HttpRequest): boolean {
+      return isAnyGrpcContentType(request.headers.get("content-type"));
+    },
+
     notFound(request: HttpRequest): Promise<HttpResponse> | undefined {
       // Only a gRPC caller hears about it in gRPC terms; other protocols answer the rest.
       if (!isAnyGrpcContentType(request.headers.get("content-type"))) return undefined;

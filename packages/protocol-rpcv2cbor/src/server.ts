@@ -125,6 +125,10 @@ export function createRpcV2CborServer(): ServerProtocol {
       return plainError(500, "InternalFailure", "Internal failure");
     },
 
+    recognizes(request: HttpRequest): boolean {
+      return request.headers.get(SMITHY_PROTOCOL) === RPC_V2_CBOR;
+    },
+
     notFound(request: HttpRequest): Promise<HttpResponse> {
       const protocol = request.headers.get(SMITHY_PROTOCOL);
       const message =

@@ -102,6 +102,10 @@ export function createRpcV2JsonServer(): ServerProtocol {
       return plainError(500, "InternalFailure", "Internal failure");
     },
 
+    recognizes(request: HttpRequest): boolean {
+      return request.headers.get(SMITHY_PROTOCOL) === RPC_V2_JSON;
+    },
+
     notFound(request: HttpRequest): Promise<HttpResponse> {
       const protocol = request.headers.get(SMITHY_PROTOCOL);
       const message =

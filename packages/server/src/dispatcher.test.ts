@@ -138,6 +138,13 @@ describe("several protocols", () => {
     const response = await dispatch(request("/nowhere"));
     expect([response.status, read(response)]).toEqual([404, { type: "UnknownOperationException", message: "test#plain: no POST /nowhere" }]);
   });
+
+  it("answers an unknown route in the terms of the protocol whose marks the request bears, whichever comes first", async () => {
+    const marked = { ...testProtocol("test#marked", ["x-protocol", "marked"]), recognizes: (r: HttpRequest) => r.headers.get("x-protocol") === "marked" };
+    const d = createDispatcher({ service: Weather, protocols: [testProtocol("test#plain"), marked], handlers: { getCity: () => ({}) } });
+    expect(read(await d(request("/nowhere", undefined, { "x-protocol": "marked" })))).toMatchObject({ message: "test#marked: no POST /nowhere" });
+    expect(read(await d(request("/nowhere")))).toMatchObject({ message: "test#plain: no POST /nowhere" });
+  });
 });
 
 function dispatchHandlerOf(cityId: string) {

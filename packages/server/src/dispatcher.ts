@@ -111,7 +111,8 @@ interface Endpoint {
  * Compiles a service's routes, validators and handlers once and returns the
  * function that answers requests:
  *
- * 1. no route matches: the first protocol's `notFound` answer that is given (else a bare 404);
+ * 1. no route matches: the `notFound` answer of the first protocol that
+ *    recognizes the request, else of the first that gives one (else a bare 404);
  * 2. a body over the operation's buffered limit is refused with a 413
  *    (by `Content-Length` before reading, else as soon as it passes the limit);
  * 3. the protocol deserializes the input; a SerializationError, ProtocolError
@@ -142,6 +143,12 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   }
 
   const notFound = async (request: HttpRequest): Promise<HttpResponse> => {
+    // The protocol whose marks the request bears answers first: a caller hears of it in the terms it reads.
+    for (const protocol of protocols) {
+      if (protocol.recognizes?.(request) !== true) continue;
+      const answer = protocol.notFound?.(request);
+      if (answer !== undefined) return answer;
+    }
     for (const protocol of protocols) {
       const answer = protocol.notFound?.(request);
       if (answer !== undefined) return answer;

@@ -149,3 +149,34 @@ describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
     }
   });
 });
+
+describe("a server of several protocols", () => {
+  // The order the service declares them in: restJson1 first, so it answers requests that bear no protocol's marks.
+  const cases = [restJson1(), awsJson1_0(), rpcv2Cbor()];
+  let listener: NodeListener;
+  beforeAll(async () => {
+    const service = { ...library("aws.protocols#restJson1"), protocols: cases.map((c) => c.server.id) };
+    listener = await listen(createServer(service, { protocols: cases.map((c) => c.server) }).register(libraryHandlers()).mapService());
+  });
+  afterAll(() => listener.close({ graceMs: 0 }));
+
+  it.each([
+    ["rpcv2Cbor", 2, "application/cbor"],
+    ["awsJson1_0", 1, "application/x-amz-json-1.0"],
+  ] as const)("answers a %s call of an unknown operation in that protocol's terms, which its client reads", async (_name, index, contentType) => {
+    const p = cases[index]!;
+    const service = library(p.server.id);
+    const unknown = { ...service.operations.crash, id: "example.library#Unknown", name: "Unknown", traits: {} };
+    const otherService = { ...service, operations: { ...service.operations, unknown } };
+    const request = await p.client.serializeRequest(unknown, {}, { endpoint: new URL(listener.url), service: otherService });
+    const response = await fetchTransport(listener.url)(request);
+    expect([response.status, response.headers.get("content-type")]).toEqual([404, contentType]);
+    const error = await rejection(p.client.deserializeResponse(unknown, response, { endpoint: new URL(listener.url), service }));
+    expect([UnmodeledError.is(error), (error as UnmodeledError).code]).toEqual([true, "UnknownOperationException"]);
+  });
+
+  it("answers a request that bears no protocol's marks as the first protocol does", async () => {
+    const response = await fetch(`${listener.url}/nowhere`);
+    expect([response.status, response.headers.get("content-type")]).toEqual([404, "application/json"]);
+  });
+});

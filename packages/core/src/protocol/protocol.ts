@@ -128,6 +128,14 @@ export interface ServerProtocol {
   /** The answer when no route matches (the protocol's "unknown operation"). */
   notFound?(request: HttpRequest): Promise<HttpResponse> | undefined;
   /**
+   * Whether a request bears this protocol's marks (its `smithy-protocol`
+   * header, its `X-Amz-Target`, its media type), so that a server answering
+   * several protocols tells a caller of this one of an unknown operation in
+   * this protocol's terms, whichever protocol comes first. A protocol
+   * without marks (restJson1) leaves it out.
+   */
+  recognizes?(request: HttpRequest): boolean;
+  /**
    * The answer when the request fits a route of this protocol in all but
    * its method (RFC 9110's 405 Method Not Allowed, which carries an `Allow`
    * header): `allowed` lists the methods that routes of the request's path
