@@ -5,7 +5,8 @@
  */
 import {
   fillDefaults,
-  gunzip,
+  gunzipRequest,
+  ProtocolError,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
@@ -52,7 +53,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
 
     routes: postRoutes((service, operation) => ({ path: "/", headers: { "x-amz-target": targetOf(service, operation) } })),
 
-    async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
       refuseStreamingBlob(protocolName(variant), operation, "decode");
       const stream = eventStreamMember(operation.input);
@@ -67,8 +68,9 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
       let bytes = await readBody(request.body);
       if (isGzipEncoded(request.headers)) {
         try {
-          bytes = await gunzip(bytes);
+          bytes = await gunzipRequest(bytes, context);
         } catch (cause) {
+          if (ProtocolError.is(cause)) throw cause;
           throw new SerializationError("decode awsJson: request body is not valid gzip", { cause });
         }
       }
@@ -110,6 +112,8 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         return errorResponse(schema.traits.httpError ?? 400, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members));
       }
       if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      // The transport's or the server's refusals (413 over the body limit, ...) keep their status.
+      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
       // Anything else is a bug or an outage: say nothing about it.
       return plainError(500, "InternalFailure", "Internal failure");
     },

@@ -8,7 +8,7 @@ import {
   byteChunks,
   type ByteStream,
   fillDefaults,
-  gunzip,
+  gunzipRequest,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
@@ -90,8 +90,9 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     const readGzipped = async (request: HttpRequest, compressed: Uint8Array, encoding: string, context: ServerCallContext): Promise<unknown> => {
       let bytes: Uint8Array;
       try {
-        bytes = await gunzip(compressed);
+        bytes = await gunzipRequest(compressed, context);
       } catch (cause) {
+        if (ProtocolError.is(cause)) throw cause;
         throw new SerializationError(`decode ${settings.name}: request body is not valid gzip`, { cause });
       }
       // The member bound to Content-Encoding sees the codings the application chose.

@@ -8,7 +8,9 @@ import {
   acceptsMediaType,
   baseMediaType,
   fillDefaults,
+  gunzipRequest,
   HttpHeaders,
+  isGzipEncoded,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
@@ -66,7 +68,7 @@ export function createRpcV2CborServer(): ServerProtocol {
 
     routes: postRoutes((service, operation) => ({ path: rpcV2Path(service, operation), headers: ROUTE_HEADERS })),
 
-    async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
       refuseStreamingBlob(PROTOCOL_NAME, operation, "decode");
       checkAccept(operation, request.headers.get("accept"));
@@ -77,10 +79,19 @@ export function createRpcV2CborServer(): ServerProtocol {
         // The handler reads the events as they arrive; the other members come in the initial-request message.
         return eventStreams.read(operation.input, stream, request.body, "initial-request");
       }
-      const bytes = await readBody(request.body);
+      let bytes = await readBody(request.body);
       // An empty body (the input's zero value) is taken with or without a Content-Type: the spec sends
       // none for operations without input, and its tests send application/cbor for them.
       if (bytes.length > 0 && !isCborContentType(contentType)) throw unsupportedMediaType(operation, CBOR, contentType);
+      // `@requestCompression`: AWS SDKs gzip large bodies (botocore does from 10 KB).
+      if (bytes.length > 0 && isGzipEncoded(request.headers)) {
+        try {
+          bytes = await gunzipRequest(bytes, context);
+        } catch (cause) {
+          if (ProtocolError.is(cause)) throw cause;
+          throw new SerializationError("decode rpcv2Cbor: request body is not valid gzip", { cause });
+        }
+      }
       const read = compileReader(operation.input);
       // An empty body is an empty input structure (defaults filled by the reader).
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).

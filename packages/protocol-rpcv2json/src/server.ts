@@ -6,7 +6,8 @@
  */
 import {
   fillDefaults,
-  gunzip,
+  gunzipRequest,
+  ProtocolError,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
@@ -51,13 +52,14 @@ export function createRpcV2JsonServer(): ServerProtocol {
 
     routes: postRoutes((service, operation) => ({ path: rpcV2Path(service, operation), headers: ROUTE_HEADERS })),
 
-    async deserializeRequest(operation: OperationSchema, request: HttpRequest, _context: ServerCallContext): Promise<unknown> {
+    async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       refuseStreamingBlob("rpcv2Json", operation, "decode");
       let bytes = await readBody(request.body);
       if (isGzipEncoded(request.headers)) {
         try {
-          bytes = await gunzip(bytes);
+          bytes = await gunzipRequest(bytes, context);
         } catch (cause) {
+          if (ProtocolError.is(cause)) throw cause;
           throw new SerializationError("decode rpcv2Json: request body is not valid gzip", { cause });
         }
       }
@@ -98,6 +100,8 @@ export function createRpcV2JsonServer(): ServerProtocol {
         return errorResponse(schema?.traits.httpError ?? 400, schema?.id ?? VALIDATION_EXCEPTION_ID, json);
       }
       if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
+      // The transport's or the server's refusals (413 over the body limit, ...) keep their status.
+      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
       // Anything else is a bug or an outage: say nothing about it.
       return plainError(500, "InternalFailure", "Internal failure");
     },

@@ -184,6 +184,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const context = new Context(service, request, match, dispatchOptions, onInternalError);
     const endpoint = endpoints.get(match.operation);
     if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${match.operation.id}`), true);
+    context.bodyLimit = endpoint.bodyLimit;
     let input: unknown;
     try {
       input = readInput(context, endpoint);
@@ -350,6 +351,8 @@ class Context implements ServerCallContext, HandlerContext {
   readonly labels: Readonly<Record<string, string>>;
   readonly operation: OperationSchema;
   readonly protocol: string;
+  /** The operation's buffered body limit, once the call is routed to it. */
+  bodyLimit: number | undefined = undefined;
   readonly #options: DispatchOptions;
   readonly #onInternalError: ((error: unknown, context: HandlerContext) => void) | undefined;
   #responseHeaders: Headers | undefined;

@@ -7,7 +7,7 @@
  */
 import * as http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClientCallContext, type ClientProtocol, errorClass, type OperationSchema, type ServerProtocol, UnmodeledError } from "@anvil/core";
+import { type ClientCallContext, type ClientProtocol, errorClass, gzip, type OperationSchema, readBody, type ServerProtocol, UnmodeledError } from "@anvil/core";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
@@ -134,6 +134,29 @@ describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
     expect(response.status).toBe(404);
     const error = await rejection(client.deserializeResponse(unknown, response, { endpoint: new URL(listener.url), service }));
     expect([UnmodeledError.is(error), (error as UnmodeledError).code]).toEqual([true, "UnknownOperationException"]);
+  });
+
+  it("inflates a gzip body (Content-Encoding: gzip, as AWS SDKs send large ones), holding it to the body limit", async () => {
+    const context = { endpoint: new URL(listener.url), service };
+    const request = await client.serializeRequest(service.operations.putBook, { ...BOOK, bookId: "zipped" }, context);
+    const plain = await readBody(request.body);
+    const send = async (body: Uint8Array, encoding?: string) => {
+      const headers = new Headers(request.headers);
+      if (encoding !== undefined) headers.set("content-encoding", encoding);
+      headers.delete("content-length");
+      return fetchTransport(listener.url)({ ...request, headers, body });
+    };
+    const zipped = await send(await gzip(plain), "gzip");
+    expect(await client.deserializeResponse(service.operations.putBook, zipped, context)).toEqual({ ...BOOK, bookId: "zipped" });
+    // 2 MiB of padding that gzips to a few KB: refused once the inflated body passes the 1 MiB limit, in the protocol's terms.
+    const padded = new Uint8Array(plain.length + 2 * 1024 * 1024).fill(0x20);
+    padded.set(plain);
+    const bomb = await send(await gzip(padded), "gzip");
+    expect(bomb.status).toBe(413);
+    const error = await rejection(client.deserializeResponse(service.operations.putBook, bomb, context));
+    expect((error as UnmodeledError).code).toBe("PayloadTooLargeException");
+    // And a body over the limit as sent.
+    expect((await send(padded)).status).toBe(413);
   });
 
   it("does the same round trips over HTTP/2 (h2c)", async () => {

@@ -2,8 +2,10 @@
  * Body helpers every protocol needs, on web-standard APIs only
  * (CompressionStream works in Node 18+, Deno, Bun and browsers).
  */
+import { ProtocolError } from "../errors/errors.js";
 import { collectBytes } from "../values/streams.js";
 import type { HttpBody } from "./http.js";
+import type { ServerCallContext } from "./protocol.js";
 
 const EMPTY = new Uint8Array(0);
 
@@ -32,9 +34,59 @@ export function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return pipe(bytes, new CompressionStream("gzip"));
 }
 
-/** Gunzips bytes (a request sent with `Content-Encoding: gzip`); rejects on data that is not gzip. */
-export function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return pipe(bytes, new DecompressionStream("gzip"));
+/** How much {@link gunzip} may inflate, and what it says past that. */
+export interface GunzipLimit {
+  /** The most bytes the output may hold. */
+  readonly maxBytes: number;
+  /** The error once the output passes `maxBytes`. Default: a 413 `PayloadTooLargeException` ProtocolError. */
+  readonly tooLarge?: (maxBytes: number) => Error;
+}
+
+/**
+ * Gunzips bytes (a request sent with `Content-Encoding: gzip`); rejects on
+ * data that is not gzip. With a limit, it stops as soon as the output passes
+ * it and rejects with `tooLarge`: a small body that inflates without end (a
+ * zip bomb) is refused after `maxBytes`, never held whole.
+ */
+export async function gunzip(bytes: Uint8Array, limit?: GunzipLimit): Promise<Uint8Array> {
+  if (limit === undefined) return pipe(bytes, new DecompressionStream("gzip"));
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")).getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit.maxBytes) {
+      await reader.cancel();
+      throw (limit.tooLarge ?? inflatedTooLarge)(limit.maxBytes);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
+/** How far a request body may inflate when the server gives no body limit: 1 MiB, the server's default limit. */
+const DEFAULT_INFLATED_LIMIT = 1024 * 1024;
+
+/**
+ * Gunzips a request body (`Content-Encoding: gzip`), holding the output to
+ * the call's body limit: past it, a 413 `PayloadTooLargeException`
+ * ProtocolError. Rejects on data that is not gzip.
+ */
+export function gunzipRequest(bytes: Uint8Array, context: Pick<ServerCallContext, "bodyLimit">): Promise<Uint8Array> {
+  return gunzip(bytes, { maxBytes: context.bodyLimit ?? DEFAULT_INFLATED_LIMIT });
+}
+
+function inflatedTooLarge(maxBytes: number): ProtocolError {
+  return new ProtocolError("PayloadTooLargeException", 413, `request body is larger than ${maxBytes} bytes once decompressed`);
 }
 
 /** Whether a message's `Content-Encoding` lists gzip. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
-import { gunzip, gzip, isBlank, isGzipEncoded, readBody } from "./body.js";
+import { ProtocolError } from "../errors/errors.js";
+import { gunzip, gunzipRequest, gzip, isBlank, isGzipEncoded, readBody } from "./body.js";
 import { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./error-type.js";
 import { operation, service, unit } from "../schema/builders.js";
 import { postRoutes, rpcV2Path } from "./rpc-routes.js";
@@ -47,6 +48,19 @@ describe("body helpers", () => {
     const text = new TextEncoder().encode("hello hello hello");
     expect(await gunzip(await gzip(text))).toEqual(text);
     await expect(gunzip(text)).rejects.toThrow();
+    expect(await gunzip(await gzip(text), { maxBytes: text.length })).toEqual(text);
+    await expect(gunzip(text, { maxBytes: 100 })).rejects.toThrow();
+  });
+
+  it("stop inflating a body at its limit: a zip bomb is a 413, never held whole", async () => {
+    const bomb = await gzip(new Uint8Array(64 * 1024 * 1024)); // 64 MiB of zeros in about 64 KB
+    expect(bomb.length).toBeLessThan(100_000);
+    const error = await gunzipRequest(bomb, { bodyLimit: 1024 * 1024 }).catch((e: unknown) => e);
+    expect(ProtocolError.is(error)).toBe(true);
+    expect(error).toMatchObject({ status: 413, code: "PayloadTooLargeException", message: "request body is larger than 1048576 bytes once decompressed" });
+    await expect(gunzip(bomb, { maxBytes: 10, tooLarge: (n) => new RangeError(`over ${n}`) })).rejects.toThrow("over 10");
+    // Without a body limit from the server, 1 MiB.
+    await expect(gunzipRequest(bomb, {})).rejects.toMatchObject({ status: 413 });
   });
 });
 

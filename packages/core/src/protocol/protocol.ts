@@ -75,6 +75,12 @@ export interface ServerCallContext {
    * generic internal failure), for its `onInternalError` log.
    */
   readonly reportInternalError?: (error: unknown) => void;
+  /**
+   * The most bytes of request body the server reads into memory for this
+   * call (its buffered body limit), when it has one: a protocol that
+   * inflates a compressed body holds the inflated bytes to it too.
+   */
+  readonly bodyLimit?: number | undefined;
 }
 
 /**
