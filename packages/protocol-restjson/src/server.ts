@@ -126,6 +126,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
           };
 
     const status = operation.traits.http?.code ?? 200;
+    // A HEAD answer carries no body: a member bound to Content-Length says how long the resource's is.
+    const bodyless = operation.traits.http?.method === "HEAD";
     const writeOutput = responseWriterOf(output);
     const outputBlob = streamingBlobPayload(settings, output, "response");
     const outputStream = eventStreamPayload(output, "response");
@@ -134,12 +136,12 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       const bytes = outputBlob === undefined ? undefined : value[outputBlob.name];
       if (outputBlob !== undefined && isByteStream(bytes)) {
         // The handler's stream is written as the transport reads it, never buffered.
-        const response = writeOutput({ ...value, [outputBlob.name]: undefined }, status);
-        response.headers.delete("content-length");
+        // Its length is the bound Content-Length member's, if the handler gave one; else it goes out chunked.
+        const response = writeOutput({ ...value, [outputBlob.name]: undefined }, status, undefined, true);
         if (!response.headers.has("content-type")) response.headers.set("content-type", outputBlob.traits.mediaType ?? "application/octet-stream");
         return { ...response, body: byteChunks(bytes) };
       }
-      const response = writeOutput(value, status);
+      const response = writeOutput(value, status, undefined, bodyless);
       if (outputStream === undefined) return response;
       // The events follow the bound members, written as the transport reads them.
       const headers = response.headers;
@@ -272,14 +274,19 @@ interface CompiledOperation {
   readonly write: (output: unknown, context?: ServerCallContext) => HttpResponse;
 }
 
-/** Writes a structure's bound members as a response. */
-type ResponseWriter = (value: Obj, status: number, extra?: Record<string, string>) => HttpResponse;
+/**
+ * Writes a structure's bound members as a response. `bodyless`: the body is
+ * not sent here (a HEAD answer, a streamed one), so `Content-Length` is the
+ * value of a member bound to it, if any; else the length of the bound
+ * members' body, if there is one (a HEAD answer's), and otherwise left out.
+ */
+type ResponseWriter = (value: Obj, status: number, extra?: Record<string, string>, bodyless?: boolean) => HttpResponse;
 
 function compileResponseWriter(settings: HttpBindingSettings, schema: StructSchema): ResponseWriter {
   const writeHeaders = headerWriterOf(schema, "response");
   const writeBody = bodyWriterOf(settings, schema, "response");
   const code = bindingsOf(schema, "response").responseCode;
-  return (value, status, extra) => {
+  return (value, status, extra, bodyless = false) => {
     const headers = new HttpHeaders();
     writeHeaders?.(value, headers);
     const body = writeBody(value);
@@ -288,7 +295,11 @@ function compileResponseWriter(settings: HttpBindingSettings, schema: StructSche
     const codeValue = code === undefined ? undefined : value[code.name];
     const data = body.data ?? EMPTY;
     // Text is measured by the transport, which encodes it.
-    if (typeof data !== "string") headers.set("content-length", String(data.byteLength));
+    const bound = bodyless ? headers.get("content-length") : null;
+    if (bound !== null && bound !== "") {
+      // The bound member's value stands: the length of what a GET would send, or of the stream to come.
+    } else if (bodyless && data.length === 0) headers.delete("content-length");
+    else if (typeof data !== "string") headers.set("content-length", String(data.byteLength));
     // A code that is no HTTP status (the 0 a 1.0 model's primitive integer defaults to) leaves the @http code.
     return { status: typeof codeValue === "number" && Number.isInteger(codeValue) && codeValue >= 100 && codeValue <= 599 ? codeValue : status, headers, body: data };
   };

@@ -11,6 +11,8 @@ import { type ClientCallContext, type ClientProtocol, errorClass, gzip, type Ope
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
+import { schemasFromModel } from "@anvil/dynamic";
+import { loadModel } from "@anvil/model";
 import { createServer } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 import { type Book, library, libraryHandlers, NoSuchBook, SECRET, ValidationException } from "./library.js";
@@ -201,5 +203,57 @@ describe("a server of several protocols", () => {
   it("answers a request that bears no protocol's marks as the first protocol does", async () => {
     const response = await fetch(`${listener.url}/nowhere`);
     expect([response.status, response.headers.get("content-type")]).toEqual([404, "application/json"]);
+  });
+});
+
+describe("restJson1: a member bound to Content-Length", () => {
+  const MODEL = `$version: "2"
+namespace example.objects
+use aws.protocols#restJson1
+@restJson1
+service Objects { operations: [DescribeObject, GetObject, GetEmpty] }
+@readonly @http(method: "HEAD", uri: "/objects/{key}")
+operation DescribeObject { input := { @required @httpLabel key: String } output := { @httpHeader("Content-Length") length: Long, @httpHeader("Content-Type") type: String } }
+@readonly @http(method: "GET", uri: "/objects/{key}")
+operation GetObject { input := { @required @httpLabel key: String } output := { @httpHeader("Content-Length") length: Long, @httpPayload body: Data } }
+@readonly @http(method: "GET", uri: "/empty/{key}")
+operation GetEmpty { input := { @required @httpLabel key: String } output := { @httpHeader("Content-Length") length: Long } }
+@streaming blob Data
+`;
+  let listener: NodeListener;
+  beforeAll(async () => {
+    const { model } = loadModel({ sources: [{ file: "objects.smithy", text: MODEL }] });
+    const service = schemasFromModel(model).service("example.objects#Objects");
+    const handlers = {
+      describeObject: () => ({ length: 12_345, type: "image/png" }),
+      getObject: ({ key }: { key: string }) => ({
+        ...(key === "sized" ? { length: 10 } : {}),
+        body: (async function* () {
+          yield new TextEncoder().encode("01234");
+          yield new TextEncoder().encode("56789");
+        })(),
+      }),
+      // A GET answers with its body: a bound length that is not the body's cannot stand.
+      getEmpty: () => ({ length: 99 }),
+    };
+    listener = await listen(createServer(service, { protocols: [restJson1().server] }).register(handlers as never).mapService());
+  });
+  afterAll(() => listener.close({ graceMs: 0 }));
+
+  it("tells a HEAD answer's length: the resource's, with no body", async () => {
+    const response = await fetch(`${listener.url}/objects/a`, { method: "HEAD" });
+    expect([response.status, response.headers.get("content-length"), response.headers.get("content-type")]).toEqual([200, "12345", "image/png"]);
+  });
+
+  it("sends a streamed body with the length the handler gave, else chunked", async () => {
+    const sized = await fetch(`${listener.url}/objects/sized`);
+    expect([sized.headers.get("content-length"), sized.headers.get("transfer-encoding"), await sized.text()]).toEqual(["10", null, "0123456789"]);
+    const unsized = await fetch(`${listener.url}/objects/other`);
+    expect([unsized.headers.get("content-length"), unsized.headers.get("transfer-encoding"), await unsized.text()]).toEqual([null, "chunked", "0123456789"]);
+  });
+
+  it("gives a GET answer the length of the body it sends", async () => {
+    const response = await fetch(`${listener.url}/empty/a`);
+    expect([response.status, response.headers.get("content-length"), await response.text()]).toEqual([200, "2", "{}"]);
   });
 });
