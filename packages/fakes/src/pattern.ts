@@ -74,6 +74,12 @@ class Parser {
     if (c === undefined) throw new Error("dangling escape");
     if (c in CLASS_ESCAPES) return CLASS_ESCAPES[c]!;
     if (c in CONTROL_ESCAPES) return CONTROL_ESCAPES[c]!;
+    // `\u{2D}`: a code point, as the rewrite of Java-syntax patterns writes escaped punctuation.
+    const braced = c === "u" ? /^\{([0-9a-fA-F]{1,6})\}/.exec(this.src.slice(this.i)) : null;
+    if (braced !== null) {
+      this.i += braced[0].length;
+      return String.fromCodePoint(Number.parseInt(braced[1]!, 16));
+    }
     if (c === "u" && /^[0-9a-fA-F]{4}/.test(this.src.slice(this.i))) {
       this.i += 4;
       return String.fromCharCode(Number.parseInt(this.src.slice(this.i - 4, this.i), 16));
