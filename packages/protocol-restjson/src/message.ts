@@ -361,8 +361,8 @@ function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload:
   const target = payload.target;
   if (settings.rawPayloads && !isJsonPayload(target)) {
     // An empty body is an unset payload, unless the member is required: then it is the empty blob or text it says.
-    if (bytes.length === 0) return payload.traits.required !== true ? undefined : target.kind === "blob" ? bytes : target.kind === "string" ? "" : undefined;
-    if (target.kind === "blob") return bytes;
+    if (bytes.length === 0) return payload.traits.required !== true ? undefined : target.kind === "blob" ? new Uint8Array(0) : target.kind === "string" ? "" : undefined;
+    if (target.kind === "blob") return plainBytes(bytes);
     if (target.kind === "string" || target.kind === "enum") {
       try {
         return utf8Decoder.decode(bytes);
@@ -376,4 +376,13 @@ function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload:
   // `{}` is what an unset structure payload is written as.
   if (target.kind === "structure" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return undefined;
   return value;
+}
+
+/**
+ * The bytes as a plain `Uint8Array` over the same memory. A transport may
+ * hand over a subclass (Node's `Buffer`, whose `slice` does not copy): the
+ * handler gets the type the model promises, as a JSON blob member is.
+ */
+function plainBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
