@@ -10,7 +10,7 @@ export interface ParsedArgs {
 }
 
 /** Flags that take a value. Every other `--flag` is a boolean switch. */
-const VALUE_FLAGS = new Set(["--out", "--severity", "--service", "--config", "--name", "--anvil-from", "--host", "--port", "--grpc-port"]);
+const VALUE_FLAGS = new Set(["--out", "--severity", "--service", "--config", "--name", "--anvil-from", "--host", "--port", "--grpc-port", "--body-limit"]);
 
 /**
  * Parses `anvil <command> --model a b --model c --flag --out x`. `--model`

@@ -437,7 +437,7 @@ Usage:
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
   anvil docs --model <files|dirs>... --out <dir>
-  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--no-docs]
+  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--body-limit N] [--no-docs]
   anvil proto --model <files|dirs>... --out <file.proto> [--service <shapeId>]
 
 Options:
@@ -475,6 +475,8 @@ Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
   --port <n>                First HTTP port (default 8080); protocols whose routes collide and further
                             services take the next ports
   --grpc-port <n>           First port for gRPC (h2c; default 8081), for services with alloy.proto#grpc
+  --body-limit <size>       Largest request body read into memory, in bytes or with k/m (e.g. 6m);
+                            default 1 MiB, or a payload blob's @length maximum; more is a 413
   --no-docs                 Leave out /openapi, /openapi.json and /docs (served on each port by default)
 
 Proto options (proto3 for a gRPC service, for peers on protoc, grpc-js or protobufjs):

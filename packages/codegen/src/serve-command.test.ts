@@ -49,10 +49,26 @@ describe("anvil serve", () => {
     [["serve", "--fake"], 2, "no model given"],
     [["serve", "--model", ZOO_MODEL, "--fake", "--port", "http"], 2, "--port must be a port number"],
     [["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Nope"], 1, "no service `example.fakes#Nope`"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--body-limit", "lots"], 2, "--body-limit must be a size in bytes"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--body-limit", "0"], 2, "--body-limit must be a size in bytes"],
   ])("refuses %j with exit %i", async (argv, code, message) => {
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
     expect(err.join("\n")).toContain(message);
+  });
+
+  it("takes request bodies up to --body-limit (k and m for KiB and MiB), answering 413 beyond it", async () => {
+    const { out, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = serveCommand(parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--no-docs", "--body-limit", "1k"]), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
+    const post = (size: number) => fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"pad":"${"x".repeat(size)}"}` });
+    expect((await post(900)).status).toBe(400); // read, and refused by validation
+    expect((await post(1100)).status).toBe(413);
+    stop();
+    expect(await running).toBe(0);
   });
 
   it("names the file, line and column of a model error", async () => {

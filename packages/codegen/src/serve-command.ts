@@ -34,6 +34,19 @@ function portOf(args: ParsedArgs, flag: string, fallback: number, io: Io): numbe
   return port;
 }
 
+/** `--body-limit`: bytes, or KiB/MiB with a `k`/`m` suffix (`6m`); undefined when not given, null when invalid (reported). */
+function bodyLimitOf(args: ParsedArgs, io: Io): number | undefined | null {
+  const raw = args.flags.get("--body-limit");
+  if (raw === undefined) return undefined;
+  const match = typeof raw === "string" ? /^(\d+)([kKmM]?)$/.exec(raw.trim()) : null;
+  const bytes = match === null ? NaN : Number(match[1]) * (match[2] === "" ? 1 : match[2]!.toLowerCase() === "k" ? 1024 : 1024 * 1024);
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+    io.err(`error: --body-limit must be a size in bytes, or with k or m for KiB or MiB (e.g. 6m), not ${raw === true ? "nothing" : JSON.stringify(raw)}`);
+    return null;
+  }
+  return bytes;
+}
+
 /** A refused request in a word or two: the ValidationException's first problem, or the error's message. */
 function rejectionOf(error: unknown): string {
   const fields = (error as { fieldList?: readonly { path: string; message: string }[] }).fieldList;
@@ -59,7 +72,8 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
   }
   const port = portOf(args, "--port", 8080, io);
   const grpcPort = portOf(args, "--grpc-port", 8081, io);
-  if (port === undefined || grpcPort === undefined) return 2;
+  const bodyLimit = bodyLimitOf(args, io);
+  if (port === undefined || grpcPort === undefined || bodyLimit === null) return 2;
   const host = typeof args.flags.get("--host") === "string" ? (args.flags.get("--host") as string) : "127.0.0.1";
   const { model, events } = loadModel({
     paths: args.models,
@@ -86,6 +100,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       port,
       grpcPort,
       docs: !args.flags.has("--no-docs"),
+      ...(bodyLimit !== undefined ? { bodyLimit } : {}),
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
       onWarning: (message) => io.err(`warning: ${message}`),
       onRejected: (service, { operation, protocol, error }) => io.out(`${service.name}.${operation} via ${protocol}: rejected (${rejectionOf(error)})`),

@@ -76,6 +76,8 @@ export interface FakeServersOptions {
   readonly onWarning?: (message: string) => void;
   /** Mount the documentation routes (`/openapi`, `/openapi.json`, `/docs`) on each server. Default true. */
   readonly docs?: boolean;
+  /** The buffered request body limit of every operation, in bytes (the server's default otherwise: 1 MiB, or a payload blob's `@length` max). */
+  readonly bodyLimit?: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
       createServer(service, {
         protocols: ids.map((id) => (id === GRPC_PROTOCOL ? grpc() : available.get(id)!)),
         ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+        ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.onRejected
           ? { onRejected: (error: unknown, context: HandlerContext) => options.onRejected!(service, { operation: operationKey(service, context.operation), protocol: context.protocol, error }) }
           : {}),
