@@ -113,6 +113,7 @@ interface Endpoint {
  *
  * 1. no route matches: the `notFound` answer of the first protocol that
  *    recognizes the request, else of the first that gives one (else a bare 404);
+ *    a route matches in all but its method: the protocol's `methodNotAllowed`;
  * 2. a body over the operation's buffered limit is refused with a 413
  *    (by `Content-Length` before reading, else as soon as it passes the limit);
  * 3. the protocol deserializes the input; a SerializationError, ProtocolError
@@ -160,12 +161,25 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
   return (request, dispatchOptions = NO_OPTIONS) => {
     const match = router.match(request);
     if (match === undefined) return notFound(request);
+    if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
     const limit = match.protocol.deadline?.(request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
     return withDeadline(limit, dispatchOptions, (options) => answer(match, request, options), (error, options) =>
       answerError(match.protocol, match.operation, error, new Context(service, request, match, options, onInternalError), onInternalError),
     );
   };
+
+  /** The answer to a request whose path takes other methods: the protocol's 405, its body unread, reported as rejected. */
+  async function methodNotAllowed(match: RouteMatch, allowed: readonly string[], request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
+    const refusal = new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`);
+    onRejected?.(refusal, new Context(service, request, match, dispatchOptions, onInternalError));
+    try {
+      return await match.protocol.methodNotAllowed!(request, allowed);
+    } catch (error) {
+      onInternalError?.(error, new Context(service, request, match, dispatchOptions, onInternalError));
+      return { status: 500, headers: new HttpHeaders(), body: undefined };
+    }
+  }
 
   /**
    * Answers a routed request. Every step that can finish at once does (a

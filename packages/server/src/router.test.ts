@@ -138,9 +138,10 @@ describe("compileRouter", () => {
     };
     const refusingRouter = compileRouter(Svc, [refusing]);
 
-    it("matches the most specific route of the path through a stand-in for its protocol", () => {
+    it("matches the most specific route of the path, with the methods the path takes", () => {
       const match = refusingRouter.match(req("DELETE", "/cities/x", [["mode", "full"]]));
-      expect([match?.operation.name, match?.protocol.id, match?.protocol === refusing, match?.labels]).toEqual(["WithQuery", "refusing", false, { cityId: "x" }]);
+      expect([match?.operation.name, match?.protocol === refusing, match?.labels, match?.allowed]).toEqual(["WithQuery", true, { cityId: "x" }, ["GET", "PUT"]]);
+      expect(refusingRouter.match(req("GET", "/cities/x"))?.allowed).toBeUndefined();
     });
 
     it.each([

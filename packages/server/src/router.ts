@@ -5,7 +5,7 @@
  * lists, most specific first, so that matching a request splits its path
  * once and compares precomputed segments.
  */
-import { type HttpRequest, type HttpResponse, type OperationSchema, ProtocolError, type Route, type ServerCallContext, type ServerProtocol, type ServiceSchema } from "@anvil/core";
+import type { HttpRequest, OperationSchema, Route, ServerProtocol, ServiceSchema } from "@anvil/core";
 
 /** What a request matched: the route, the protocol that contributed it and the labels (percent-decoded). */
 export interface RouteMatch {
@@ -13,6 +13,12 @@ export interface RouteMatch {
   readonly operation: OperationSchema;
   readonly protocol: ServerProtocol;
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * Set when the request fits the route in all but its method: the methods
+   * the routes of its path take (upper case, sorted). Such a match is
+   * refused with the protocol's `methodNotAllowed` (a 405 with `Allow`).
+   */
+  readonly allowed: readonly string[] | undefined;
 }
 
 /** A compiled route table. */
@@ -20,11 +26,9 @@ export interface Router {
   /**
    * The most specific route matching the request, or undefined. A request
    * that fits routes in all but its method, when the most specific of them
-   * belongs to a protocol with `methodNotAllowed`, matches that route
-   * through a stand-in protocol whose reading of the input fails with a 405
-   * `ProtocolError`, answered with the protocol's `methodNotAllowed` (its
-   * 405 with `Allow`) where an unknown route gets its 404. The match's
-   * operation is then that route's.
+   * belongs to a protocol with `methodNotAllowed`, matches that route with
+   * `allowed` set (to be answered with a 405 where an unknown route gets
+   * its 404).
    */
   match(request: HttpRequest): RouteMatch | undefined;
 }
@@ -88,7 +92,7 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
     const method = c.route.method.toUpperCase();
     let table = byMethod.get(method);
     if (table === undefined) byMethod.set(method, (table = { all: [], exact: new Map(), few: undefined }));
-    const ranked: RankedRoute = { ...c, rank, literalMatch: Object.freeze({ route: c.route, operation: c.route.operation, protocol: c.protocol, labels: NO_LABELS }) };
+    const ranked: RankedRoute = { ...c, rank, literalMatch: Object.freeze({ route: c.route, operation: c.route.operation, protocol: c.protocol, labels: NO_LABELS, allowed: undefined }) };
     table.all.push(ranked);
     if (ranked.segments.every((segment) => segment.kind === "literal")) {
       const key = ranked.route.path;
@@ -118,7 +122,7 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
         for (const c of table.all) {
           const labels = matchSegments(c, parts);
           if (labels === undefined || !queryMatches(c, request) || !headersMatch(c, request)) continue;
-          return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels };
+          return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels, allowed: undefined };
         }
       }
       return refusing === undefined ? undefined : otherMethods(refusing, request);
@@ -129,9 +133,8 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
 /**
  * The match of a request that fits routes in all but its method (path,
  * literal query and required headers), when the most specific of them
- * belongs to a protocol that answers such requests: that route, with
- * {@link methodRefusal} standing in for its protocol. `compiled` is in
- * specificity order.
+ * belongs to a protocol that answers such requests: that route, with the
+ * methods the path takes. `compiled` is in specificity order.
  */
 function otherMethods(compiled: readonly CompiledRoute[], request: HttpRequest): RouteMatch | undefined {
   const parts = request.path.split("/").slice(1);
@@ -145,34 +148,9 @@ function otherMethods(compiled: readonly CompiledRoute[], request: HttpRequest):
   }
   if (first === undefined || typeof first.c.protocol.methodNotAllowed !== "function") return undefined;
   const { c, labels } = first;
-  return { route: c.route, operation: c.route.operation, protocol: methodRefusal(c.protocol, request, [...allowed].sort()), labels };
+  return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels, allowed: [...allowed].sort() };
 }
 
-/**
- * A stand-in for a protocol, for one request whose method its route does
- * not take: reading the input fails with a 405 ProtocolError (so the
- * server reports the request as rejected, its body unread), which is
- * answered with the protocol's `methodNotAllowed`. The dispatcher only
- * knows matches and misses, and a miss is answered as unknown: this is how
- * the router's third answer reaches it.
- */
-function methodRefusal(protocol: ServerProtocol, request: HttpRequest, allowed: readonly string[]): ServerProtocol {
-  const refusal = new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`);
-  const refuse = (): never => {
-    throw refusal;
-  };
-  return Object.freeze({
-    id: protocol.id,
-    // Nothing is read: the body may go unread, as for an unknown route.
-    readsOwnBody: true,
-    routes: () => [],
-    deserializeRequest: refuse,
-    serializeResponse: refuse,
-    serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse | Promise<HttpResponse> {
-      return error === refusal ? protocol.methodNotAllowed!(request, allowed) : protocol.serializeError(operation, error, context);
-    },
-  });
-}
 
 /** The routes of one method, in specificity order, and those whose path is all literal by that path. */
 interface MethodTable {
