@@ -4,7 +4,7 @@
  * limit on the prefix, before a byte of the message is buffered; compressed
  * messages are gunzipped as a stream and bounded by the same limit.
  */
-import { binaryBody, bodyBytes, byteChunks, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
+import { binaryBody, bodyBytes, byteChunks, gunzip, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
 import type { GrpcStatusName } from "./status.js";
 
 /** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */
@@ -240,33 +240,15 @@ async function finish(bytes: Uint8Array, compressed: boolean, encoding: string |
 
 /** Gunzips a message, stopping as soon as its output passes the limit (a zip bomb never inflates). */
 async function gunzipLimited(bytes: Uint8Array, options: MessageLimits): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
-  const reader = stream.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > options.maxMessageBytes) {
-        await reader.cancel();
-        throw grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: decompressed message larger than max (over ${options.maxMessageBytes} bytes)`);
-      }
-      parts.push(value);
-    }
+    return await gunzip(bytes, {
+      maxBytes: options.maxMessageBytes,
+      tooLarge: (max) => grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: decompressed message larger than max (over ${max} bytes)`),
+    });
   } catch (error) {
     if (ProtocolError.is(error)) throw error;
     throw grpcFailure("INTERNAL", `${options.side}: a compressed message is not valid gzip`, error);
   }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
