@@ -85,6 +85,8 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     io.err("✗ the model has errors; nothing served");
     return 1;
   }
+  // The fakes answer from the examples: one that does not fit its operation is worth hearing about here.
+  for (const e of events.filter((e) => e.id === "ExamplesTrait")) io.err(formatDiagnostic(e));
   const services = args.lists.get("--service") ?? [];
   const known = [...model.shapesOfType("service")].filter((s) => !model.isBuiltin(s.id)).map((s) => s.id);
   const missing = services.filter((s) => !known.includes(s));

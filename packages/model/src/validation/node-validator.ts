@@ -37,7 +37,7 @@ function describe(value: NodeValue): string {
  */
 export function validateNodeValue(model: Model, shapeId: string, value: NodeValue, path = ""): NodeProblem[] {
   const problems: NodeProblem[] = [];
-  check(model, shapeId, undefined, value, path, problems, 0, false);
+  check(model, shapeId, undefined, value, path, problems, 0, TRAIT_VALUE);
   return problems;
 }
 
@@ -50,9 +50,41 @@ export function validateNodeValue(model: Model, shapeId: string, value: NodeValu
  */
 export function validateDefaultValue(model: Model, shape: Shape | MemberShape, value: NodeValue): NodeProblem[] {
   const problems: NodeProblem[] = [];
-  if (shape.type === "member") check(model, shape.target, shape, value, "", problems, 0, true);
-  else check(model, shape.id, undefined, value, "", problems, 0, true);
+  if (shape.type === "member") check(model, shape.target, shape, value, "", problems, 0, DEFAULT_VALUE);
+  else check(model, shape.id, undefined, value, "", problems, 0, DEFAULT_VALUE);
   return problems;
+}
+
+/** How strictly a value is checked, by what it is. */
+interface Mode {
+  /** A zero out of `@range` is only a WARNING (see {@link validateDefaultValue}). */
+  readonly zeroRangeWarning: boolean;
+  /** Required structure members must be present. */
+  readonly requireMembers: boolean;
+  /** An event stream member (a `@streaming` union) may hold a list of its events. */
+  readonly eventLists: boolean;
+}
+
+const TRAIT_VALUE: Mode = { zeroRangeWarning: false, requireMembers: true, eventLists: false };
+const DEFAULT_VALUE: Mode = { zeroRangeWarning: true, requireMembers: true, eventLists: false };
+const EXAMPLE_VALUE: Mode = { zeroRangeWarning: false, requireMembers: false, eventLists: true };
+
+/**
+ * Checks an `@examples` value (an input, an output, an error's content)
+ * against its shape, as {@link validateNodeValue} does, except that
+ * required members may be left out (a fake fills them in) and an event
+ * stream member may hold a list of its events.
+ */
+export function validateExampleValue(model: Model, shapeId: string, value: NodeValue): NodeProblem[] {
+  const problems: NodeProblem[] = [];
+  check(model, shapeId, undefined, value, "", problems, 0, EXAMPLE_VALUE);
+  return problems;
+}
+
+/** Whether a member targets an event stream (a `@streaming` union). */
+function isEventStream(model: Model, member: MemberShape): boolean {
+  const target = model.getShape(member.target);
+  return target?.type === "union" && target.traits.has("smithy.api#streaming");
 }
 
 function check(
@@ -63,8 +95,7 @@ function check(
   path: string,
   out: NodeProblem[],
   depth: number,
-  /** Whether a zero out of `@range` is only a WARNING (see {@link validateDefaultValue}). */
-  zeroRangeWarning: boolean,
+  mode: Mode,
 ): void {
   const shape = model.getShape(shapeId);
   if (!shape) return; // unresolved targets are reported by the target validator
@@ -132,7 +163,7 @@ function check(
       if (bounds && (value < bounds[0] || value > bounds[1])) error(`${shape.type} value must be >= ${bounds[0]} and <= ${bounds[1]}, but found ${value}`);
       const range = traits("smithy.api#range");
       if (isNodeObject(range)) {
-        const outOfRange = zeroRangeWarning && Number(value) === 0 ? (message: string) => out.push({ severity: "WARNING", path, message }) : error;
+        const outOfRange = mode.zeroRangeWarning && Number(value) === 0 ? (message: string) => out.push({ severity: "WARNING", path, message }) : error;
         if (isNodeNumber(range.min) && value < range.min) outOfRange(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
         if (isNodeNumber(range.max) && value > range.max) outOfRange(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
       }
@@ -152,7 +183,7 @@ function check(
       for (let i = 0; i < value.length; i++) {
         const item = value[i]!;
         if (item === null && sparse) continue;
-        check(model, m.target, m, item, path ? `${path}.${i}` : String(i), out, depth + 1, zeroRangeWarning);
+        check(model, m.target, m, item, path ? `${path}.${i}` : String(i), out, depth + 1, mode);
       }
       return;
     }
@@ -165,9 +196,9 @@ function check(
       const sparse = shape.traits.has("smithy.api#sparse");
       for (const key of entries) {
         const sub = path ? `${path}.${key}` : key;
-        if (k) check(model, k.target, k, key, sub, out, depth + 1, zeroRangeWarning);
+        if (k) check(model, k.target, k, key, sub, out, depth + 1, mode);
         const item = value[key]!;
-        if (v && !(item === null && sparse)) check(model, v.target, v, item, sub, out, depth + 1, zeroRangeWarning);
+        if (v && !(item === null && sparse)) check(model, v.target, v, item, sub, out, depth + 1, mode);
       }
       return;
     }
@@ -182,10 +213,14 @@ function check(
         }
         const item = value[key]!;
         if (item === null) continue;
-        check(model, m.target, m, item, sub, out, depth + 1, zeroRangeWarning);
+        if (mode.eventLists && Array.isArray(item) && isEventStream(model, m)) {
+          item.forEach((event, i) => check(model, m.target, m, event, `${sub}.${i}`, out, depth + 1, mode));
+          continue;
+        }
+        check(model, m.target, m, item, sub, out, depth + 1, mode);
       }
       for (const m of shape.members.values()) {
-        if (m.traits.has("smithy.api#required") && !Object.hasOwn(value, m.name) && !m.traits.has("smithy.api#default")) {
+        if (mode.requireMembers && m.traits.has("smithy.api#required") && !Object.hasOwn(value, m.name) && !m.traits.has("smithy.api#default")) {
           error(`Missing required structure member \`${m.name}\` for \`${shape.id}\``);
         }
       }
@@ -204,7 +239,7 @@ function check(
         error(`Invalid union member \`${key}\` found for \`${shape.id}\``);
         return;
       }
-      check(model, m.target, m, value[key]!, path ? `${path}.${key}` : key, out, depth + 1, zeroRangeWarning);
+      check(model, m.target, m, value[key]!, path ? `${path}.${key}` : key, out, depth + 1, mode);
       return;
     }
     default:

@@ -3,6 +3,7 @@ import type { Shape } from "../shape.js";
 import type { ValidationEvent } from "../validation-event.js";
 import { validateAnvilRules } from "./anvil-rules.js";
 import { validateDefaults } from "./default-values.js";
+import { validateExamples } from "./examples.js";
 import { runMetadataValidators } from "./metadata-validators.js";
 import { applySuppressions } from "./suppressions.js";
 import { validateTargets } from "./targets.js";
@@ -29,6 +30,7 @@ export function validateModel(model: Model, loadEvents: readonly ValidationEvent
     ...validateTargets(model, scope),
     ...validateTraitValues(model, scope),
     ...validateDefaults(model, scope),
+    ...validateExamples(model, scope),
     ...validateTraitTargets(model, scope),
     ...validateAnvilRules(model),
     ...runMetadataValidators(model),
