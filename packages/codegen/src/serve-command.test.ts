@@ -1,3 +1,4 @@
+import * as http2 from "node:http2";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClient } from "@anvil/client-core";
@@ -55,6 +56,33 @@ describe("anvil serve", () => {
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
     expect(err.join("\n")).toContain(message);
+  });
+
+  it("answers HTTP/2 clients with prior knowledge on the HTTP port too (the AWS SDKs' HTTP/2 handler)", async () => {
+    const { out, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = serveCommand(parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--no-docs"]), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
+    const session = http2.connect(url);
+    try {
+      const [status, body] = await new Promise<[number, string]>((resolve, reject) => {
+        const stream = session.request({ ":method": "GET", ":path": "/animals/lion" });
+        let status = 0;
+        let body = "";
+        stream.on("response", (headers) => (status = Number(headers[":status"])));
+        stream.on("data", (d: Buffer) => (body += d.toString()));
+        stream.on("end", () => resolve([status, body]));
+        stream.on("error", reject);
+      });
+      expect(status).toBe(200);
+      expect(JSON.parse(body)).toMatchObject({ animal: { name: "lion" } });
+    } finally {
+      session.close();
+    }
+    stop();
+    expect(await running).toBe(0);
   });
 
   it("takes request bodies up to --body-limit (k and m for KiB and MiB), answering 413 beyond it", async () => {

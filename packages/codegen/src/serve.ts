@@ -196,7 +196,8 @@ export async function startFakeServe(model: Model, options: FakeServeOptions = {
         continue;
       }
       while (nextHttp !== 0 && grpcPorts.includes(nextHttp)) nextHttp++;
-      listeners.push(await listen(s.server, { host, port: nextHttp }));
+      // HTTP/2 clients with prior knowledge too (the AWS SDKs' HTTP/2 handler, which some services need).
+      listeners.push(await listen(s.server, { host, port: nextHttp, http2: "both" }));
       if (nextHttp !== 0) nextHttp++;
     }
   } catch (e) {

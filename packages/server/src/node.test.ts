@@ -415,6 +415,81 @@ describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
   });
 });
 
+describe("listen (cleartext, http2: \"both\"): HTTP/1.1 and h2c on one port", () => {
+  /** The first bytes a raw connection is answered with, as latin1 text, or "closed" if it closes first. */
+  function firstBytes(port: number, send: (socket: net.Socket) => void): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => send(socket));
+      socket.once("data", (d: Buffer) => {
+        resolve(d.toString("latin1"));
+        socket.destroy();
+      });
+      socket.on("error", () => resolve("closed"));
+      socket.on("close", () => resolve("closed"));
+    });
+  }
+
+  it("answers HTTP/1.1 requests and HTTP/2 sessions with prior knowledge side by side", async () => {
+    const { listener, observed } = await start({ http2: "both" });
+    const session = http2.connect(listener.url);
+    try {
+      const [h1, h2a, h2b] = await Promise.all([post(`${listener.url}/echo/one`, `{"text":"a"}`), h2Request(session, "/echo/two", `{"text":"bb"}`), h2Request(session, "/echo/three", `{"text":"ccc"}`)]);
+      expect([h1.status, await h1.json()]).toEqual([200, { message: "one:1" }]);
+      expect([h2a.status, JSON.parse(h2a.body), h2b.status, JSON.parse(h2b.body)]).toEqual([200, { message: "two:2" }, 200, { message: "three:3" }]);
+      expect(observed.contexts.map((c) => c.remoteAddress)).toEqual(["127.0.0.1", "127.0.0.1", "127.0.0.1"]);
+      // Keep-alive HTTP/1.1 connections are served as before.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (const name of ["k1", "k2"]) expect((await rawRequest(`${listener.url}/echo/${name}`, { agent, headers: { "content-type": "application/json" } }, [`{"text":"x"}`])).status).toBe(200);
+      } finally {
+        agent.destroy();
+      }
+    } finally {
+      session.close();
+    }
+  });
+
+  it("tells them apart however the first bytes arrive: a preface in pieces is HTTP/2, a request starting with P is HTTP/1.1", async () => {
+    const { listener } = await start({ http2: "both" });
+    const preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    const settings = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]); // an empty SETTINGS frame
+    const h2 = await firstBytes(listener.port, (socket) => {
+      socket.write(preface.slice(0, 5));
+      setTimeout(() => socket.write(Buffer.concat([Buffer.from(preface.slice(5), "latin1"), settings])), 30);
+    });
+    // The server's first HTTP/2 frame is its SETTINGS (type 4, stream 0), not an HTTP/1.1 status line.
+    expect([h2.charCodeAt(3), h2.slice(5, 9)]).toEqual([4, "\0\0\0\0"]);
+    const h1 = await firstBytes(listener.port, (socket) => {
+      socket.write("P");
+      setTimeout(() => socket.write(`OST /echo/p HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}`), 30);
+    });
+    expect(h1).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+  });
+
+  it("closes a connection that says nothing within the header timeout", async () => {
+    const { listener } = await start({ http2: "both", headersTimeoutMs: 100 });
+    const started = Date.now();
+    expect(await firstBytes(listener.port, () => {})).toBe("closed");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("serves HTTP/1.1 only by default (the preface is then a malformed request)", async () => {
+    const { listener } = await start();
+    expect(await firstBytes(listener.port, (socket) => socket.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"))).toMatch(/^HTTP\/1\.1 [45]\d\d|^closed$/);
+    expect((await post(`${listener.url}/echo/h1`, `{"text":""}`)).status).toBe(200);
+  });
+
+  it("closes HTTP/2 sessions with the listener", async () => {
+    const { listener } = await start({ http2: "both" });
+    const session = http2.connect(listener.url);
+    expect((await h2Request(session, "/echo/x", "{}")).status).toBe(200);
+    const closed = new Promise<void>((resolve) => session.once("close", () => resolve()));
+    await listener.close({ graceMs: 0 });
+    listeners.splice(listeners.indexOf(listener), 1);
+    await closed;
+  });
+});
+
 describe("listen (HTTP/2 cleartext): the stream API", () => {
   it("keeps a session open while a call is in flight, and closes it once idle for idleTimeoutMs", async () => {
     const { listener, observed } = await start({ http2: true, idleTimeoutMs: 150 });

@@ -38,11 +38,15 @@ export interface ListenOptions extends NodeLimits {
   /** Address to bind. Default `127.0.0.1`. */
   readonly host?: string;
   /**
-   * Without `tls`: serve cleartext HTTP/2 with prior knowledge (h2c)
-   * instead of HTTP/1.1. With `tls`, h2 and http/1.1 are both offered (ALPN)
-   * and this is ignored.
+   * Without `tls`: `true` serves cleartext HTTP/2 with prior knowledge (h2c)
+   * instead of HTTP/1.1; `"both"` serves HTTP/1.1 and h2c on the one port,
+   * told apart by HTTP/2's connection preface (clients such as the AWS SDKs'
+   * HTTP/2 handler and gRPC peers speak h2c from the first byte). Default:
+   * HTTP/1.1 only (looking at each connection's first bytes costs Node's
+   * HTTP/1.1 server about 3% more instructions a request). With `tls`, h2
+   * and http/1.1 are both offered (ALPN) and this is ignored.
    */
-  readonly http2?: boolean;
+  readonly http2?: boolean | "both";
   /** Serve TLS (`key`, `cert`, ...): h2 and http/1.1 on one port, chosen by ALPN. */
   readonly tls?: SecureContextOptions;
 }
@@ -461,12 +465,14 @@ async function addTrailers(res: http.ServerResponse, trailers: Promise<Headers> 
  */
 export async function listen(server: Server<any>, options: ListenOptions = {}): Promise<NodeListener> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
-  const http2Sessions = options.tls !== undefined || options.http2 === true;
+  const http2Sessions = options.tls !== undefined || options.http2 === true || options.http2 === "both";
   const idle = http2Sessions && limits.idleTimeoutMs > 0 ? new IdleSessions(limits.idleTimeoutMs) : undefined;
   const handlers = listeners(server, limits, idle);
   const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes };
   const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
   let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
+  // The server whose sessions are HTTP/2 sessions (the same as `node`, unless h2c is served beside HTTP/1.1).
+  let sessionServer: http2.Http2Server | http2.Http2SecureServer | undefined;
   if (options.tls !== undefined) {
     const secure = http2.createSecureServer({ ...options.tls, ...h2Options, allowHTTP1: true, maxHeaderSize: limits.maxHeaderBytes } as http2.SecureServerOptions);
     // HTTP/1.1 connections (by ALPN) answer through `request` events. Listening for those makes Node put its
@@ -477,9 +483,9 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     secure.on("stream", handlers.stream);
     // The timeout is for HTTP/1.1 connections; HTTP/2 sessions are timed by `idle`.
     secure.setTimeout(limits.idleTimeoutMs);
-    node = secure;
+    node = sessionServer = secure;
   } else if (options.http2 === true) {
-    node = http2.createServer(h2Options).on("stream", handlers.stream);
+    node = sessionServer = http2.createServer(h2Options).on("stream", handlers.stream);
   } else {
     const { headersTimeoutMs, requestTimeoutMs } = limits;
     const h1 = http.createServer(
@@ -498,6 +504,10 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     h1.keepAliveTimeout = limits.keepAliveTimeoutMs;
     // `Expect: 100-continue`: the pipeline sends `100 Continue` when it starts reading the body (see toHttpRequest).
     h1.on("checkContinue", handlers.request);
+    if (options.http2 === "both") {
+      sessionServer = http2.createServer(h2Options).on("stream", handlers.stream);
+      servePriorKnowledge(h1, sessionServer, headersTimeoutMs);
+    }
     node = h1;
   }
 
@@ -508,7 +518,7 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
-  node.on("session", (session: http2.ServerHttp2Session) => {
+  sessionServer?.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
     if (idle !== undefined) {
@@ -543,6 +553,49 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
     await stopped;
   };
   return Object.freeze({ url, port, server: node, close: (o?: CloseOptions) => (closed ??= close(o)) });
+}
+
+/** HTTP/2's connection preface: what a client speaking h2c with prior knowledge sends first. */
+const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+
+/**
+ * Makes an HTTP/1.1 server serve HTTP/2 with prior knowledge (h2c) on its
+ * port too: a connection whose first bytes are HTTP/2's connection preface
+ * goes to `h2`, any other to the HTTP/1.1 server as usual (no HTTP/1.1
+ * request starts with `PRI * HTTP/2.0`). The bytes read to tell them apart
+ * are put back for the server that takes the connection. A connection that
+ * says nothing for `timeoutMs` is closed.
+ */
+function servePriorKnowledge(h1: http.Server, h2: http2.Http2Server, timeoutMs: number): void {
+  const http1 = h1.listeners("connection") as ((this: http.Server, socket: Socket) => void)[];
+  h1.removeAllListeners("connection");
+  const hand = (socket: Socket, to: "h1" | "h2"): void => {
+    if (to === "h2") h2.emit("connection", socket);
+    else for (const listener of http1) listener.call(h1, socket);
+  };
+  h1.on("connection", (socket: Socket) => {
+    const silent = setTimeout(() => socket.destroy(), timeoutMs);
+    silent.unref();
+    // Until a server takes it, a connection reset by the peer is simply gone.
+    const onError = (): void => clearTimeout(silent);
+    let head: Buffer | undefined;
+    const sniff = (): void => {
+      const chunk = socket.read() as Buffer | null;
+      if (chunk === null) return;
+      head = head === undefined ? chunk : Buffer.concat([head, chunk]);
+      const n = Math.min(head.length, PREFACE.length);
+      const preface = head.compare(PREFACE, 0, n, 0, n) === 0;
+      // A part of the preface so far: keep it, and wait for the rest.
+      if (preface && n < PREFACE.length) return;
+      clearTimeout(silent);
+      socket.off("readable", sniff);
+      socket.off("error", onError);
+      socket.unshift(head);
+      hand(socket, preface ? "h2" : "h1");
+    };
+    socket.on("error", onError);
+    socket.on("readable", sniff);
+  });
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

@@ -69,7 +69,7 @@ function sdkConfig(listener: NodeListener) {
 }
 
 /** An Anvil server for one of our models on a loopback port: the handlers, the protocols, unmodeled errors not logged. */
-function serve(service: ServiceSchema, protocols: Parameters<typeof createServer>[1]["protocols"], handlers: Record<string, Handler>, options: { http2?: boolean } = {}): Promise<NodeListener> {
+function serve(service: ServiceSchema, protocols: Parameters<typeof createServer>[1]["protocols"], handlers: Record<string, Handler>, options: { http2?: boolean | "both" } = {}): Promise<NodeListener> {
   const server = createServer(service, { protocols, onInternalError: () => {} })
     .register(handlers as never)
     .mapService();
@@ -522,7 +522,7 @@ describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server"
   let client: SageMakerRuntimeClient;
 
   beforeAll(async () => {
-    listener = await serve(service, [restJson1()], handlers);
+    listener = await serve(service, [restJson1()], handlers, { http2: "both" });
     client = new SageMakerRuntimeClient(sdkConfig(listener));
   });
   afterAll(async () => {
@@ -652,7 +652,7 @@ describe("@aws-sdk/client-apigatewaymanagementapi (restJson1) against an Anvil s
   let client: ApiGatewayManagementApiClient;
 
   beforeAll(async () => {
-    listener = await serve(service, [restJson1()], handlers);
+    listener = await serve(service, [restJson1()], handlers, { http2: "both" });
     client = new ApiGatewayManagementApiClient(sdkConfig(listener));
   });
   afterAll(async () => {
@@ -748,8 +748,9 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
   let listener: NodeListener;
   let client: TranscribeStreamingClient;
   beforeAll(async () => {
-    // The SDK speaks HTTP/2 to Transcribe Streaming (its default handler in Node): cleartext HTTP/2 here.
-    listener = await serve(service, [restJson1()], handlers, { http2: true });
+    // The SDK speaks HTTP/2 to Transcribe Streaming (its default handler in Node): cleartext HTTP/2 with prior
+    // knowledge here, which the listener serves beside HTTP/1.1 on its port.
+    listener = await serve(service, [restJson1()], handlers, { http2: "both" });
     client = new TranscribeStreamingClient(sdkConfig(listener));
   });
   afterAll(async () => {
