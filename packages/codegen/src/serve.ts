@@ -37,7 +37,7 @@ export function httpProtocols(): ReadonlyMap<string, ServerProtocol> {
 export function serviceFakeTables(model: Model, service: ServiceSchema, onWarning?: (message: string) => void): Record<string, FakeOperation> {
   const tables: Record<string, FakeOperation> = {};
   for (const [key, operation] of Object.entries(service.operations)) {
-    tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!), onWarning);
+    tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!, onWarning), onWarning);
   }
   return tables;
 }

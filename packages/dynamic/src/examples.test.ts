@@ -47,6 +47,27 @@ describe("operationExamples", () => {
     expect(examplesOf(`[{ output: {} }]`).map((e) => e.title)).toEqual(["#1"]);
   });
 
+  it("leaves out an example whose output or error content is of the wrong type, saying why (a fake could not write it)", () => {
+    const { model } = loadModel({
+      sources: [
+        {
+          file: "ex.smithy",
+          text: text(`[
+            { title: "object for a blob", output: { data: { a: 1 } } }
+            { title: "number for a string", error: { shapeId: Oops, content: { message: 404 } } }
+            { title: "fine", output: { data: "aGk=" } }
+          ]`),
+        },
+      ],
+    });
+    const told: string[] = [];
+    expect(operationExamples(model, model.getShape("ex#Op")!, (m) => told.push(m)).map((e) => e.title)).toEqual(["fine"]);
+    expect(told).toEqual([
+      '@examples of `ex#Op` ("object for a blob") output at data: Expected string value for blob shape, `smithy.api#Blob`; found object value: the fake leaves it out',
+      '@examples of `ex#Op` ("number for a string") error content at message: Expected string value for string shape, `smithy.api#String`; found number value, `404`: the fake leaves it out',
+    ]);
+  });
+
   it("reports a value that does not fit its shape, naming the example", () => {
     expect(() => examplesOf(`[{ title: "bad", input: { when: "yesterday" } }]`)).toThrow(NodeValueError);
     expect(() => examplesOf(`[{ title: "bad", input: { when: "yesterday" } }]`)).toThrow(/@examples of `ex#Op` \("bad"\) input/);

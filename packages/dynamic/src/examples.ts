@@ -5,7 +5,7 @@
  * them (generated ones and `anvil serve --fake` alike).
  */
 import type { Model, NodeValue, Shape } from "@anvil/model";
-import { isNodeObject } from "@anvil/model";
+import { isNodeObject, validateExampleValue } from "@anvil/model";
 import { NodeValueError, runtimeValue } from "./runtime-value.js";
 
 /** One `@examples` entry, its values in runtime form. */
@@ -26,34 +26,60 @@ const UNIT = "smithy.api#Unit";
 
 /**
  * The `@examples` of an operation, in model order (empty without the trait).
- * Throws a {@link NodeValueError} for an example value that does not fit
- * its shape.
+ * An example whose output or error content holds a value of the wrong type
+ * (an object for a string, ...) is left out, and `onUnusable` told why: a
+ * fake could not write it. Throws a {@link NodeValueError} for another
+ * example value that does not fit its shape.
  *
  * @param model - The model the operation belongs to.
  * @param operation - The operation shape.
+ * @param onUnusable - Told about each example left out.
  */
-export function operationExamples(model: Model, operation: Shape): RuntimeExample[] {
+export function operationExamples(model: Model, operation: Shape, onUnusable?: (message: string) => void): RuntimeExample[] {
   const trait = operation.traits.get("smithy.api#examples");
   if (!Array.isArray(trait)) return [];
-  return trait.filter(isNodeObject).map((e, i) => {
+  const out: RuntimeExample[] = [];
+  trait.filter(isNodeObject).forEach((e, i) => {
     const title = typeof e.title === "string" ? e.title : `#${i + 1}`;
     const where = `@examples of \`${operation.id}\` ("${title}")`;
-    const convert = (target: string | undefined, value: NodeValue | undefined, part: string) =>
-      value === undefined || value === null ? undefined : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`, { blobText: true }) as Readonly<Record<string, unknown>>);
-    const out: { -readonly [K in keyof RuntimeExample]: RuntimeExample[K] } = { title };
-    if (typeof e.documentation === "string") out.documentation = e.documentation;
-    const input = convert(operation.input, e.input, "input");
-    if (input !== undefined) out.input = input;
-    const output = withEvents(model, operation.output, e.output, convert(operation.output, e.output, "output"), `${where} output`);
-    if (output !== undefined) out.output = output;
-    if (isNodeObject(e.error)) {
-      const shapeId = e.error.shapeId;
-      if (typeof shapeId !== "string") throw new NodeValueError(`${where} error: missing shapeId`);
-      const content = convert(shapeId, e.error.content, "error content");
-      out.error = content === undefined ? { shapeId } : { shapeId, content };
-    }
-    return out;
+    const unusable = wrongTypeIn(model, operation, e);
+    if (unusable !== undefined) onUnusable?.(`${where} ${unusable}: the fake leaves it out`);
+    else out.push(runtimeExample(model, operation, e, title, where));
   });
+  return out;
+}
+
+/**
+ * Where an example's output or error content holds a value of the wrong type
+ * (a fake answering with it could not write it), or undefined.
+ */
+function wrongTypeIn(model: Model, operation: Shape, e: { readonly [key: string]: NodeValue }): string | undefined {
+  const first = (part: string, shapeId: string | undefined, value: NodeValue | undefined): string | undefined => {
+    if (shapeId === undefined || value === undefined || value === null) return undefined;
+    const problem = validateExampleValue(model, shapeId, value).find((p) => p.wrongType === true);
+    return problem === undefined ? undefined : `${part}${problem.path ? ` at ${problem.path}` : ""}: ${problem.message}`;
+  };
+  const error = isNodeObject(e.error) ? e.error : undefined;
+  return first("output", operation.output, e.output) ?? first("error content", typeof error?.shapeId === "string" ? error.shapeId : undefined, error?.content);
+}
+
+/** One example in runtime form. */
+function runtimeExample(model: Model, operation: Shape, e: { readonly [key: string]: NodeValue }, title: string, where: string): RuntimeExample {
+  const convert = (target: string | undefined, value: NodeValue | undefined, part: string) =>
+    value === undefined || value === null ? undefined : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`, { blobText: true }) as Readonly<Record<string, unknown>>);
+  const out: { -readonly [K in keyof RuntimeExample]: RuntimeExample[K] } = { title };
+  if (typeof e.documentation === "string") out.documentation = e.documentation;
+  const input = convert(operation.input, e.input, "input");
+  if (input !== undefined) out.input = input;
+  const output = withEvents(model, operation.output, e.output, convert(operation.output, e.output, "output"), `${where} output`);
+  if (output !== undefined) out.output = output;
+  if (isNodeObject(e.error)) {
+    const shapeId = e.error.shapeId;
+    if (typeof shapeId !== "string") throw new NodeValueError(`${where} error: missing shapeId`);
+    const content = convert(shapeId, e.error.content, "error content");
+    out.error = content === undefined ? { shapeId } : { shapeId, content };
+  }
+  return out;
 }
 
 /**

@@ -41,7 +41,7 @@ export { serviceClosure, serviceProtocols } from "./service-index.js";
 export type { ServiceClosure } from "./service-index.js";
 export { validateModel } from "./validation/validate-model.js";
 export type { ValidateOptions } from "./validation/validate-model.js";
-export { validateNodeValue } from "./validation/node-validator.js";
+export { validateExampleValue, validateNodeValue } from "./validation/node-validator.js";
 export type { NodeProblem } from "./validation/node-validator.js";
 export { uriLabels } from "./validation/anvil-rules.js";
 export { matchesSelector, parseSelector, selectShapes, SelectorSyntaxError } from "./selector/index.js";

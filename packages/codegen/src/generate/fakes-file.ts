@@ -40,8 +40,9 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
   for (const op of plan.operations) {
     const at = op.shape.location;
     const where = { shapeId: op.shape.id, ...(at.file ? { location: at } : {}) };
+    const warn = (text: string) => events.push({ severity: "WARNING", id: "CodegenFakes", message: text, ...where });
     try {
-      const examples = operationExamples(plan.model, op.shape);
+      const examples = operationExamples(plan.model, op.shape, warn);
       const message = `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output`;
       // An operation without output answers exactly what it would with examples: nothing to say.
       if (examples.length === 0 && op.shape.output !== undefined && op.shape.output !== UNIT) {
@@ -49,7 +50,6 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
         // An operation bound to several services is reported once.
         if (!events.some((e) => e.id === "CodegenFakes" && e.message === message)) events.push({ severity: "NOTE", id: "CodegenFakes", message, ...where });
       }
-      const warn = (text: string) => events.push({ severity: "WARNING", id: "CodegenFakes", message: text, ...where });
       tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, warn));
     } catch (e) {
       if (e instanceof UnterminatedRecursionError) {

@@ -9,6 +9,8 @@ export interface NodeProblem {
   readonly severity: Severity;
   readonly path: string;
   readonly message: string;
+  /** The value is not of the shape's type at all (a string for an integer, an object for a string): nothing reading it as that shape can use it. */
+  readonly wrongType?: true;
 }
 
 /** Inclusive bounds of the fixed-size integer types (`long` exactly, as bigint). */
@@ -106,7 +108,9 @@ function check(
     error(`Value is nested deeper than ${MAX_DEPTH} levels`);
     return;
   }
-  const expect = (kind: string): void => error(`Expected ${kind} value for ${shape.type} shape, \`${shape.id}\`; found ${describe(value)}`);
+  const expect = (kind: string): void => {
+    out.push({ severity: "ERROR", path, message: `Expected ${kind} value for ${shape.type} shape, \`${shape.id}\`; found ${describe(value)}`, wrongType: true });
+  };
   const traits = (id: string): NodeValue | undefined => member?.traits.get(id) ?? shape.traits.get(id);
   switch (shape.type) {
     case "document":
