@@ -171,12 +171,12 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
 
   /** The answer to a request whose path takes other methods: the protocol's 405, its body unread, reported as rejected. */
   async function methodNotAllowed(match: RouteMatch, allowed: readonly string[], request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
-    const refusal = new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`);
-    onRejected?.(refusal, new Context(service, request, match, dispatchOptions, onInternalError));
+    const context = new Context(service, request, match, dispatchOptions, onInternalError);
+    onRejected?.(new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`), context);
     try {
       return await match.protocol.methodNotAllowed!(request, allowed);
     } catch (error) {
-      onInternalError?.(error, new Context(service, request, match, dispatchOptions, onInternalError));
+      onInternalError?.(error, context);
       return { status: 500, headers: new HttpHeaders(), body: undefined };
     }
   }
