@@ -417,6 +417,9 @@ function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, resp
     endWith(res, body);
     return undefined;
   }
+  // A stream whose length the answer declares (a member bound to Content-Length) is held to it: one that runs
+  // longer or shorter fails the answer and closes the connection, rather than leave a keep-alive peer misreading it.
+  if (response.headers.has("content-length")) res.strictContentLength = true;
   res.writeHead(response.status, headers);
   return writeStream(res, body, response.trailers);
 }

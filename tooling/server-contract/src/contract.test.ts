@@ -6,6 +6,7 @@
  * asserted by meaning, as a caller sees them.
  */
 import * as http2 from "node:http2";
+import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClientCallContext, type ClientProtocol, errorClass, gzip, type OperationSchema, readBody, type ServerProtocol, UnmodeledError } from "@anvil/core";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
@@ -227,7 +228,7 @@ operation GetEmpty { input := { @required @httpLabel key: String } output := { @
     const handlers = {
       describeObject: () => ({ length: 12_345, type: "image/png" }),
       getObject: ({ key }: { key: string }) => ({
-        ...(key === "sized" ? { length: 10 } : {}),
+        ...(key === "sized" ? { length: 10 } : key === "short" ? { length: 4 } : key === "long" ? { length: 12 } : {}),
         body: (async function* () {
           yield new TextEncoder().encode("01234");
           yield new TextEncoder().encode("56789");
@@ -250,6 +251,34 @@ operation GetEmpty { input := { @required @httpLabel key: String } output := { @
     expect([sized.headers.get("content-length"), sized.headers.get("transfer-encoding"), await sized.text()]).toEqual(["10", null, "0123456789"]);
     const unsized = await fetch(`${listener.url}/objects/other`);
     expect([unsized.headers.get("content-length"), unsized.headers.get("transfer-encoding"), await unsized.text()]).toEqual([null, "chunked", "0123456789"]);
+  });
+
+  it("cuts off a streamed body that does not match the length the handler gave, closing the connection, so nothing after it is misread", async () => {
+    /** What a keep-alive connection receives for one GET: the declared length, the body bytes, and whether the server closed it. */
+    const raw = (key: string) =>
+      new Promise<{ declared: number; body: number; closed: boolean }>((resolve) => {
+        const socket = net.connect(Number(new URL(listener.url).port), "127.0.0.1", () => socket.write(`GET /objects/${key} HTTP/1.1\r\nhost: x\r\n\r\n`));
+        let text = "";
+        const done = (closed: boolean) => {
+          clearTimeout(timer);
+          socket.destroy();
+          const [head = "", ...rest] = text.split("\r\n\r\n");
+          resolve({ declared: Number(/content-length: (\d+)/i.exec(head)?.[1]), body: rest.join("\r\n\r\n").length, closed });
+        };
+        const timer = setTimeout(() => done(false), 500);
+        socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+        socket.on("close", () => done(true));
+        socket.on("error", () => done(true));
+      });
+    // Longer than declared: never more bytes than declared (here, the answer fails before its head goes out), and the connection closes.
+    const long = await raw("short");
+    expect(Number.isNaN(long.declared) ? long.body === 0 : long.body <= long.declared).toBe(true);
+    expect(long.closed).toBe(true);
+    // Shorter than declared: the connection closes, so the peer does not wait for bytes that never come.
+    const short = await raw("long");
+    expect(short.closed).toBe(true);
+    // A body of the declared length keeps the connection open.
+    expect(await raw("sized")).toEqual({ declared: 10, body: 10, closed: false });
   });
 
   it("gives a GET answer the length of the body it sends", async () => {
