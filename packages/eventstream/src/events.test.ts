@@ -113,6 +113,11 @@ describe("compileEventStream", () => {
     ["a modeled error of another shape: its code and message", new ModeledError({ ...Overheated, id: "x#Other" }, { message: "m" }), { ":message-type": s("error"), ":error-code": s("Other"), ":error-message": s("m") }],
     ["anything else: nothing about it", new Error("secret"), { ":message-type": s("error"), ":error-code": s("InternalFailure"), ":error-message": s("Internal failure") }],
     ["a validation error: nothing about it", new ValidationError([]), { ":message-type": s("error"), ":error-code": s("InternalFailure"), ":error-message": s("Internal failure") }],
+    [
+      "bytes that do not decode (a malformed message of the caller's own stream): what is wrong",
+      new SerializationError("decode event stream: frame of 9 bytes is too short"),
+      { ":message-type": s("error"), ":error-code": s("SerializationException"), ":error-message": s("decode event stream: frame of 9 bytes is too short") },
+    ],
   ])("ends a failed stream with %s", (_label, error, headers) => {
     expect(serde.encodeError(error).headers).toEqual(headers);
   });

@@ -127,6 +127,8 @@ function buildSerde(union: UnionSchema<any>, payload: EventPayloadCodec): EventS
         return errorMessage(error.code, error.message);
       }
       if (UnmodeledError.is(error)) return errorMessage(error.code, error.message);
+      // Bytes that do not decode, such as a malformed message of the stream the caller sends: the caller's to hear.
+      if (SerializationError.is(error)) return errorMessage("SerializationException", error.message);
       return errorMessage("InternalFailure", "Internal failure");
     },
 

@@ -101,6 +101,23 @@ describe("event streams", () => {
     expect(error).toMatchObject({ code: "InternalFailure", message: "Internal failure" });
   });
 
+  it("end with a SerializationException, not an internal failure, when the source fails on bytes that do not decode (the caller's own malformed stream)", async () => {
+    async function* echoing(): AsyncGenerator<UnionValue> {
+      yield events[0]!;
+      // What a handler echoing the caller's input stream meets when a frame of it is corrupt.
+      for await (const e of readEventStream(Uint8Array.of(0, 0, 0, 9, 1, 2, 3, 4, 5), serde)) yield e;
+    }
+    const internal: unknown[] = [];
+    const read: UnionValue[] = [];
+    const error = await (async () => {
+      for await (const e of readEventStream(await bytesOf(writeEventStream(echoing(), serde, undefined, (e) => internal.push(e))), serde)) read.push(e);
+    })().catch((e: unknown) => e);
+    expect(read).toEqual([events[0]]);
+    expect(UnmodeledError.is(error) && error.code).toBe("SerializationException");
+    expect((error as Error).message).toMatch(/decode event stream/);
+    expect(internal).toEqual([]);
+  });
+
   it("reject a corrupt frame with a SerializationError after the good ones", async () => {
     const bytes = await bytesOf(writeEventStream(events, serde));
     bytes[bytes.length - 1] ^= 0xff;

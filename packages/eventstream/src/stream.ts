@@ -39,7 +39,7 @@ export async function* writeEventStream(
         next = await it.next();
       } catch (error) {
         done = true; // a source that threw is finished
-        if (!ModeledError.isModeledError(error) && !UnmodeledError.is(error)) onInternalError?.(error);
+        if (!ModeledError.isModeledError(error) && !UnmodeledError.is(error) && !SerializationError.is(error)) onInternalError?.(error);
         yield encodeEventMessage(serde.encodeError(error));
         return;
       }
