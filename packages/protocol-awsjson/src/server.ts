@@ -66,14 +66,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         return eventStreamsOf(variant).read(operation.input, stream, request.body, "initial-request");
       }
       let bytes = await readBody(request.body);
-      if (isGzipEncoded(request.headers)) {
-        try {
-          bytes = await gunzipRequest(bytes, context);
-        } catch (cause) {
-          if (ProtocolError.is(cause)) throw cause;
-          throw new SerializationError("decode awsJson: request body is not valid gzip", { cause });
-        }
-      }
+      if (isGzipEncoded(request.headers)) bytes = await gunzipRequest(bytes, context, "awsJson");
       const read = compileReader(operation.input, REQUEST_JSON_SETTINGS);
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
       return isBlank(bytes) ? read("{}") : read(bytes);

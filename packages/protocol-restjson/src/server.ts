@@ -88,13 +88,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       return fillBoundDefaults(defaults, readInput({ headers: request.headers, query: request.query, labels: context.labels }, bytes));
     };
     const readGzipped = async (request: HttpRequest, compressed: Uint8Array, encoding: string, context: ServerCallContext): Promise<unknown> => {
-      let bytes: Uint8Array;
-      try {
-        bytes = await gunzipRequest(compressed, context);
-      } catch (cause) {
-        if (ProtocolError.is(cause)) throw cause;
-        throw new SerializationError(`decode ${settings.name}: request body is not valid gzip`, { cause });
-      }
+      const bytes = await gunzipRequest(compressed, context, settings.name);
       // The member bound to Content-Encoding sees the codings the application chose.
       const headers = new HttpHeaders(request.headers);
       const rest = codingsOf(encoding).filter((c) => !isGzip(c));

@@ -84,14 +84,7 @@ export function createRpcV2CborServer(): ServerProtocol {
       // none for operations without input, and its tests send application/cbor for them.
       if (bytes.length > 0 && !isCborContentType(contentType)) throw unsupportedMediaType(operation, CBOR, contentType);
       // `@requestCompression`: AWS SDKs gzip large bodies (botocore does from 10 KB).
-      if (bytes.length > 0 && isGzipEncoded(request.headers)) {
-        try {
-          bytes = await gunzipRequest(bytes, context);
-        } catch (cause) {
-          if (ProtocolError.is(cause)) throw cause;
-          throw new SerializationError("decode rpcv2Cbor: request body is not valid gzip", { cause });
-        }
-      }
+      if (bytes.length > 0 && isGzipEncoded(request.headers)) bytes = await gunzipRequest(bytes, context, "rpcv2Cbor");
       const read = compileReader(operation.input);
       // An empty body is an empty input structure (defaults filled by the reader).
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).

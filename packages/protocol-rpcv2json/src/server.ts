@@ -55,14 +55,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       refuseStreamingBlob("rpcv2Json", operation, "decode");
       let bytes = await readBody(request.body);
-      if (isGzipEncoded(request.headers)) {
-        try {
-          bytes = await gunzipRequest(bytes, context);
-        } catch (cause) {
-          if (ProtocolError.is(cause)) throw cause;
-          throw new SerializationError("decode rpcv2Json: request body is not valid gzip", { cause });
-        }
-      }
+      if (isGzipEncoded(request.headers)) bytes = await gunzipRequest(bytes, context, "rpcv2Json");
       if (bytes.length > 0 && !isJsonContentType(request.headers.get("content-type"))) {
         throw new SerializationError(`decode rpcv2Json: a request body must be ${JSON_MEDIA_TYPE}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
       }

@@ -2,7 +2,7 @@
  * Body helpers every protocol needs, on web-standard APIs only
  * (CompressionStream works in Node 18+, Deno, Bun and browsers).
  */
-import { ProtocolError } from "../errors/errors.js";
+import { ProtocolError, SerializationError } from "../errors/errors.js";
 import { collectBytes } from "../values/streams.js";
 import type { HttpBody } from "./http.js";
 import type { ServerCallContext } from "./protocol.js";
@@ -79,10 +79,16 @@ const DEFAULT_INFLATED_LIMIT = 1024 * 1024;
 /**
  * Gunzips a request body (`Content-Encoding: gzip`), holding the output to
  * the call's body limit: past it, a 413 `PayloadTooLargeException`
- * ProtocolError. Rejects on data that is not gzip.
+ * ProtocolError. Data that is not gzip is a SerializationError
+ * (`decode <protocol>: request body is not valid gzip`).
  */
-export function gunzipRequest(bytes: Uint8Array, context: Pick<ServerCallContext, "bodyLimit">): Promise<Uint8Array> {
-  return gunzip(bytes, { maxBytes: context.bodyLimit ?? DEFAULT_INFLATED_LIMIT });
+export async function gunzipRequest(bytes: Uint8Array, context: Pick<ServerCallContext, "bodyLimit">, protocol: string): Promise<Uint8Array> {
+  try {
+    return await gunzip(bytes, { maxBytes: context.bodyLimit ?? DEFAULT_INFLATED_LIMIT });
+  } catch (cause) {
+    if (ProtocolError.is(cause)) throw cause;
+    throw new SerializationError(`decode ${protocol}: request body is not valid gzip`, { cause });
+  }
 }
 
 function inflatedTooLarge(maxBytes: number): ProtocolError {

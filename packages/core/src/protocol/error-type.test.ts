@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
-import { ProtocolError } from "../errors/errors.js";
+import { ProtocolError, SerializationError } from "../errors/errors.js";
 import { gunzip, gunzipRequest, gzip, isBlank, isGzipEncoded, readBody } from "./body.js";
 import { findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./error-type.js";
 import { operation, service, unit } from "../schema/builders.js";
@@ -55,12 +55,15 @@ describe("body helpers", () => {
   it("stop inflating a body at its limit: a zip bomb is a 413, never held whole", async () => {
     const bomb = await gzip(new Uint8Array(64 * 1024 * 1024)); // 64 MiB of zeros in about 64 KB
     expect(bomb.length).toBeLessThan(100_000);
-    const error = await gunzipRequest(bomb, { bodyLimit: 1024 * 1024 }).catch((e: unknown) => e);
+    const error = await gunzipRequest(bomb, { bodyLimit: 1024 * 1024 }, "test").catch((e: unknown) => e);
     expect(ProtocolError.is(error)).toBe(true);
     expect(error).toMatchObject({ status: 413, code: "PayloadTooLargeException", message: "request body is larger than 1048576 bytes once decompressed" });
     await expect(gunzip(bomb, { maxBytes: 10, tooLarge: (n) => new RangeError(`over ${n}`) })).rejects.toThrow("over 10");
     // Without a body limit from the server, 1 MiB.
-    await expect(gunzipRequest(bomb, {})).rejects.toMatchObject({ status: 413 });
+    await expect(gunzipRequest(bomb, {}, "test")).rejects.toMatchObject({ status: 413 });
+    // Bytes that are not gzip are the caller's malformed request.
+    const notGzip = await gunzipRequest(new TextEncoder().encode("plain"), {}, "test").catch((e: unknown) => e);
+    expect(SerializationError.is(notGzip) && notGzip.message).toBe("decode test: request body is not valid gzip");
   });
 });
 
