@@ -19,6 +19,7 @@ const EXAMPLES = "smithy.api#examples";
  */
 export function validateExamples(model: Model, inScope: (shape: Shape) => boolean = () => true): ValidationEvent[] {
   const events: ValidationEvent[] = [];
+  let servicesErrors: ReadonlySet<string> | undefined;
   for (const operation of model.shapesOfType("operation")) {
     if (!inScope(operation)) continue;
     const examples = operation.traits.get(EXAMPLES);
@@ -39,8 +40,8 @@ export function validateExamples(model: Model, inScope: (shape: Shape) => boolea
       against(operation.output, example.output, "output");
       const error = example.error;
       if (isNodeObject(error) && typeof error.shapeId === "string") {
-        const declared = [...(operation.errors ?? []), ...serviceErrors(model)];
-        if (!declared.includes(error.shapeId)) warn(`Example ${title}: error \`${error.shapeId}\` is not an error of the operation or its service`);
+        servicesErrors ??= serviceErrors(model);
+        if (!operation.errors?.includes(error.shapeId) && !servicesErrors.has(error.shapeId)) warn(`Example ${title}: error \`${error.shapeId}\` is not an error of the operation or its service`);
         else against(error.shapeId, error.content, "error content");
       }
     });
@@ -49,6 +50,6 @@ export function validateExamples(model: Model, inScope: (shape: Shape) => boolea
 }
 
 /** The errors any service declares for all its operations (an operation may be bound through a resource). */
-function serviceErrors(model: Model): string[] {
-  return [...model.shapesOfType("service")].flatMap((service) => service.errors ?? []);
+function serviceErrors(model: Model): ReadonlySet<string> {
+  return new Set([...model.shapesOfType("service")].flatMap((service) => service.errors ?? []));
 }
