@@ -4,7 +4,7 @@
  * limit on the prefix, before a byte of the message is buffered; compressed
  * messages are gunzipped as a stream and bounded by the same limit.
  */
-import { binaryBody, bodyBytes, byteChunks, gunzip, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
+import { binaryBody, bodyBytes, byteChunks, concatBytes, gunzip, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
 import type { GrpcStatusName } from "./status.js";
 
 /** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */
@@ -188,10 +188,10 @@ async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: Messag
     parts.push(chunk);
     size += chunk.byteLength;
     // The limit is checked on the prefix as soon as it is in, before the rest is gathered.
-    if (size >= PREFIX_BYTES && size - chunk.byteLength < PREFIX_BYTES) checkPrefix(parts.length === 1 ? chunk : concatAll(parts, size), options);
+    if (size >= PREFIX_BYTES && size - chunk.byteLength < PREFIX_BYTES) checkPrefix(concatBytes(parts, size), options);
     else if (size > PREFIX_BYTES + options.maxMessageBytes) break;
   }
-  return parts.length === 1 ? parts[0]! : concatAll(parts, size);
+  return concatBytes(parts, size);
 }
 
 /** The one message of a whole body, decoded (see {@link readOneMessage}); a promise only for a compressed message. */
@@ -220,16 +220,6 @@ function checkPrefix(data: Uint8Array, options: MessageLimits): number {
     throw grpcFailure("RESOURCE_EXHAUSTED", `${options.side}: received message larger than max (${length} vs. ${options.maxMessageBytes})`);
   }
   return length;
-}
-
-function concatAll(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 async function finish(bytes: Uint8Array, compressed: boolean, encoding: string | undefined, options: MessageLimits): Promise<Uint8Array> {

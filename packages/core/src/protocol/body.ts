@@ -3,7 +3,7 @@
  * (CompressionStream works in Node 18+, Deno, Bun and browsers).
  */
 import { ProtocolError, SerializationError } from "../errors/errors.js";
-import { collectBytes } from "../values/streams.js";
+import { collectBytes, concatBytes } from "../values/streams.js";
 import type { HttpBody } from "./http.js";
 import type { ServerCallContext } from "./protocol.js";
 
@@ -63,14 +63,7 @@ export async function gunzip(bytes: Uint8Array, limit?: GunzipLimit): Promise<Ui
     }
     parts.push(value);
   }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
+  return concatBytes(parts, size);
 }
 
 /** How far a request body may inflate when the server gives no body limit: 1 MiB, the server's default limit. */
