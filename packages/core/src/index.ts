@@ -54,7 +54,7 @@ export { acceptsMediaType, baseMediaType } from "./protocol/media-type.js";
 export { HttpHeaders, type ParsedFields } from "./protocol/headers.js";
 export { bodyMessage, findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";
-export { gunzip, type GunzipLimit, gunzipRequest, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";
+export { DEFAULT_BODY_LIMIT, gunzip, type GunzipLimit, gunzipRequest, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";
 export { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./values/defaults.js";
 export type { DefaultsMode } from "./values/defaults.js";
 export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";

@@ -1,6 +1,7 @@
 import { blob, member, operation, string, struct, unit } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BODY_LIMIT, defaultBodyLimit } from "./body-limit.js";
+import { DEFAULT_BODY_LIMIT } from "@anvil/core";
+import { defaultBodyLimit } from "./body-limit.js";
 
 const withPayload = (max: number | undefined, target: typeof blob | typeof string = blob) =>
   operation("ex#Upload", {

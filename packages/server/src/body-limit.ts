@@ -5,10 +5,7 @@
  * without one is counted as it streams in and refused as soon as it passes
  * the limit.
  */
-import { bodyBytes, type HttpBody, type OperationSchema, ProtocolError, readWholeBody } from "@anvil/core";
-
-/** The default buffered body limit: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+import { bodyBytes, DEFAULT_BODY_LIMIT, type HttpBody, type OperationSchema, ProtocolError, readWholeBody } from "@anvil/core";
 
 /**
  * The buffered body limit an operation gets unless configured:

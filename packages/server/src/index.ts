@@ -16,6 +16,7 @@ export type { RouteMatch, Router } from "./router.js";
 export { createServer } from "./server.js";
 export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
 export type { MountedHandler } from "./mounts.js";
-export { DEFAULT_BODY_LIMIT } from "./body-limit.js";
+// The default lives in core (its request gunzip holds to it too); servers have long exported it.
+export { DEFAULT_BODY_LIMIT } from "@anvil/core";
 export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
 export type { FetchHandler, FetchInfo } from "./fetch.js";

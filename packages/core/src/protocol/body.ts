@@ -66,8 +66,12 @@ export async function gunzip(bytes: Uint8Array, limit?: GunzipLimit): Promise<Ui
   return concatBytes(parts, size);
 }
 
-/** How far a request body may inflate when the server gives no body limit: 1 MiB, the server's default limit. */
-const DEFAULT_INFLATED_LIMIT = 1024 * 1024;
+/**
+ * The buffered request body limit a server applies unless configured: 1 MiB
+ * (`@anvil/server` reads bodies into memory up to it); also how far
+ * {@link gunzipRequest} inflates a body when the call gives no limit.
+ */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * Gunzips a request body (`Content-Encoding: gzip`), holding the output to
@@ -77,7 +81,7 @@ const DEFAULT_INFLATED_LIMIT = 1024 * 1024;
  */
 export async function gunzipRequest(bytes: Uint8Array, context: Pick<ServerCallContext, "bodyLimit">, protocol: string): Promise<Uint8Array> {
   try {
-    return await gunzip(bytes, { maxBytes: context.bodyLimit ?? DEFAULT_INFLATED_LIMIT });
+    return await gunzip(bytes, { maxBytes: context.bodyLimit ?? DEFAULT_BODY_LIMIT });
   } catch (cause) {
     if (ProtocolError.is(cause)) throw cause;
     throw new SerializationError(`decode ${protocol}: request body is not valid gzip`, { cause });
