@@ -572,10 +572,6 @@ const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 function servePriorKnowledge(h1: http.Server, h2: http2.Http2Server, timeoutMs: number): void {
   const http1 = h1.listeners("connection") as ((this: http.Server, socket: Socket) => void)[];
   h1.removeAllListeners("connection");
-  const hand = (socket: Socket, to: "h1" | "h2"): void => {
-    if (to === "h2") h2.emit("connection", socket);
-    else for (const listener of http1) listener.call(h1, socket);
-  };
   h1.on("connection", (socket: Socket) => {
     const silent = setTimeout(() => socket.destroy(), timeoutMs);
     silent.unref();
@@ -594,7 +590,8 @@ function servePriorKnowledge(h1: http.Server, h2: http2.Http2Server, timeoutMs: 
       socket.off("readable", sniff);
       socket.off("error", onError);
       socket.unshift(head);
-      hand(socket, preface ? "h2" : "h1");
+      if (preface) h2.emit("connection", socket);
+      else for (const listener of http1) listener.call(h1, socket);
     };
     socket.on("error", onError);
     socket.on("readable", sniff);
