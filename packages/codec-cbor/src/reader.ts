@@ -5,7 +5,7 @@
  * case for a well-formed body), the converter is skipped; otherwise it checks
  * types and converts, in place where it owns the tree.
  */
-import { BigDecimal, type MemberSchema, type Schema, setDataKey } from "@anvil/core";
+import { BigDecimal, type MemberSchema, plainBytes, type Schema, setDataKey } from "@anvil/core";
 import { Tag } from "cbor-x";
 import { decodeItem, matchedPlan } from "./decode.js";
 import { describe, fail, rethrow, toSerializationError } from "./failure.js";
@@ -157,7 +157,7 @@ function readString(value: unknown): unknown {
 
 function readBlob(value: unknown): unknown {
   if (!(value instanceof Uint8Array)) fail(`expected byte string, got ${describe(value)}`);
-  return value.constructor === Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return plainBytes(value);
 }
 
 function intReader(min: number, max: number, name: string): Convert {

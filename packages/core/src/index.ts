@@ -31,7 +31,7 @@ export type { CallOptions, ClientOf, HandlerOf, HandlersOf, InputOf, OutputOf, S
 export { BigDecimal } from "./values/big-decimal.js";
 export type { Document } from "./values/document.js";
 export type { ByteStream, ByteStreamInput, EventStream } from "./values/streams.js";
-export { collectBytes, concatBytes, isAsyncIterable } from "./values/streams.js";
+export { collectBytes, concatBytes, isAsyncIterable, plainBytes } from "./values/streams.js";
 export { fillIdempotencyTokens, newIdempotencyToken } from "./values/idempotency.js";
 export { setDataKey } from "./values/data-key.js";
 export {

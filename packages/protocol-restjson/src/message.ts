@@ -11,6 +11,7 @@ import {
   byteChunks,
   type HttpBody,
   isBlank,
+  plainBytes,
   type MemberSchema,
   queryPairProblem,
   SerializationError,
@@ -376,13 +377,4 @@ function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload:
   // `{}` is what an unset structure payload is written as.
   if (target.kind === "structure" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return undefined;
   return value;
-}
-
-/**
- * The bytes as a plain `Uint8Array` over the same memory. A transport may
- * hand over a subclass (Node's `Buffer`, whose `slice` does not copy): the
- * handler gets the type the model promises, as a JSON blob member is.
- */
-function plainBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -70,6 +70,15 @@ export async function collectBytes(stream: ByteStreamInput): Promise<Uint8Array>
   return concatBytes(chunks, size);
 }
 
+/**
+ * The bytes as a plain `Uint8Array` over the same memory (the bytes
+ * themselves when they are one). A subclass, such as Node's `Buffer`, has
+ * a `slice` that does not copy, and a receiver map of its own.
+ */
+export function plainBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** The chunks as one buffer (the only chunk itself when there is one); `size` is their total length when known. */
 export function concatBytes(chunks: readonly Uint8Array[], size?: number): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;

@@ -4,6 +4,7 @@
  * so a nested field can never read past its message, and lengths are checked
  * against what is left before anything is allocated.
  */
+import { plainBytes } from "@anvil/core";
 import { fail } from "./failure.js";
 
 /** Wire types. */
@@ -107,7 +108,7 @@ export class ProtoReader {
 
   constructor(bytes: Uint8Array) {
     // a Buffer (or other subclass) as a plain Uint8Array view: one receiver map keeps the byte loads monomorphic
-    if (bytes.constructor !== Uint8Array) bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    bytes = plainBytes(bytes);
     this.buf = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.length;
