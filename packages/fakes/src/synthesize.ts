@@ -10,7 +10,7 @@
  * required members that cannot end is an {@link UnterminatedRecursionError}.
  */
 import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
-import { BigDecimal } from "@anvil/core";
+import { baseMediaType, BigDecimal } from "@anvil/core";
 import { patternString, patternTest } from "./pattern.js";
 
 /** The instant every synthesized timestamp holds: 2024-01-01T00:00:00Z. */
@@ -47,7 +47,7 @@ function fitText(base: string, length: Traits["length"]): string {
 
 /** Whether a `@mediaType` is JSON: `application/json`, or any `+json` type (`application/problem+json`), parameters aside. */
 function isJsonMediaType(mediaType: string): boolean {
-  const essence = mediaType.split(";", 1)[0]!.trim().toLowerCase();
+  const essence = baseMediaType(mediaType);
   return essence === "application/json" || essence.endsWith("+json");
 }
 
