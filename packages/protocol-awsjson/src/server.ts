@@ -4,6 +4,7 @@
  * written as JSON objects with a `__type` marker.
  */
 import {
+  baseMediaType,
   fillDefaults,
   gunzipRequest,
   ProtocolError,
@@ -59,7 +60,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
       const stream = eventStreamMember(operation.input);
       if (stream !== undefined) {
         const type = request.headers.get("content-type");
-        if (type === null || type.split(";")[0]!.trim().toLowerCase() !== EVENT_STREAM_MEDIA_TYPE) {
+        if (type === null || baseMediaType(type) !== EVENT_STREAM_MEDIA_TYPE) {
           throw new SerializationError(`decode awsJson: an event-stream request body must be ${EVENT_STREAM_MEDIA_TYPE}, got ${type ?? "no Content-Type"}`);
         }
         // The handler reads the events as they arrive; the other members come in the initial-request message.

@@ -3,6 +3,7 @@
  *
  * @internal
  */
+import { baseMediaType } from "@anvil/core";
 
 /** The media type Anvil sends. */
 export const GRPC_PROTO = "application/grpc+proto";
@@ -12,8 +13,7 @@ export function isGrpcContentType(value: string | null): boolean {
   // What callers send, compared as it is before it is taken apart.
   if (value === GRPC_PROTO || value === "application/grpc") return true;
   if (value === null) return false;
-  const semi = value.indexOf(";");
-  const type = (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase();
+  const type = baseMediaType(value);
   return type === "application/grpc" || type === GRPC_PROTO;
 }
 

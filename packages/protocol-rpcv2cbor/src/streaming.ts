@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { type Schema, SerializationError } from "@anvil/core";
+import { baseMediaType, type Schema, SerializationError } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { documentEventStreams, type EventPayloadCodec } from "@anvil/eventstream";
 import { CBOR } from "./wire.js";
@@ -32,7 +32,7 @@ export const eventStreams = documentEventStreams({
     const read = compileReader(schema);
     if (initial === undefined || initial.body.length === 0) return read.fromValue({}) as Record<string, unknown>;
     const type = initial.headers[":content-type"];
-    if (type !== undefined && (type.type !== "string" || type.value.split(";")[0]!.trim().toLowerCase() !== CBOR)) {
+    if (type !== undefined && (type.type !== "string" || baseMediaType(type.value) !== CBOR)) {
       throw new SerializationError(`decode ${PROTOCOL_NAME}: the initial message must be ${CBOR}`);
     }
     return read(initial.body) as Record<string, unknown>;

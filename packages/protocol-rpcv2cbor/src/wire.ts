@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { collectBytes, type HttpBody } from "@anvil/core";
+import { baseMediaType, collectBytes, type HttpBody } from "@anvil/core";
 
 /** The protocol trait id. */
 export const PROTOCOL_ID = "smithy.protocols#rpcv2Cbor";
@@ -23,7 +23,7 @@ export const UNIT = "smithy.api#Unit";
 
 /** Whether a `Content-Type` value is `application/cbor` (parameters ignored). */
 export function isCborContentType(value: string | null): boolean {
-  return value !== null && value.split(";")[0]!.trim().toLowerCase() === CBOR;
+  return value !== null && baseMediaType(value) === CBOR;
 }
 
 const utf8 = new TextEncoder();

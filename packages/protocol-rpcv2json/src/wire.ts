@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import { baseMediaType } from "@anvil/core";
 import type { JsonSettings } from "@anvil/codec-json";
 
 /** The protocol trait id. */
@@ -37,6 +38,6 @@ export const UNIT = "smithy.api#Unit";
 
 /** Whether a `Content-Type` value is `application/json` (parameters ignored). */
 export function isJsonContentType(value: string | null): boolean {
-  return value !== null && value.split(";")[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE;
+  return value !== null && baseMediaType(value) === JSON_MEDIA_TYPE;
 }
 
