@@ -130,6 +130,9 @@ function listeners(
   return { request, stream };
 }
 
+/** A settled promise: its reactions run at the next microtask checkpoint. */
+const SETTLED = Promise.resolve();
+
 /** Serves an HTTP/1.1 request: too many header fields, a mounted handler, or the pipeline. */
 function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): void {
   try {
@@ -149,7 +152,9 @@ function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessag
     if (body === undefined) dispatch(server, exchange, req, res, undefined);
     // A small body comes in the packets of its headers, and Node's parser hands it over just after the
     // request event: taken whole a microtask later, the pipeline gets it as bytes, with nothing left to read.
-    else queueMicrotask(() => dispatch(server, exchange, req, res, body));
+    // (A reaction to a settled promise, not `queueMicrotask`: Node's makes an async resource and a bound
+    // function for every call, which cost a small request about 3% of its time.)
+    else SETTLED.then(() => dispatch(server, exchange, req, res, body));
   } catch (error) {
     failed(res, error);
   }
