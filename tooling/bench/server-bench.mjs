@@ -12,13 +12,15 @@
 // makes its req/s the load generator's. Wall-clock figures on a shared
 // machine move with its other jobs; `--instructions` counts instead
 // (instructions.mjs).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { runInstructionBench } from "./instructions.mjs";
 import { canPin, cpuCost, cpuTime, pinSelf, printComparison, startServer } from "./server-process.mjs";
+import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
 const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
@@ -54,10 +56,27 @@ function wrkMs(text) {
   return Number(value) * (unit === "us" ? 1e-3 : unit === "s" ? 1e3 : 1);
 }
 
-/** A wrk run (one thread, pinned to CPU 0 when `pin`) posting the body from `script`: requests, latency percentiles in ms. */
-function wrkRun(url, connections, seconds, script, pin) {
+/** The command line of a wrk run (one thread, pinned to CPU 0 when `pin`) posting the body from `script`. */
+function wrkCommand(url, connections, seconds, script, pin) {
   const args = ["-t", "1", "-c", String(connections), "-d", `${seconds}s`, "--latency", "-s", script, `${url}/orders`];
-  const out = execFileSync(pin ? "taskset" : "wrk", pin ? ["-c", "0", "wrk", ...args] : args, { encoding: "utf8" });
+  return pin ? ["taskset", ["-c", "0", "wrk", ...args]] : ["wrk", args];
+}
+
+/** A wrk run: requests, latency percentiles in ms. */
+function wrkRun(url, connections, seconds, script, pin) {
+  const [cmd, args] = wrkCommand(url, connections, seconds, script, pin);
+  return wrkResult(url, execFileSync(cmd, args, { encoding: "utf8" }));
+}
+
+/** A wrk run that lets other work go on meanwhile (another run, on another server). */
+async function wrkRunAsync(url, connections, seconds, script, pin) {
+  const [cmd, args] = wrkCommand(url, connections, seconds, script, pin);
+  const { stdout } = await promisify(execFile)(cmd, args, { encoding: "utf8" });
+  return wrkResult(url, stdout);
+}
+
+/** What wrk printed, read: requests, latency percentiles in ms; throws on failed answers. */
+function wrkResult(url, out) {
   const requests = /(\d+) requests in/.exec(out);
   const p50 = /^\s+50%\s+(\S+)/m.exec(out);
   const p99 = /^\s+99%\s+(\S+)/m.exec(out);
@@ -127,10 +146,46 @@ export async function runServerBench({ quick, instructions }) {
       console.log(`\nanvil vs fastify: ${ratio(1, 2, "rps").toFixed(2)}× req/s, ${ratio(1, 2, "perCpu").toFixed(2)}× req per CPU-s${mainRatio}`);
     }
     console.log(`\nper-round ${servers[1].name} / ${servers[0].name}, req/s: ${samples[1].map((x, r) => (x.rps / samples[0][r].rps).toFixed(2)).join(", ")}`);
+    if (wrk && pin && main) await printPairs(servers, { quick, connections, script });
   } finally {
     unpin();
     for (const s of servers) s.child.kill();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Servers side by side at once: two servers on CPU 1 together, each loaded
+ * by a wrk of its own on CPU 0, so that whatever the host does in those
+ * seconds (a VM's stolen time, its neighbours' cache traffic) it does to
+ * both. The slices above run one server at a time, and the host changes
+ * between them: within one run, a server's slices differ by up to 2×. Each
+ * server gets about half of CPU 1 here, so its req/s is about half of the
+ * above; what compares is the main thread's time per request (ratio: the
+ * first server's over the second's, a speed), and req/s, both medians of
+ * per-round ratios.
+ */
+async function printPairs(servers, { quick, connections, script }) {
+  const rounds = quick ? 3 : 8;
+  const seconds = quick ? 1 : 3;
+  const byName = (start) => servers.find((s) => s.name.startsWith(start));
+  const pairs = process.env.BENCH_SERVERS ? servers.slice(1).map((s) => [servers[0], s]) : [["bare", "anvil"], ["bare", "fastify"], ["fastify", "anvil"]].map(([a, b]) => [byName(a), byName(b)]);
+  console.log(`\n### Side by side at once (two servers on CPU 1, each with its own wrk on CPU 0; ${rounds} rounds of ${seconds} s)\n`);
+  console.log("| server | against | speed by main-thread time | req/s ratio | per-round speed |");
+  console.log("|---|---|---:|---:|---|");
+  for (const [base, other] of pairs) {
+    const speed = [];
+    const rate = [];
+    for (let r = 0; r < rounds; r++) {
+      const pair = [base, other];
+      const before = await Promise.all(pair.map((s) => cpuTime(s.child)));
+      const runs = await Promise.all(pair.map((s) => wrkRunAsync(s.url, connections, seconds, script, true)));
+      const after = await Promise.all(pair.map((s) => cpuTime(s.child)));
+      const [b, o] = pair.map((_, k) => cpuCost(before[k], after[k], runs[k].requests).mainUs);
+      speed.push(b / o);
+      rate.push(runs[1].requests / runs[0].requests);
+    }
+    console.log(`| ${other.name} | ${base.name} | ${median(speed).toFixed(2)}× | ${median(rate).toFixed(2)}× | ${speed.map((x) => x.toFixed(2)).join(", ")} |`);
   }
 }
 
