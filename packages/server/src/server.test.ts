@@ -122,6 +122,21 @@ describe("createServer", () => {
   });
 
   describe("close", () => {
+    it("counts exchanges in flight in any end order, once each, and aborts only those left at close", async () => {
+      const server = createServer(Hello, { protocols }).register(new HelloHandler("hi")).mapService();
+      const [a, b, c, d] = [server.begin(), server.begin(), server.begin(), server.begin()];
+      expect(server.inFlight).toBe(4);
+      b.end(); // from the middle
+      d.end(); // the last one begun
+      d.end(); // a second end changes nothing
+      expect(server.inFlight).toBe(2);
+      await server.close({ graceMs: 0 });
+      expect([a.signal.aborted, b.signal.aborted, c.signal.aborted, d.signal.aborted]).toEqual([true, false, true, false]);
+      a.end();
+      c.end();
+      expect(server.inFlight).toBe(0);
+    });
+
     it("drains calls in flight, answers 503 to new ones, and aborts what outlives the grace period", async () => {
       const started: string[] = [];
       const aborted: string[] = [];
