@@ -30,7 +30,7 @@ export type FetchHandler = (request: Request, info?: FetchInfo) => Promise<Respo
 export function fetchHandler(server: Server<any>): FetchHandler {
   server.start();
   return async (request, info = {}) => {
-    const mounted = server.mounted(new URL(request.url).pathname);
+    const mounted = server.mounted(request.url);
     if (mounted !== undefined) return mounted(request);
     const exchange = server.begin();
     const onAbort = (): void => exchange.abort(request.signal.reason);

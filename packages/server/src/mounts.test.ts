@@ -22,6 +22,11 @@ describe("Mounts", () => {
     ["/openapi.json", "json"],
     ["/openapi.jsonx", undefined],
     ["/", undefined],
+    ["/docs?x=1", "docs"],
+    ["/docs/api/x?y", "api"],
+    ["/docsx?/docs", undefined],
+    ["http://example.com/docs/api/x?y", "api"],
+    ["http://example.com/openapi.jsonx", undefined],
   ])("%s is served by %s", (path, want) => {
     const mounts = new Mounts();
     mounts.add("/docs", echo("docs"));

@@ -4,6 +4,8 @@
  * request's path up here before the service's router sees it.
  */
 
+import { pathOf } from "./target.js";
+
 /** A web-standard handler for mounted routes: it gets the whole request, URL with origin included. */
 export type MountedHandler = (request: Request) => Promise<Response>;
 
@@ -27,9 +29,15 @@ export class Mounts {
     this.#mounts = [...this.#mounts, { prefix, handler }].sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
-  /** The handler serving a path: a prefix equal to it, or followed in it by `/`. */
-  find(path: string): MountedHandler | undefined {
+  /**
+   * The handler serving a request target's path: a prefix equal to it, or
+   * followed in it by `/`. The target's query, if any, is ignored, and
+   * without mounts nothing is looked at (adapters ask for every request).
+   */
+  find(target: string): MountedHandler | undefined {
     const mounts = this.#mounts;
+    if (mounts.length === 0) return undefined;
+    const path = pathOf(target);
     for (let i = 0; i < mounts.length; i++) {
       const { prefix, handler } = mounts[i]!;
       if (path.startsWith(prefix) && (path.length === prefix.length || prefix === "/" || path.charCodeAt(prefix.length) === 47 /* "/" */)) return handler;

@@ -1,33 +1,15 @@
 /**
- * What the Node adapter's HTTP/1.1 and HTTP/2 paths share: request targets
- * and authorities, answers from mounted (fetch-style) handlers, response
+ * What the Node adapter's HTTP/1.1 and HTTP/2 paths share: authorities, answers from mounted (fetch-style) handlers, response
  * header and trailer objects in the shape Node takes them, and waiting for
  * a full socket or stream to drain.
  */
 import type { Readable } from "node:stream";
 import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
 import type { ExchangeInfo } from "./server.js";
+import { originForm } from "./target.js";
 
 /** Headers HTTP/2 forbids (connection-specific). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
-
-/** The path and query of a request target; an absolute-form target (`http://host/path`, as sent to proxies) is reduced to them. */
-export function originForm(target: string): string {
-  if (target.startsWith("/")) return target;
-  try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return target;
-  }
-}
-
-/** The path of a request target, without its query. */
-export function pathOf(target: string): string {
-  const url = originForm(target);
-  const q = url.indexOf("?");
-  return q < 0 ? url : url.slice(0, q);
-}
 
 /** Whether a request asks for `100 Continue` before it sends its body (HTTP/1.1 and HTTP/2 alike). */
 export function expectsContinue(headers: { readonly expect?: string | undefined }): boolean {

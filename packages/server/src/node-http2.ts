@@ -7,7 +7,7 @@
  */
 import * as http2 from "node:http2";
 import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, isPromise, needsContentLength, pathOf, pipelineRequest, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
+import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, isPromise, needsContentLength, pipelineRequest, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -108,7 +108,7 @@ function answeredApart(server: Server<any>, stream: http2.ServerHttp2Stream, hea
       stream.end("too many request header fields");
       return true;
     }
-    const mounted = server.mounted(pathOf(headers[":path"] ?? "/"));
+    const mounted = server.mounted(headers[":path"] ?? "/");
     if (mounted === undefined) return false;
     void mounted(toFetchRequest(stream, headers, rawHeaders))
       .then((response) => answer(stream, fromFetchResponse(response)))

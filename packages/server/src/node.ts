@@ -11,7 +11,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, readWholeBody, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, headerList, isPromise, needsContentLength, pathOf, pipelineRequest, Peer, trailerObject, writeChunks } from "./node-common.js";
+import { expectsContinue, fetchRequest, fromFetchResponse, headerList, isPromise, needsContentLength, pipelineRequest, Peer, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -141,7 +141,7 @@ function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessag
       res.end("too many request header fields");
       return;
     }
-    const mounted = server.mounted(pathOf(req.url ?? "/"));
+    const mounted = server.mounted(req.url ?? "/");
     if (mounted !== undefined) {
       mounted(toFetchRequest(req))
         .then((response) => answer(req, res, fromFetchResponse(response), server.closing, undefined))

@@ -99,8 +99,12 @@ export interface Server<S extends ServiceSchema> {
    * ```
    */
   mount(prefix: string, handler: MountedHandler): this;
-  /** The mounted handler serving a path, if any (adapters call it for each request). */
-  mounted(path: string): MountedHandler | undefined;
+  /**
+   * The mounted handler serving a request target's path (origin-form, like
+   * `/docs/x?y`, or absolute-form; the query is ignored), if any. Adapters
+   * call it for every request; with nothing mounted it costs a length check.
+   */
+  mounted(target: string): MountedHandler | undefined;
   /** Starts an exchange: the adapter calls it when a request arrives and ends it when the response is written. */
   begin(): Exchange;
   /**
@@ -211,8 +215,8 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
       return this;
     },
 
-    mounted(path: string) {
-      return mounts.find(path);
+    mounted(target: string) {
+      return mounts.find(target);
     },
 
     start() {
