@@ -68,10 +68,12 @@ function wrkRun(url, connections, seconds, script, pin) {
   return wrkResult(url, execFileSync(cmd, args, { encoding: "utf8" }));
 }
 
+const execFileAsync = promisify(execFile);
+
 /** A wrk run that lets other work go on meanwhile (another run, on another server). */
 async function wrkRunAsync(url, connections, seconds, script, pin) {
   const [cmd, args] = wrkCommand(url, connections, seconds, script, pin);
-  const { stdout } = await promisify(execFile)(cmd, args, { encoding: "utf8" });
+  const { stdout } = await execFileAsync(cmd, args, { encoding: "utf8" });
   return wrkResult(url, stdout);
 }
 
@@ -173,11 +175,11 @@ async function printPairs(servers, { quick, connections, script }) {
   console.log(`\n### Side by side at once (two servers on CPU 1, each with its own wrk on CPU 0; ${rounds} rounds of ${seconds} s)\n`);
   console.log("| server | against | speed by main-thread time | req/s ratio | per-round speed |");
   console.log("|---|---|---:|---:|---|");
-  for (const [base, other] of pairs) {
+  for (const pair of pairs) {
+    const [base, other] = pair;
     const speed = [];
     const rate = [];
     for (let r = 0; r < rounds; r++) {
-      const pair = [base, other];
       const before = await Promise.all(pair.map((s) => cpuTime(s.child)));
       const runs = await Promise.all(pair.map((s) => wrkRunAsync(s.url, connections, seconds, script, true)));
       const after = await Promise.all(pair.map((s) => cpuTime(s.child)));
