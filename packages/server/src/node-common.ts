@@ -100,22 +100,6 @@ export function headerObject(headers: Headers): Record<string, string | string[]
   return out;
 }
 
-/**
- * An answer's header fields as HTTP/1.1 `writeHead` takes them, as a flat
- * `[name, value, ...]` list (Node writes that without making an object of
- * it), each `set-cookie` a field of its own.
- */
-export function headerList(headers: Headers): string[] {
-  const out: string[] = [];
-  let cookies = false;
-  headers.forEach((value, name) => {
-    if (name === "set-cookie") cookies = true;
-    else out.push(name, value);
-  });
-  if (cookies) for (const cookie of headers.getSetCookie()) out.push("set-cookie", cookie);
-  return out;
-}
-
 /** Trailer fields as Node takes them. */
 export function trailerObject(trailers: Headers): Record<string, string> {
   const out: Record<string, string> = {};

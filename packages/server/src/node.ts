@@ -11,7 +11,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, readWholeBody, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, headerList, isPromise, needsContentLength, pipelineRequest, Peer, trailerObject, writeChunks } from "./node-common.js";
+import { expectsContinue, fetchRequest, fromFetchResponse, isPromise, needsContentLength, pipelineRequest, Peer, trailerObject, writeChunks } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -400,7 +400,8 @@ function toFetchRequest(req: http.IncomingMessage): Request {
  * (a streamed body, trailers still to come).
  */
 function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: HttpResponse, closing: boolean, requestBody: NodeBody | undefined): Promise<void> | undefined {
-  const headers = headerList(response.headers);
+  // A flat list: Node writes it without making an object of it.
+  const headers = HttpHeaders.fieldList(response.headers);
   // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
   if (closing || !(req.complete || requestBody?.ended === true)) headers.push("connection", "close");
   const given = response.body;

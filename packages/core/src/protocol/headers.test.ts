@@ -26,6 +26,11 @@ function sameAsStandard(steps: readonly Step[]): void {
   const seen: [string, string][] = [];
   ours.forEach((value, name) => seen.push([name, value]));
   expect(seen).toEqual(all(standard));
+  // The flat list writers take, from either class; a copy the caller may add to.
+  expect(HttpHeaders.fieldList(ours)).toEqual(all(standard).flat());
+  expect(HttpHeaders.fieldList(standard)).toEqual(all(standard).flat());
+  HttpHeaders.fieldList(ours).push("x-extra", "1");
+  expect(ours.has("x-extra")).toBe(false);
   for (const name of ["Content-Type", "x-amz-target", "set-cookie", "X-Multi", "absent"]) {
     expect(ours.get(name)).toBe(standard.get(name));
     expect(ours.has(name)).toBe(standard.has(name));
@@ -82,6 +87,8 @@ describe("HttpHeaders", () => {
       ["content-type", "application/json"],
       ["x-a", "1, 2"],
     ]);
+    const cookies = HttpHeaders.fromRawPairs(["X-B", "1", "Set-Cookie", "a=1", "set-cookie", "b=2", "a", "0"]);
+    expect(HttpHeaders.fieldList(cookies)).toEqual(["a", "0", "set-cookie", "a=1", "set-cookie", "b=2", "x-b", "1"]);
   });
 
   it("answers lookups on raw pairs in place, as the copied fields would", () => {

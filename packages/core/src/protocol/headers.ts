@@ -78,6 +78,31 @@ export class HttpHeaders implements Headers {
     return headers;
   }
 
+  /**
+   * The fields of any `Headers` as a new flat `[name, value, name, value, ...]`
+   * list (what Node's `writeHead` takes without making an object of it),
+   * sorted by name as iteration is, each `set-cookie` a field of its own.
+   * For an `HttpHeaders` this is a copy of its list: no callback per field.
+   */
+  static fieldList(headers: Headers): string[] {
+    if (!(headers instanceof HttpHeaders)) {
+      const out: string[] = [];
+      headers.forEach((value, name) => out.push(name, value));
+      return out;
+    }
+    headers.#own();
+    const fields = headers.#sortedFields();
+    const cookies = headers.#cookies;
+    if (cookies === undefined) return fields.slice();
+    const out: string[] = [];
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = fields[i]!;
+      if (name !== "set-cookie") out.push(name, fields[i + 1]!);
+      else for (const cookie of cookies) out.push(name, cookie);
+    }
+    return out;
+  }
+
   /** Copies the raw fields into the list, once, before anything but a lookup. */
   #own(): void {
     const raw = this.#raw;
