@@ -107,6 +107,19 @@ describe("anvil serve", () => {
     expect(err.join("\n")).toMatch(/bad\.smithy:4:\d+: error: .*Missing/);
   });
 
+  it("warns once about an example of the wrong type, where it is, and says the fake leaves it out", async () => {
+    const file = join(scratchDir("serve-example"), "ex.smithy");
+    writeFileSync(
+      file,
+      `$version: "2"\nnamespace test.ex\nuse aws.protocols#restJson1\n@restJson1\nservice S { version: "1", operations: [Get] }\n` +
+        `@http(method: "GET", uri: "/x")\n@readonly\n@examples([{ title: "one", output: { n: "many" } }])\noperation Get { output := { n: Integer } }\n`,
+    );
+    const { err, io: sink } = io();
+    expect(await serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--no-docs"]), sink, () => Promise.resolve())).toBe(0);
+    expect(err.filter((l) => l.includes("many"))).toEqual([expect.stringMatching(/^.*ex\.smithy:9:1: warning: Example "one": output at n: .*`many` \(test\.ex#Get\) \[ExamplesTrait\]$/)]);
+    expect(err).toContain('note: the fake of `test.ex#Get` leaves example "one" out (the ExamplesTrait warning on the operation says why)');
+  });
+
   it("serves a gRPC service's fake over gRPC (h2c, --grpc-port) next to its HTTP protocols", async () => {
     const file = join(scratchDir("serve-grpc"), "grpc.smithy");
     writeFileSync(

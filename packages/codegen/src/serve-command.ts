@@ -7,6 +7,7 @@ import { loadModel, type ValidationEvent } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
 import { formatDiagnostic, type Io } from "./commands.js";
 import { startFakeServe, type FakeServe } from "./serve.js";
+import { unusableExampleNote } from "./unusable-example.js";
 
 /** How `serve` waits to stop: resolves on the first SIGINT or SIGTERM. Tests pass their own. */
 export type StopSignal = Promise<void>;
@@ -104,7 +105,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       docs: !args.flags.has("--no-docs"),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
-      onWarning: (message) => io.err(`warning: ${message}`),
+      onWarning: (_, example) => io.err(`note: ${unusableExampleNote(example)}`),
       onRejected: (service, { operation, protocol, error }) => io.out(`${service.name}.${operation} via ${protocol}: rejected (${rejectionOf(error)})`),
       onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });

@@ -7,7 +7,7 @@
  */
 import type { FakeOperation, OperationSchema, ServiceSchema, ServerProtocol } from "@anvil/core";
 import { docsRoutes } from "@anvil/docs-site";
-import { operationExamples, schemasFromModel } from "@anvil/dynamic";
+import { type ExampleRef, operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";
 import type { Model } from "@anvil/model";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
@@ -32,9 +32,9 @@ export function httpProtocols(): ReadonlyMap<string, ServerProtocol> {
  *
  * @param model - The model the service comes from.
  * @param service - The service's dynamic schema.
- * @param onWarning - Told about examples the fakes cannot use.
+ * @param onWarning - Told about examples the fakes cannot use: why, and which one.
  */
-export function serviceFakeTables(model: Model, service: ServiceSchema, onWarning?: (message: string) => void): Record<string, FakeOperation> {
+export function serviceFakeTables(model: Model, service: ServiceSchema, onWarning?: (message: string, example: ExampleRef) => void): Record<string, FakeOperation> {
   const tables: Record<string, FakeOperation> = {};
   for (const [key, operation] of Object.entries(service.operations)) {
     tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!, onWarning), onWarning);
@@ -72,8 +72,8 @@ export interface FakeServersOptions {
   readonly onInternalError?: (error: unknown) => void;
   /** Called for each request refused before the fake ran (malformed, failing validation), with its operation and protocol. */
   readonly onRejected?: (service: ServiceSchema, rejection: { readonly operation: string; readonly protocol: string; readonly error: unknown }) => void;
-  /** Told about examples the fakes cannot use. */
-  readonly onWarning?: (message: string) => void;
+  /** Told about examples the fakes cannot use: why, and which one (the model's validator warns about the same examples). */
+  readonly onWarning?: (message: string, example: ExampleRef) => void;
   /** Mount the documentation routes (`/openapi`, `/openapi.json`, `/docs`) on each server. Default true. */
   readonly docs?: boolean;
   /** The buffered request body limit of every operation, in bytes (the server's default otherwise: 1 MiB, or a payload blob's `@length` max). */

@@ -1,6 +1,6 @@
 import { loadModel } from "@anvil/model";
 import { describe, expect, it } from "vitest";
-import { NodeValueError, operationExamples } from "./index.js";
+import { type ExampleRef, NodeValueError, operationExamples } from "./index.js";
 
 const text = (examples: string) => `
 $version: "2"
@@ -61,7 +61,12 @@ describe("operationExamples", () => {
       ],
     });
     const told: string[] = [];
-    expect(operationExamples(model, model.getShape("ex#Op")!, (m) => told.push(m)).map((e) => e.title)).toEqual(["fine"]);
+    const which: ExampleRef[] = [];
+    expect(operationExamples(model, model.getShape("ex#Op")!, (m, example) => (told.push(m), which.push(example))).map((e) => e.title)).toEqual(["fine"]);
+    expect(which).toEqual([
+      { operation: "ex#Op", title: "object for a blob" },
+      { operation: "ex#Op", title: "number for a string" },
+    ]);
     expect(told).toEqual([
       '@examples of `ex#Op` ("object for a blob") output at data: Expected string value for blob shape, `smithy.api#Blob`; found object value: the fake leaves it out',
       '@examples of `ex#Op` ("number for a string") error content at message: Expected string value for string shape, `smithy.api#String`; found number value, `404`: the fake leaves it out',

@@ -22,6 +22,12 @@ export interface RuntimeExample {
   readonly error?: { readonly shapeId: string; readonly content?: Readonly<Record<string, unknown>> };
 }
 
+/** Which example of which operation: the operation's shape id and the example's title (`#1`, ... when untitled). */
+export interface ExampleRef {
+  readonly operation: string;
+  readonly title: string;
+}
+
 const UNIT = "smithy.api#Unit";
 
 /**
@@ -33,9 +39,10 @@ const UNIT = "smithy.api#Unit";
  *
  * @param model - The model the operation belongs to.
  * @param operation - The operation shape.
- * @param onUnusable - Told about each example left out.
+ * @param onUnusable - Told about each example left out: why, and which one (the model's validator reports the same
+ *   problem as an `ExamplesTrait` warning, which a caller that printed those may point to instead).
  */
-export function operationExamples(model: Model, operation: Shape, onUnusable?: (message: string) => void): RuntimeExample[] {
+export function operationExamples(model: Model, operation: Shape, onUnusable?: (message: string, example: ExampleRef) => void): RuntimeExample[] {
   const trait = operation.traits.get("smithy.api#examples");
   if (!Array.isArray(trait)) return [];
   const out: RuntimeExample[] = [];
@@ -43,7 +50,7 @@ export function operationExamples(model: Model, operation: Shape, onUnusable?: (
     const title = typeof e.title === "string" ? e.title : `#${i + 1}`;
     const where = `@examples of \`${operation.id}\` ("${title}")`;
     const unusable = wrongTypeIn(model, operation, e);
-    if (unusable !== undefined) onUnusable?.(`${where} ${unusable}: the fake leaves it out`);
+    if (unusable !== undefined) onUnusable?.(`${where} ${unusable}: the fake leaves it out`, { operation: operation.id, title });
     else out.push(runtimeExample(model, operation, e, title, where));
   });
   return out;

@@ -12,4 +12,4 @@ export type { RuntimeValueOptions } from "./runtime-value.js";
 export { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";
 export type { ServiceTraits } from "./schema-traits.js";
 export { operationExamples } from "./examples.js";
-export type { RuntimeExample } from "./examples.js";
+export type { ExampleRef, RuntimeExample } from "./examples.js";

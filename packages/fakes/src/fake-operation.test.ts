@@ -122,7 +122,12 @@ describe("fakeOperation + fakeAnswer", () => {
   it("leaves out an error example naming an error the operation does not declare, and says so", () => {
     const ping = zoo.operations.ping!;
     const warnings: string[] = [];
-    const table = fakeOperation(ping, [{ title: "bad", input: {}, error: { shapeId: "example.fakes#NotFound" } }, { title: "ok", output: { message: "m" } }], (w) => warnings.push(w));
+    const which: unknown[] = [];
+    const table = fakeOperation(ping, [{ title: "bad", input: {}, error: { shapeId: "example.fakes#NotFound" } }, { title: "ok", output: { message: "m" } }], (w, example) => {
+      warnings.push(w);
+      which.push(example);
+    });
+    expect(which).toEqual([{ operation: "example.fakes#Ping", title: "bad" }]);
     expect(table.examples.map((e) => e.title)).toEqual([]);
     expect(table.outputFrom).toBe("ok");
     expect(warnings).toEqual(['example "bad" of `example.fakes#Ping` names error `example.fakes#NotFound`, which the operation does not declare: the fake leaves it out']);

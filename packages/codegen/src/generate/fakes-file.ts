@@ -7,7 +7,7 @@
  * validates the input as the server would), so the rules exist once.
  */
 import type { FakeOperation } from "@anvil/core";
-import { operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
+import { type ExampleRef, operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
 import { fakeOperation, UnterminatedRecursionError } from "@anvil/fakes";
 import { nameOf, type ValidationEvent } from "@anvil/model";
 import { literal } from "./code.js";
@@ -17,6 +17,7 @@ import { header } from "./model-file.js";
 import { NameScope, propertyKey } from "./names.js";
 import { UNIT, type ServicePlan } from "./plan.js";
 import { runtimeValueCode } from "./traits.js";
+import { unusableExampleNote } from "../unusable-example.js";
 
 /** Which classes the fakes file declares, and where the surfaces it implements live. */
 export interface FakesFileOptions {
@@ -40,9 +41,10 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
   for (const op of plan.operations) {
     const at = op.shape.location;
     const where = { shapeId: op.shape.id, ...(at.file ? { location: at } : {}) };
-    const warn = (text: string) => events.push({ severity: "WARNING", id: "CodegenFakes", message: text, ...where });
+    // An example the fake leaves out: the model's validator has warned about it already.
+    const leftOut = (_: string, example: ExampleRef) => events.push({ severity: "NOTE", id: "CodegenFakes", message: unusableExampleNote(example), ...where });
     try {
-      const examples = operationExamples(plan.model, op.shape, warn);
+      const examples = operationExamples(plan.model, op.shape, leftOut);
       const message = `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output`;
       // An operation without output answers exactly what it would with examples: nothing to say.
       if (examples.length === 0 && op.shape.output !== undefined && op.shape.output !== UNIT) {
@@ -50,7 +52,7 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
         // An operation bound to several services is reported once.
         if (!events.some((e) => e.id === "CodegenFakes" && e.message === message)) events.push({ severity: "NOTE", id: "CodegenFakes", message, ...where });
       }
-      tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, warn));
+      tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, leftOut));
     } catch (e) {
       if (e instanceof UnterminatedRecursionError) {
         events.push({ severity: "ERROR", id: "CodegenFakes", message: `operation \`${op.shape.id}\`: no fake output can be synthesized: recursion through required members never ends: ${e.shapes.join(" -> ")}`, ...where });

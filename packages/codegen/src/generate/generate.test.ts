@@ -176,6 +176,24 @@ describe("generate", () => {
     expect(warnings[0]!.message).toMatch(/^\d+ of \d+ operations of `example\.weather#Weather` have no @examples: their fakes answer synthesized outputs \(GetCurrentTime[,)]/);
   });
 
+  it("notes an example its fake leaves out, pointing to the model's warning rather than repeating it", () => {
+    const file = join(scratchDir("gen-example"), "ex.smithy");
+    writeFileSync(
+      file,
+      `$version: "2"\nnamespace test.ex\nuse aws.protocols#restJson1\n@restJson1\nservice S { version: "1", operations: [Get] }\n` +
+        `@http(method: "GET", uri: "/x")\n@readonly\n@examples([{ title: "one", output: { n: "many" } }])\noperation Get { output := { n: Integer } }\n`,
+    );
+    const loaded = loadModel({ paths: [file] });
+    expect(loaded.events.filter((e) => e.id === "ExamplesTrait").map((e) => e.message)).toEqual([expect.stringMatching(/^Example "one": output at n: .*`many`$/)]);
+    const { events } = generate(loaded.model, { generateFakes: true });
+    const leftOut = events.filter((e) => e.id === "CodegenFakes" && e.shapeId === "test.ex#Get");
+    expect(leftOut.map(({ severity, message }) => ({ severity, message }))).toContainEqual({
+      severity: "NOTE",
+      message: 'the fake of `test.ex#Get` leaves example "one" out (the ExamplesTrait warning on the operation says why)',
+    });
+    expect(events.some((e) => e.message.includes("many"))).toBe(false);
+  });
+
   it("reports an unknown service, naming the ones there are", () => {
     const { files, events } = generate(loadOrThrow([WEATHER_MODEL]), { services: ["example.weather#Nope"] });
     expect(files).toEqual([]);
