@@ -25,16 +25,20 @@ const REQUEST_ID_HEADERS = ["x-amzn-requestid", "x-amzn-request-id", "x-amz-requ
 /** The request ids a response's headers carry. */
 export function requestIdsOf(headers: Headers): { requestId?: string; extendedRequestId?: string } {
   const out: { requestId?: string; extendedRequestId?: string } = {};
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) {
-      out.requestId = value;
-      break;
-    }
-  }
+  const requestId = requestIdOf(headers);
+  if (requestId !== undefined) out.requestId = requestId;
   const extended = headers.get("x-amz-id-2");
   if (extended !== null) out.extendedRequestId = extended;
   return out;
+}
+
+/** The request id header's value, by {@link REQUEST_ID_HEADERS}' preference. */
+function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) return value;
+  }
+  return undefined;
 }
 
 /** Facts a client gathered about a call. */
@@ -46,19 +50,24 @@ export interface CallFacts {
 }
 
 /** The metadata of a call: what the error already knew, completed from the last response. */
-export function metadataOf(facts: CallFacts, known: ResponseMetadata = {}): ClientMetadata {
+export function metadataOf(facts: CallFacts, known?: ResponseMetadata): ClientMetadata {
+  // Built field by field: every call of a client makes one, and spreads of optional parts cost an object each.
+  const out: { -readonly [K in keyof ClientMetadata]: ClientMetadata[K] } =
+    known === undefined ? { attempts: facts.attempts, totalRetryDelay: facts.totalRetryDelay } : { ...known, attempts: facts.attempts, totalRetryDelay: facts.totalRetryDelay };
   // An error's own status wins: gRPC errors carry their gRPC status code there (the HTTP status is 200).
-  const status = known.httpStatus ?? facts.status;
-  const ids = facts.headers === undefined ? {} : requestIdsOf(facts.headers);
-  const requestId = ids.requestId ?? known.requestId;
-  return {
-    ...known,
-    ...(status === undefined ? {} : { httpStatus: status, httpStatusCode: status }),
-    ...(requestId === undefined ? {} : { requestId }),
-    ...(ids.extendedRequestId === undefined ? {} : { extendedRequestId: ids.extendedRequestId }),
-    attempts: facts.attempts,
-    totalRetryDelay: facts.totalRetryDelay,
-  };
+  const status = known?.httpStatus ?? facts.status;
+  if (status !== undefined) {
+    out.httpStatus = status;
+    out.httpStatusCode = status;
+  }
+  const headers = facts.headers;
+  if (headers !== undefined) {
+    const requestId = requestIdOf(headers);
+    if (requestId !== undefined) out.requestId = requestId;
+    const extended = headers.get("x-amz-id-2");
+    if (extended !== null) out.extendedRequestId = extended;
+  }
+  return out;
 }
 
 /**
