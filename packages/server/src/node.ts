@@ -121,13 +121,27 @@ function listeners(
     }
     const exchange = server.begin();
     // HTTP/1.1 servers time requests out themselves (`requestTimeout`).
-    res.on("close", () => {
-      if (!res.writableFinished) exchange.abort(new Error("the client went away"));
-      exchange.end();
-    });
+    (res as ExchangeResponse)[EXCHANGE] = exchange;
+    res.on("close", onResponseClose);
     serve(server, exchange, req, res as http.ServerResponse, maxHeaders);
   };
   return { request, stream };
+}
+
+/** Where an HTTP/1.1 response holds its exchange, for {@link onResponseClose}. */
+const EXCHANGE = Symbol("exchange");
+
+type ExchangeResponse = http.ServerResponse & { [EXCHANGE]: Exchange };
+
+/**
+ * A response's `close` listener: the exchange is over, and if the answer did
+ * not finish, its caller went away. One function for every response (the
+ * exchange is on the response), not a closure made per request.
+ */
+function onResponseClose(this: ExchangeResponse): void {
+  const exchange = this[EXCHANGE];
+  if (!this.writableFinished) exchange.abort(new Error("the client went away"));
+  exchange.end();
 }
 
 /** A settled promise: its reactions run at the next microtask checkpoint. */
