@@ -109,6 +109,8 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
   const refusing = protocols.some((p) => typeof p.methodNotAllowed === "function") ? compiled : undefined;
   return Object.freeze({
     match(request: HttpRequest): RouteMatch | undefined {
+      // The path's segments, split once whichever way the request goes.
+      let parts: string[] | undefined;
       const table = byMethod.get(request.method) ?? byMethod.get(request.method.toUpperCase());
       if (table !== undefined) {
         // A route whose path is all literal and equals the request's is more specific than any other that
@@ -118,14 +120,14 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
           const c = firstExactMatch(exact, request);
           if (c !== undefined) return c.literalMatch;
         }
-        const parts = request.path.split("/").slice(1);
+        parts = request.path.split("/").slice(1);
         for (const c of table.all) {
           const labels = matchSegments(c, parts);
           if (labels === undefined || !queryMatches(c, request) || !headersMatch(c, request)) continue;
           return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels, allowed: undefined };
         }
       }
-      return refusing === undefined ? undefined : otherMethods(refusing, request);
+      return refusing === undefined ? undefined : otherMethods(refusing, request, parts ?? request.path.split("/").slice(1));
     },
   });
 }
@@ -136,8 +138,7 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
  * belongs to a protocol that answers such requests: that route, with the
  * methods the path takes. `compiled` is in specificity order.
  */
-function otherMethods(compiled: readonly CompiledRoute[], request: HttpRequest): RouteMatch | undefined {
-  const parts = request.path.split("/").slice(1);
+function otherMethods(compiled: readonly CompiledRoute[], request: HttpRequest, parts: readonly string[]): RouteMatch | undefined {
   const allowed = new Set<string>();
   let first: { readonly c: CompiledRoute; readonly labels: Readonly<Record<string, string>> } | undefined;
   for (const c of compiled) {
