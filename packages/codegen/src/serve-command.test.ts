@@ -6,7 +6,7 @@ import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import { grpc } from "@anvil/protocol-grpc";
 import { parseArgs } from "./args.js";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { PACKAGE_ROOT, scratchDir } from "./generate/test-support.js";
 import { serveCommand } from "./serve-command.js";
 
@@ -118,6 +118,15 @@ describe("anvil serve", () => {
     expect(await serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--no-docs"]), sink, () => Promise.resolve())).toBe(0);
     expect(err.filter((l) => l.includes("many"))).toEqual([expect.stringMatching(/^.*ex\.smithy:9:1: warning: Example "one": output at n: .*`many` \(test\.ex#Get\) \[ExamplesTrait\]$/)]);
     expect(err).toContain('note: the fake of `test.ex#Get` leaves example "one" out (the ExamplesTrait warning on the operation says why)');
+
+    // With the model's warning suppressed, the fake's own says it all, once.
+    const suppressed = join(scratchDir("serve-example-suppressed"), "ex.smithy");
+    writeFileSync(suppressed, readFileSync(file, "utf8").replace(`$version: "2"\n`, `$version: "2"\nmetadata suppressions = [{ id: "ExamplesTrait", namespace: "*" }]\n`));
+    const quiet = io();
+    expect(await serveCommand(parseArgs(["serve", "--model", suppressed, "--fake", "--port", "0", "--no-docs"]), quiet.io, () => Promise.resolve())).toBe(0);
+    expect(quiet.err.filter((l) => l.includes("many"))).toEqual([
+      'warning: @examples of `test.ex#Get` ("one") output at n: Expected number value for integer shape, `smithy.api#Integer`; found string value, `many`: the fake leaves it out',
+    ]);
   });
 
   it("serves a gRPC service's fake over gRPC (h2c, --grpc-port) next to its HTTP protocols", async () => {

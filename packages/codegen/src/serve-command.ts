@@ -87,7 +87,9 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     return 1;
   }
   // The fakes answer from the examples: one that does not fit its operation is worth hearing about here.
-  for (const e of events.filter((e) => e.id === "ExamplesTrait")) io.err(formatDiagnostic(e));
+  const examplesWarnings = events.filter((e) => e.id === "ExamplesTrait" && e.severity !== "SUPPRESSED");
+  for (const e of examplesWarnings) io.err(formatDiagnostic(e));
+  const warnedAbout = new Set(examplesWarnings.map((e) => e.shapeId));
   const services = args.lists.get("--service") ?? [];
   const known = [...model.shapesOfType("service")].filter((s) => !model.isBuiltin(s.id)).map((s) => s.id);
   const missing = services.filter((s) => !known.includes(s));
@@ -105,7 +107,8 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       docs: !args.flags.has("--no-docs"),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
-      onWarning: (_, example) => io.err(`note: ${unusableExampleNote(example)}`),
+      // The validator's warning above says what is wrong with the example, where it is; the fake adds what it does about it.
+      onWarning: (message, example) => io.err(warnedAbout.has(example.operation) ? `note: ${unusableExampleNote(example)}` : `warning: ${message}`),
       onRejected: (service, { operation, protocol, error }) => io.out(`${service.name}.${operation} via ${protocol}: rejected (${rejectionOf(error)})`),
       onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
