@@ -8,6 +8,7 @@
 import * as http2 from "node:http2";
 import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, type WholeBody } from "@anvil/core";
 import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, isPromise, needsContentLength, pipelineRequest, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
+import { CheckPhase } from "./check-phase.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -61,7 +62,7 @@ export function streamListener(server: Server<any>, limits: StreamLimits): Strea
     // A small body comes in the frames Node reads with its headers, but Node hands those over one by one, with
     // the event loop's microtasks run in between. Once the whole read is handled (the check phase), such a body is
     // all there: the pipeline gets it as bytes, with nothing left to read and no reader to set up.
-    setImmediate(() => {
+    checkPhase.run(() => {
       if (stream.destroyed) return; // the client went away before the call began (the close listener has seen to it)
       const whole = takeWhole(stream);
       if (whole === undefined) {
@@ -72,6 +73,9 @@ export function streamListener(server: Server<any>, limits: StreamLimits): Strea
     });
   };
 }
+
+/** Where the stream listeners of every server wait for a small body (see {@link streamListener}). */
+const checkPhase = new CheckPhase();
 
 /**
  * The whole request body, if the client has sent all of it (END_STREAM) and
