@@ -7,13 +7,14 @@
 // Servers run in processes of their own pinned to one core, h2load to the
 // other; they are measured in interleaved rounds, the order rotating each
 // round, and ratios are medians of per-round ratios.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { PATH, REQUEST } from "./servers/greeter-model.mjs";
 import { runInstructionBench } from "./instructions.mjs";
-import { canPin, cpuCost, cpuTime, printComparison, startServer } from "./server-process.mjs";
+import { canPin, cpuCost, cpuTime, printComparison, runAgainst, startServer } from "./server-process.mjs";
 
 // BENCH_SERVERS=grpc-js,grpc-anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
 const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
@@ -32,11 +33,30 @@ function has(cmd, args) {
   }
 }
 
-/** One h2load run (for `seconds`, or until `calls` calls are answered); resolves with the calls answered. */
-function h2load(name, url, { body, streams, pin, seconds, calls }) {
+/** h2load's command line for one run (for `seconds`, or until `calls` calls are answered). */
+function h2loadCommand(url, { body, streams, pin, seconds, calls }) {
   const until = calls === undefined ? ["-D", String(seconds)] : ["-n", String(calls)];
   const args = ["-c", "1", "-m", String(streams), ...until, "--data", body, "-H", "content-type: application/grpc+proto", "-H", "te: trailers", url];
-  const out = execFileSync(pin ? "taskset" : "h2load", pin ? ["-c", "0", "h2load", ...args] : args, { encoding: "utf8" });
+  return pin ? ["taskset", ["-c", "0", "h2load", ...args]] : ["h2load", args];
+}
+
+/** One h2load run (for `seconds`, or until `calls` calls are answered); resolves with the calls answered. */
+function h2load(name, url, options) {
+  const [cmd, args] = h2loadCommand(url, options);
+  return h2loadResult(name, execFileSync(cmd, args, { encoding: "utf8" }));
+}
+
+const execFileAsync = promisify(execFile);
+
+/** An h2load run that lets other work go on meanwhile (another run, on another server). */
+async function h2loadAsync(name, url, options) {
+  const [cmd, args] = h2loadCommand(url, options);
+  const { stdout } = await execFileAsync(cmd, args, { encoding: "utf8" });
+  return h2loadResult(name, stdout);
+}
+
+/** What h2load printed, read: the calls answered; throws on failed calls. */
+function h2loadResult(name, out) {
   const done = /requests: \d+ total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored/.exec(out);
   if (done === null) throw new Error(`grpc bench: cannot read h2load's output:\n${out}`);
   const [, total, ok, failed, errored] = done.map(Number);
@@ -52,13 +72,22 @@ async function load(server, { body, seconds, streams, pin }) {
 }
 
 /** Runs the gRPC bench and prints its table. */
-export async function runGrpcBench({ quick, instructions }) {
+export async function runGrpcBench({ quick, instructions, against }) {
   if (!has("h2load", ["--version"])) {
     console.log("\n## gRPC server\n\nskipped: h2load is not installed (apt-get install nghttp2-client)");
     return;
   }
   const body = requestFile();
   if (instructions) return runGrpcInstructions({ quick, body });
+  if (against !== undefined) {
+    return runAgainst({
+      heading: `gRPC server (unary ${PATH}, h2load: 1 connection, 50 streams)`,
+      script: "grpc-anvil.mjs",
+      dir: against,
+      quick,
+      load: (server, seconds) => h2loadAsync("anvil (grpc)", `${server.url}${PATH}`, { body, streams: 50, pin: true, seconds }),
+    });
+  }
   const pin = canPin();
   const rounds = quick ? 3 : 6;
   const seconds = quick ? 2 : 5;

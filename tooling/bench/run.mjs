@@ -7,11 +7,18 @@
 //   pnpm bench --quick         smaller inputs and shorter runs
 //   pnpm bench server grpc --instructions
 //                              the servers' instructions per request under callgrind, not the wall clock
+//   pnpm bench server --against ../other-checkout
+//                              this checkout's Anvil server side by side with another checkout's (server, grpc)
 import { parseArgs } from "node:util";
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { quick: { type: "boolean" }, instructions: { type: "boolean" } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { quick: { type: "boolean" }, instructions: { type: "boolean" }, against: { type: "string" } } });
 const only = new Set(positionals);
-const options = { quick: values.quick ?? false, instructions: values.instructions ?? false };
+const options = { quick: values.quick ?? false, instructions: values.instructions ?? false, against: values.against };
+
+if (options.against !== undefined && (only.size === 0 || [...only].some((name) => name !== "server" && name !== "grpc"))) {
+  console.error("--against compares servers: name the server bench, the grpc bench or both (pnpm bench server --against ../other-checkout)");
+  process.exit(2);
+}
 
 const benches = [
   ["model", () => import("./model-bench.mjs").then((m) => m.runModelBench(options))],
@@ -23,4 +30,10 @@ const benches = [
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
   ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],
 ];
-for (const [name, run] of benches) if (only.size === 0 || only.has(name)) await run();
+try {
+  for (const [name, run] of benches) if (only.size === 0 || only.has(name)) await run();
+} catch (error) {
+  // A bench that cannot run (a missing tool, a wrong --against) says why, without a stack.
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { runInstructionBench } from "./instructions.mjs";
-import { canPin, cpuCost, cpuTime, pinSelf, printComparison, startServer } from "./server-process.mjs";
+import { canPin, cpuCost, cpuTime, pinSelf, printComparison, runAgainst, sideBySide, startServer } from "./server-process.mjs";
 import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
@@ -94,16 +94,23 @@ function hasWrk() {
   return spawnSync("wrk", ["-v"], { stdio: "ignore" }).error === undefined;
 }
 
+/** Writes wrk's script for the bench's request into `dir`; returns its path. */
+function postScript(dir) {
+  const script = join(dir, "post.lua");
+  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.body = ${JSON.stringify(BODY)}\n`);
+  return script;
+}
+
 /** Runs the server bench and prints its table. */
-export async function runServerBench({ quick, instructions }) {
+export async function runServerBench({ quick, instructions, against }) {
   if (instructions) return runServerInstructions({ quick });
+  if (against !== undefined) return runServerAgainst({ quick, dir: against });
   const pin = canPin();
   const wrk = hasWrk();
   // autocannon runs in this process, so this process is what gets pinned.
   const unpin = pin && !wrk ? pinSelf(0) : () => {};
   const dir = mkdtempSync(join(tmpdir(), "anvil-server-bench-"));
-  const script = join(dir, "post.lua");
-  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.body = ${JSON.stringify(BODY)}\n`);
+  const script = postScript(dir);
   const connections = 50;
   const rounds = quick ? 3 : 15;
   const seconds = quick ? 1 : 2;
@@ -175,19 +182,29 @@ async function printPairs(servers, { quick, connections, script }) {
   console.log(`\n### Side by side at once (two servers on CPU 1, each with its own wrk on CPU 0; ${rounds} rounds of ${seconds} s)\n`);
   console.log("| server | against | speed by main-thread time | req/s ratio | per-round speed |");
   console.log("|---|---|---:|---:|---|");
+  const load = async (server, secs) => (await wrkRunAsync(server.url, connections, secs, script, true)).requests;
   for (const pair of pairs) {
     const [base, other] = pair;
-    const speed = [];
-    const rate = [];
-    for (let r = 0; r < rounds; r++) {
-      const before = await Promise.all(pair.map((s) => cpuTime(s.child)));
-      const runs = await Promise.all(pair.map((s) => wrkRunAsync(s.url, connections, seconds, script, true)));
-      const after = await Promise.all(pair.map((s) => cpuTime(s.child)));
-      const [b, o] = pair.map((_, k) => cpuCost(before[k], after[k], runs[k].requests).mainUs);
-      speed.push(b / o);
-      rate.push(runs[1].requests / runs[0].requests);
-    }
+    const { speed, rate } = await sideBySide(pair, { rounds, seconds, load });
     console.log(`| ${other.name} | ${base.name} | ${median(speed).toFixed(2)}× | ${median(rate).toFixed(2)}× | ${speed.map((x) => x.toFixed(2)).join(", ")} |`);
+  }
+}
+
+/** `--against DIR`: this checkout's Anvil server side by side with DIR's (see runAgainst in server-process.mjs). */
+async function runServerAgainst({ quick, dir }) {
+  if (!hasWrk()) throw new Error("--against needs wrk (apt-get install wrk)");
+  const tmp = mkdtempSync(join(tmpdir(), "anvil-server-bench-"));
+  const script = postScript(tmp);
+  try {
+    await runAgainst({
+      heading: `Server (POST /orders, ${BODY.length}-byte JSON body, 50 connections, wrk)`,
+      script: "anvil.mjs",
+      dir,
+      quick,
+      load: async (server, secs) => (await wrkRunAsync(server.url, 50, secs, script, true)).requests,
+    });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
