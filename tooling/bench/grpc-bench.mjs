@@ -33,6 +33,9 @@ function has(cmd, args) {
   }
 }
 
+/** Concurrent streams h2load keeps open on its one connection. */
+const STREAMS = 50;
+
 /** h2load's command line for one run (for `seconds`, or until `calls` calls are answered). */
 function h2loadCommand(url, { body, streams, pin, seconds, calls }) {
   const until = calls === undefined ? ["-D", String(seconds)] : ["-n", String(calls)];
@@ -81,17 +84,17 @@ export async function runGrpcBench({ quick, instructions, against }) {
   if (instructions) return runGrpcInstructions({ quick, body });
   if (against !== undefined) {
     return runAgainst({
-      heading: `gRPC server (unary ${PATH}, h2load: 1 connection, 50 streams)`,
+      heading: `gRPC server (unary ${PATH}, h2load: 1 connection, ${STREAMS} streams)`,
       script: "grpc-anvil.mjs",
       dir: against,
       quick,
-      load: (server, seconds) => h2loadAsync("anvil (grpc)", `${server.url}${PATH}`, { body, streams: 50, pin: true, seconds }),
+      load: (server, seconds) => h2loadAsync("anvil (grpc)", `${server.url}${PATH}`, { body, streams: STREAMS, pin: true, seconds }),
     });
   }
   const pin = canPin();
   const rounds = quick ? 3 : 6;
   const seconds = quick ? 2 : 5;
-  const streams = 50;
+  const streams = STREAMS;
   const servers = [];
   try {
     for (const [name, script] of SERVERS) {
@@ -129,7 +132,7 @@ function requestFile() {
 
 /** `--instructions`: each server's instructions per call under callgrind (see instructions.mjs), driven by h2load. */
 async function runGrpcInstructions({ quick, body }) {
-  const streams = 50;
+  const streams = STREAMS;
   const [n1, n2] = quick ? [1000, 3000] : [5000, 15000];
   await runInstructionBench({
     heading: `gRPC server, instructions per call (unary ${PATH}, h2load: 1 connection, ${streams} streams)`,

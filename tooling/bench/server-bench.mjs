@@ -94,6 +94,9 @@ function hasWrk() {
   return spawnSync("wrk", ["-v"], { stdio: "ignore" }).error === undefined;
 }
 
+/** Connections the load generator keeps open to a server. */
+const CONNECTIONS = 50;
+
 /** Writes wrk's script for the bench's request into `dir`; returns its path. */
 function postScript(dir) {
   const script = join(dir, "post.lua");
@@ -111,7 +114,7 @@ export async function runServerBench({ quick, instructions, against }) {
   const unpin = pin && !wrk ? pinSelf(0) : () => {};
   const dir = mkdtempSync(join(tmpdir(), "anvil-server-bench-"));
   const script = postScript(dir);
-  const connections = 50;
+  const connections = CONNECTIONS;
   const rounds = quick ? 3 : 15;
   const seconds = quick ? 1 : 2;
   const servers = [];
@@ -197,11 +200,11 @@ async function runServerAgainst({ quick, dir }) {
   const script = postScript(tmp);
   try {
     await runAgainst({
-      heading: `Server (POST /orders, ${BODY.length}-byte JSON body, 50 connections, wrk)`,
+      heading: `Server (POST /orders, ${BODY.length}-byte JSON body, ${CONNECTIONS} connections, wrk)`,
       script: "anvil.mjs",
       dir,
       quick,
-      load: async (server, secs) => (await wrkRunAsync(server.url, 50, secs, script, true)).requests,
+      load: async (server, secs) => (await wrkRunAsync(server.url, CONNECTIONS, secs, script, true)).requests,
     });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -210,7 +213,7 @@ async function runServerAgainst({ quick, dir }) {
 
 /** `--instructions`: each server's instructions per request under callgrind (see instructions.mjs), driven by autocannon. */
 async function runServerInstructions({ quick }) {
-  const connections = 50;
+  const connections = CONNECTIONS;
   const [n1, n2] = quick ? [2000, 6000] : [10000, 30000];
   const rows = await runInstructionBench({
     heading: `Server, instructions per request (POST /orders, ${BODY.length}-byte JSON body, autocannon, ${connections} connections)`,

@@ -1,7 +1,8 @@
 /**
- * What the Node adapter's HTTP/1.1 and HTTP/2 paths share: authorities, answers from mounted (fetch-style) handlers, response
- * header and trailer objects in the shape Node takes them, and waiting for
- * a full socket or stream to drain.
+ * What the Node adapter's HTTP/1.1 and HTTP/2 paths share: authorities,
+ * answers from mounted (fetch-style) handlers, response header and trailer
+ * objects in the shape Node takes them, and waiting for a full socket or
+ * stream to drain.
  */
 import type { Readable } from "node:stream";
 import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
