@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { probeSystem, systemPackagePlan } from "./system-packages.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PNPM = ["npx", "--yes", "pnpm@12.4.2"];
@@ -30,6 +31,23 @@ const build = (filter) =>
     ),
   );
 
+/**
+ * Installs the Debian packages the tests use when some are missing (as root,
+ * or through a sudo that asks no password), or stops with one line saying
+ * what to install.
+ */
+function ensureSystemPackages() {
+  const plan = systemPackagePlan(probeSystem());
+  if (plan.kind === "ready") return;
+  if (plan.kind === "stop") {
+    console.error(plan.message);
+    process.exit(1);
+  }
+  console.error(`\nInstalling the system packages the tests use: ${plan.missing.join(", ")}`);
+  env.DEBIAN_FRONTEND = "noninteractive";
+  for (const [cmd, ...args] of plan.commands) must(run(cmd, args));
+}
+
 const [task, ...rest] = process.argv.slice(2);
 switch (task) {
   case "start": {
@@ -43,6 +61,7 @@ switch (task) {
     process.exit(run("node", ["dist/main.js", ...rest], { cwd: example }));
   }
   case "test": {
+    ensureSystemPackages();
     install();
     const status = pnpm(["exec", "turbo", "run", "build", "test", "--continue=dependencies-successful", "--log-order=grouped"]);
     const summary = run("node", ["tooling/test-summary.mjs"], { quiet: true });
