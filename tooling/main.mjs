@@ -67,6 +67,22 @@ switch (task) {
     const summary = run("node", ["tooling/test-summary.mjs"], { quiet: true });
     process.exit(status || summary);
   }
+  case "version": {
+    // Turns the pending changesets into versions and changelogs (review and
+    // commit the result), then brings the lockfile's ranges up to date.
+    install();
+    must(pnpm(["exec", "changeset", "version"]));
+    must(pnpm(["install", "--no-frozen-lockfile"]));
+    process.exit(0);
+  }
+  case "release": {
+    // Builds every package and publishes those whose version is not on the
+    // registry yet (the npm config's, or npm_config_registry). Extra
+    // arguments go to `changeset publish` (--tag next, --no-git-tag, --otp).
+    install();
+    must(pnpm(["exec", "turbo", "run", "build", "--output-logs=errors-only", "--filter=./packages/*"]));
+    process.exit(pnpm(["exec", "changeset", "publish", ...rest]));
+  }
   case "anvil":
     if (!existsSync(join(root, "node_modules"))) install();
     build("@anvil/codegen...");
@@ -80,6 +96,6 @@ switch (task) {
     build();
     process.exit(run("node", ["tooling/bench/run.mjs", ...rest], { quiet: true }));
   default:
-    console.error(`usage: node tooling/main.mjs <start|test|anvil|conformance|bench> [args...]`);
+    console.error(`usage: node tooling/main.mjs <start|test|version|release|anvil|conformance|bench> [args...]`);
     process.exit(2);
 }

@@ -325,7 +325,7 @@ export function initCommand(args: ParsedArgs, io: Io): number {
     return 2;
   }
   const where = displayPath(resolve(dir));
-  const install = anvilFrom === undefined ? "npm install" : "pnpm install     # the @anvil packages are link: specs to the checkout";
+  const install = anvilFrom === undefined ? "npm install" : "npm install      # the @anvil packages link to the checkout (file: specs)";
   const cd = where === "." ? "" : `\n  cd ${shellQuote(where)}`;
   io.out(`✓ created the ${result.service} service in ${where}: ${result.written.length} files (${result.written.join(", ")})
 
@@ -461,7 +461,7 @@ Generate options (flags override the config file):
 Init options (a new service project: model, config, handlers, server, test, scripts):
   --name <Service>          The service's shape name (default: the folder name in PascalCase)
   --force                   Write into a folder that is not empty (same-named files are overwritten)
-  --anvil-from <checkout>   Depend on a local Anvil checkout (link: specs) instead of registry versions
+  --anvil-from <checkout>   Depend on a built local Anvil checkout (file: specs) instead of registry versions
 
 Documentation:
   openapi                   The OpenAPI 3.1 document of a service (printed, or written with --out);

@@ -7,7 +7,7 @@
  * answers, and the project's own tests pass.
  *
  * No network: instead of an install, `node_modules` gets the symlinks a
- * pnpm install of the `link:` specs would make (the tools come from this
+ * npm install of the `file:` specs would make (the tools come from this
  * package's own `node_modules`).
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
@@ -46,10 +46,10 @@ describe("anvil init, end to end", () => {
     const init = run(process.execPath, [CLI, "init", project, "--name", "TaskBoard", "--anvil-from", REPO]);
     expect(init.stdout).toContain("✓ created the TaskBoard service in");
 
-    // What `pnpm install` makes of the link: specs, and the tools.
+    // What `npm install` makes of the file: specs (links), and the tools.
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as Record<string, Record<string, string>>;
     for (const [name, spec] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
-      if (spec.startsWith("link:")) link(name, spec.slice("link:".length));
+      if (spec.startsWith("file:")) link(name, spec.slice("file:".length));
       else link(name, realpathSync(join(TOOLS, name)));
     }
 

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "./args.js";
 import { initCommand, validateCommand } from "./commands.js";
-import { INIT_ANVIL_PACKAGES, pascalCase, planInit, type InitFile } from "./init.js";
+import { anvilVersions, INIT_ANVIL_PACKAGES, pascalCase, planInit, type InitFile } from "./init.js";
 
 const REPO = resolve(import.meta.dirname, "..", "..", "..");
 const OWN = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
@@ -61,7 +61,11 @@ describe("planInit", () => {
     expect(pkg.name).toBe("my-tasks");
     expect(Object.keys(pkg.scripts!)).toEqual(["generate", "build", "start", "test"]);
     const all = { ...pkg.dependencies, ...pkg.devDependencies };
-    for (const p of INIT_ANVIL_PACKAGES) expect(all[`@anvil/${p}`]).toBe(`^${OWN.version}`);
+    // Each package at its own version, as installed beside this anvil.
+    for (const p of INIT_ANVIL_PACKAGES) {
+      const own = JSON.parse(readFileSync(join(REPO, "packages", p, "package.json"), "utf8")) as { version: string };
+      expect(all[`@anvil/${p}`]).toBe(`^${own.version}`);
+    }
     expect(pkg.devDependencies!["@anvil/codegen"]).toBeDefined();
     // Tool versions follow this package's own pins.
     for (const tool of ["typescript", "vitest", "@types/node"]) expect(pkg.devDependencies![tool]).toBe(OWN.devDependencies[tool]);
@@ -78,10 +82,17 @@ describe("planInit", () => {
     });
   });
 
+  it("takes each package's version from its own manifest, not codegen's", () => {
+    const versions = anvilVersions();
+    expect([...versions.keys()]).toEqual([...INIT_ANVIL_PACKAGES]);
+    expect(versions.get("codegen")).toBe(OWN.version);
+    for (const v of versions.values()) expect(v).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it("points the @anvil packages at a local checkout with --anvil-from", () => {
     const pkg = JSON.parse(fileOf(plan("/somewhere/x", { anvilFrom: REPO }), "package.json")) as Record<string, Record<string, string>>;
     const all = { ...pkg.dependencies, ...pkg.devDependencies };
-    for (const p of INIT_ANVIL_PACKAGES) expect(all[`@anvil/${p}`]).toBe(`link:${join(REPO, "packages", p)}`);
+    for (const p of INIT_ANVIL_PACKAGES) expect(all[`@anvil/${p}`]).toBe(`file:${join(REPO, "packages", p)}`);
   });
 
   it("refuses an --anvil-from that is not an Anvil checkout", () => {
@@ -147,10 +158,10 @@ describe("anvil init", () => {
     }
   });
 
-  it("suggests pnpm with --anvil-from", () => {
+  it("suggests plain npm with --anvil-from too", () => {
     const { io, out } = capture();
     expect(initCommand(parseArgs(["init", join(scratch(), "linked"), "--anvil-from", REPO]), io)).toBe(0);
-    expect(out.join("\n")).toContain("pnpm install     # the @anvil packages are link: specs to the checkout");
+    expect(out.join("\n")).toContain("npm install      # the @anvil packages link to the checkout (file: specs)");
   });
 
   it("refuses a folder that is not empty, and writes into it with --force", () => {

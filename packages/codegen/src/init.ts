@@ -4,6 +4,7 @@
  * this package's `templates/init/` folder.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { kebabCase } from "./generate/names.js";
@@ -32,8 +33,9 @@ export interface InitOptions {
   /** The service shape name (PascalCase). Default: the folder name in PascalCase. */
   readonly name?: string;
   /**
-   * A local Anvil checkout: the `@anvil/*` dependencies become `link:` specs
-   * to its `packages/*` folders instead of registry versions.
+   * A local Anvil checkout (built): the `@anvil/*` dependencies become
+   * `file:` specs to its `packages/*` folders instead of registry versions,
+   * which npm installs as links.
    */
   readonly anvilFrom?: string;
 }
@@ -80,6 +82,24 @@ function readManifest(path: string): { name?: string; version?: string; devDepen
   }
 }
 
+/**
+ * The version of each `@anvil` package a scaffold depends on: the versions
+ * installed beside this `anvil` (its own, and those of its dependencies),
+ * so that a new project asks for the packages this generator was released
+ * and tested with, each at its own version.
+ */
+export function anvilVersions(): ReadonlyMap<string, string> {
+  const require = createRequire(import.meta.url);
+  const versions = new Map<string, string>();
+  for (const p of INIT_ANVIL_PACKAGES) {
+    const manifest = p === "codegen" ? join(PACKAGE_ROOT, "package.json") : require.resolve(`@anvil/${p}/package.json`);
+    const version = readManifest(manifest)?.version;
+    if (version === undefined) throw new Error(`anvil init: no version in ${manifest}`);
+    versions.set(p, version);
+  }
+  return versions;
+}
+
 /** Every template file under `root`, as paths relative to it, sorted. */
 function templateFiles(root: string, sub = ""): string[] {
   const files: string[] = [];
@@ -113,10 +133,9 @@ export function planInit(options: InitOptions, templates = INIT_TEMPLATES): Init
     return { ok: false, error: `--name must be a Smithy shape name in PascalCase (a capital letter, then letters and digits), not \`${service}\`` };
   }
   const own = readManifest(join(PACKAGE_ROOT, "package.json"));
-  const version = own?.version ?? "0.0.0";
   const specs = new Map<string, string>();
   if (options.anvilFrom === undefined) {
-    for (const p of INIT_ANVIL_PACKAGES) specs.set(p, `^${version}`);
+    for (const [p, version] of anvilVersions()) specs.set(p, `^${version}`);
   } else {
     const checkout = resolve(options.anvilFrom);
     for (const p of INIT_ANVIL_PACKAGES) {
@@ -124,7 +143,7 @@ export function planInit(options: InitOptions, templates = INIT_TEMPLATES): Init
       if (readManifest(join(folderOf, "package.json"))?.name !== `@anvil/${p}`) {
         return { ok: false, error: `--anvil-from ${options.anvilFrom}: not an Anvil checkout (no @anvil/${p} in ${join(checkout, "packages", p)})` };
       }
-      specs.set(p, `link:${folderOf}`);
+      specs.set(p, `file:${folderOf}`);
     }
   }
   const values = new Map<string, string>([
@@ -135,8 +154,8 @@ export function planInit(options: InitOptions, templates = INIT_TEMPLATES): Init
     [
       "anvilSpecs",
       options.anvilFrom === undefined
-        ? `at version \`^${version}\`, the version of the \`anvil\` that wrote this project. Until the \`@anvil\` packages are on the npm registry, write the project with \`anvil init --anvil-from <path of an Anvil checkout>\` (built with \`pnpm build\`) instead: the dependencies then link to that checkout`
-        : `\`link:\` specs to the Anvil checkout at \`${resolve(options.anvilFrom)}\` (\`anvil init --anvil-from\`); install them with pnpm, which links such folders as they are`,
+        ? "caret ranges of the versions the `anvil` that wrote this project was released with; `npm update` takes newer compatible releases"
+        : `\`file:\` specs to the Anvil checkout at \`${resolve(options.anvilFrom)}\` (\`anvil init --anvil-from\`), which \`npm install\` links as they are: rebuild the checkout and this project sees the change`,
     ],
   ]);
   for (const [p, spec] of specs) values.set(`spec:${p}`, spec);

@@ -51,7 +51,7 @@ export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { binaryBody, bodyBytes, parseQuery, queryPairProblem } from "./protocol/http.js";
 export { percentEncodingProblem } from "./protocol/percent-encoding.js";
 export { acceptsMediaType, baseMediaType } from "./protocol/media-type.js";
-export { HttpHeaders, type ParsedFields } from "./protocol/headers.js";
+export { type HeadersSource, HttpHeaders, type ParsedFields } from "./protocol/headers.js";
 export { bodyMessage, findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";
 export { shapeName } from "./schema/builders.js";
 export { DEFAULT_BODY_LIMIT, gunzip, type GunzipLimit, gunzipRequest, gzip, isBlank, isGzipEncoded, readBody } from "./protocol/body.js";

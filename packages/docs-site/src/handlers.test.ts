@@ -35,7 +35,7 @@ describe("explorerHandler", () => {
     const js = await handle(get("http://x/openapi/swagger-ui-bundle.js"));
     expect((await js.text()).length).toBeGreaterThan(100_000);
     expect((await handle(get("http://x/openapi/init.js"))).status).toBe(200);
-    for (const path of ["package.json", "index.html", "../package.json", "swagger-ui-bundle.js.map"]) {
+    for (const path of ["package.json", "index.html", "../package.json", "swagger-ui-bundle.js.map", "VERSION", "LICENSE"]) {
       expect((await handle(get(`http://x/openapi/${path}`))).status, path).toBe(404);
     }
   });

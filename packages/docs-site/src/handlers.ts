@@ -5,9 +5,8 @@
  * `@anvil/server`'s `server.mount(prefix, handler)`.
  */
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { Model } from "@anvil/model";
+import { EXPLORER_ASSETS, SHIPPED_SWAGGER_UI_DIR } from "./explorer-assets.js";
 import { toOpenApi } from "./openapi.js";
 import { selectService } from "./service.js";
 import { generateSite, type SiteOptions } from "./site/site.js";
@@ -80,12 +79,18 @@ export function openApiJsonHandler(model: Model, options: { readonly service?: s
   };
 }
 
-/** The files of swagger-ui-dist the explorer page loads; nothing else of the package is served. */
-const EXPLORER_ASSETS = new Set(["swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"]);
+const SERVED = new Set(EXPLORER_ASSETS);
 
-let assetsDir: string | undefined;
-function swaggerUiDir(): string {
-  assetsDir ??= dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+/**
+ * The Swagger UI files shipped in this package (copied from swagger-ui-dist
+ * by the build). Spelled from the package root, so the same URL works from
+ * `dist/index.js` (the published module) and from `src/handlers.ts` (the
+ * tests, which run after the build). Resolved on first use, so that loading
+ * the module touches nothing a Workers-like host may refuse at load time.
+ */
+let assetsDir: URL | undefined;
+function swaggerUiDir(): URL {
+  assetsDir ??= new URL(`../${SHIPPED_SWAGGER_UI_DIR}`, import.meta.url);
   return assetsDir;
 }
 
@@ -127,7 +132,7 @@ const EXPLORER_INIT = `window.addEventListener("load", function () {
 /**
  * Serves the interactive explorer (Swagger UI) at `base` (default
  * `/openapi`), loading the document from `documentUrl` (default
- * `/openapi.json`). Every asset comes from the installed swagger-ui-dist
+ * `/openapi.json`). Every asset is a copy of Swagger UI shipped in this
  * package: the page works with no internet access.
  */
 export function explorerHandler(options: { readonly base?: string; readonly documentUrl?: string } = {}): DocsHandler {
@@ -140,10 +145,10 @@ export function explorerHandler(options: { readonly base?: string; readonly docu
     if (path === base || path === `${base}/`) return respond(request, explorerPage(base, documentUrl), TYPES.html!);
     const name = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : "";
     if (name === "init.js") return respond(request, EXPLORER_INIT, TYPES.js!);
-    if (!EXPLORER_ASSETS.has(name)) return notFound();
+    if (!SERVED.has(name)) return notFound();
     let bytes = cache.get(name);
     if (bytes === undefined) {
-      bytes = new Uint8Array(await readFile(join(swaggerUiDir(), name)));
+      bytes = new Uint8Array(await readFile(new URL(name, swaggerUiDir())));
       cache.set(name, bytes);
     }
     return respond(request, bytes, typeOf(name), "public, max-age=3600");

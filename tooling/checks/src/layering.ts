@@ -32,12 +32,15 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // @anvil/core (codegen's generate.test.ts checks every generated file's imports).
   // `anvil generate --fakes` builds fake tables with @anvil/fakes (the same ones `anvil serve --fake`
   // answers from); `anvil serve` runs a server (@anvil/server) on every protocol package; `anvil proto`
-  // emits .proto files with protocol-grpc's emitter (the same layout its codec uses).
+  // emits .proto files with protocol-grpc's emitter (the same layout its codec uses). `anvil init`
+  // writes each @anvil package's version as installed beside it, client-core's too.
   "@anvil/codegen": [
     "@anvil/model", "@anvil/docs-site", "@anvil/dynamic", "@anvil/core", "@anvil/fakes", "@anvil/server",
     "@anvil/protocol-restjson", "@anvil/protocol-awsjson", "@anvil/protocol-rpcv2cbor", "@anvil/protocol-rpcv2json",
-    "@anvil/protocol-grpc",
+    "@anvil/protocol-grpc", "@anvil/client-core",
   ],
+  // `npm create anvil` is `anvil init` and nothing else.
+  "create-anvil": ["@anvil/codegen"],
   // Apps sit on top and may use any package.
   "@anvil/conformance": ["*"],
   "@anvil/example": ["*"],

@@ -16,6 +16,13 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Characters a field value may not hold once trimmed: NUL, CR, LF, and anything past U+00FF (not a byte, as the standard class says). */
 const FORBIDDEN_IN_VALUE = /[\0\r\n\u0100-\uffff]/;
 
+/**
+ * What the standard `Headers` constructor takes, from whichever declaration
+ * of `Headers` the program has: the DOM library's `HeadersInit`, or Node's
+ * own (`@types/node`) in a program compiled without the DOM library.
+ */
+export type HeadersSource = NonNullable<ConstructorParameters<typeof Headers>[0]>;
+
 /** Header fields, case-insensitive, in the shape of the standard `Headers` class. */
 export class HttpHeaders implements Headers {
   /**
@@ -40,7 +47,7 @@ export class HttpHeaders implements Headers {
   #parsed: ParsedFields | undefined;
 
   /** Copies `init` like `new Headers(init)`: another Headers, `[name, value]` pairs, or a record. */
-  constructor(init?: HeadersInit) {
+  constructor(init?: HeadersSource) {
     if (init === undefined) return;
     if (Array.isArray(init)) {
       for (const pair of init) {
@@ -291,7 +298,7 @@ function lowerCase(name: string): string {
 }
 
 /** Another `Headers` (ours or the standard class): its entries, `set-cookie` fields one by one. */
-function isIterable(init: HeadersInit): init is HeadersInit & Iterable<[string, string]> {
+function isIterable(init: HeadersSource): init is HeadersSource & Iterable<[string, string]> {
   return typeof (init as Partial<Iterable<unknown>>)[Symbol.iterator] === "function";
 }
 
