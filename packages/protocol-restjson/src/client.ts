@@ -32,12 +32,11 @@ import {
   UnmodeledError,
 } from "@anvil/core";
 import { encodeBase64 } from "@anvil/codec-json";
-import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
 import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
-import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
-import { Md5 } from "@smithy/md5-js";
+import { contentMd5 } from "./content-md5.js";
+import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, type EventStreamMember, eventStreams, type EventStreams } from "./event-stream-support.js";
 import { encodeLabel, scalarToText } from "./text-values.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
@@ -92,12 +91,16 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       }
       if (bytes !== undefined) {
         headers.set("content-length", String(bytes.byteLength));
-        if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(await md5(bytes)));
+        if (operation.traits.httpChecksumRequired) headers.set("content-md5", encodeBase64(await contentMd5(bytes)));
       }
       // An event stream is written as the transport reads it (writeBody leaves it out).
       const stream = eventStreamPayload(schema, "request");
-      if (stream !== undefined) headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-      const httpBody: HttpBody = stream === undefined ? bytes : eventStreamBody(settings, stream, value[stream.name]);
+      let httpBody: HttpBody = bytes;
+      if (stream !== undefined) {
+        headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+        const streams = eventStreams.current ?? (await eventStreams.load());
+        httpBody = streams.eventStreamBody(settings, stream, value[stream.name]);
+      }
       const accept = acceptOf(settings, operation.output);
       if (accept !== undefined && !headers.has("accept")) headers.set("accept", accept);
 
@@ -108,7 +111,9 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const stream = eventStreamPayload(operation.output, "response");
-      if (stream !== undefined && response.status >= 200 && response.status < 300) return readEventStreamOutput(settings, operation.output, stream, response);
+      if (stream !== undefined && response.status >= 200 && response.status < 300) {
+        return readEventStreamOutput(eventStreams.current ?? (await eventStreams.load()), settings, operation.output, stream, response);
+      }
       const blob = streamingBlobPayload(settings, operation.output, "response");
       if (blob !== undefined && response.status >= 200 && response.status < 300) {
         // The bytes are the caller's to read as they arrive.
@@ -142,14 +147,14 @@ function isOutputStatus(output: StructSchema, status: number): boolean {
  * headers are the stream's initial response, and a stream without its
  * required initial members is not one the operation produces.
  */
-function readEventStreamOutput(settings: HttpBindingSettings, output: StructSchema, stream: EventStreamMember, response: HttpResponse): Obj {
+function readEventStreamOutput(streams: EventStreams, settings: HttpBindingSettings, output: StructSchema, stream: EventStreamMember, response: HttpResponse): Obj {
   const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
   for (const m of output.members) {
     if (m.traits.required && m !== stream && value[m.name] === undefined) {
       throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
     }
   }
-  value[stream.name] = eventStreamValue(settings, stream, binaryBody(response.body));
+  value[stream.name] = streams.eventStreamValue(settings, stream, binaryBody(response.body));
   return value;
 }
 
@@ -246,11 +251,4 @@ function stringField(body: Obj | undefined, key: string): string | undefined {
 function requestIdOf(headers: Headers): { requestId?: string } {
   const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
   return id === null ? {} : { requestId: id };
-}
-
-/** The MD5 digest of a body, for the `Content-MD5` of `@httpChecksumRequired` operations (WebCrypto has no MD5). */
-async function md5(bytes: Uint8Array): Promise<Uint8Array> {
-  const hash = new Md5();
-  hash.update(bytes);
-  return hash.digest();
 }

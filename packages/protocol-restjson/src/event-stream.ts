@@ -5,23 +5,17 @@
  * (the protocol's JSON settings) for structured event payloads. The other bound members travel in the HTTP message as usual (the
  * "initial request/response" of these protocols).
  *
+ * Loaded only when an operation with an event stream is called
+ * (`eventStreams` in `./event-stream-support.js`): import it from nowhere
+ * else, or every client would carry it.
+ *
  * @internal
  */
-import { isAsyncIterable, type MemberSchema, SerializationError, type StructSchema, type UnionSchema, type UnionValue } from "@anvil/core";
+import { isAsyncIterable, SerializationError, type UnionValue } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { compileEventStream, type EventPayloadCodec, type EventStreamSerde, readEventStream, writeEventStream } from "@anvil/eventstream";
-import { bindingsOf, type Direction, type HttpBindingSettings, JSON_MEDIA_TYPE } from "./bindings.js";
-
-/** A member carrying an event stream. */
-export interface EventStreamMember extends MemberSchema {
-  readonly target: UnionSchema;
-}
-
-/** The `@httpPayload` member of a structure that is an event stream, if any. */
-export function eventStreamPayload(schema: StructSchema, direction: Direction): EventStreamMember | undefined {
-  const payload = bindingsOf(schema, direction).payload;
-  return payload !== undefined && payload.target.kind === "union" && payload.traits.streaming ? (payload as EventStreamMember) : undefined;
-}
+import { type HttpBindingSettings, JSON_MEDIA_TYPE } from "./bindings.js";
+import type { EventStreamMember } from "./event-stream-support.js";
 
 const payloadCodecs = new WeakMap<HttpBindingSettings, EventPayloadCodec>();
 

@@ -30,12 +30,11 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileWriter } from "@anvil/codec-json";
-import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
 import { labelEscapeCheckOf } from "./label-escapes.js";
 import { mediaTypeCheckOf } from "./media-types.js";
-import { eventStreamBody, eventStreamPayload, eventStreamValue, type EventStreamMember } from "./event-stream.js";
+import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, type EventStreamMember, withEventStreams } from "./event-stream-support.js";
 import { bodyStream, bodyWriterOf, headerWriterOf, messageReaderOf, readMessage, streamingBlobPayload } from "./message.js";
 
 const utf8 = new TextEncoder();
@@ -125,7 +124,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     const writeOutput = responseWriterOf(output);
     const outputBlob = streamingBlobPayload(settings, output, "response");
     const outputStream = eventStreamPayload(output, "response");
-    const write = (out: unknown, context?: ServerCallContext): HttpResponse => {
+    const write = (out: unknown, context?: ServerCallContext): HttpResponse | Promise<HttpResponse> => {
       const value = fillDefaults(output, out ?? {}, SERVER_OUTPUT_DEFAULTS) as Obj;
       const bytes = outputBlob === undefined ? undefined : value[outputBlob.name];
       if (outputBlob !== undefined && isByteStream(bytes)) {
@@ -141,7 +140,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       const headers = response.headers;
       headers.delete("content-length");
       headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-      return { status: response.status, headers, body: eventStreamBody(settings, outputStream, value[outputStream.name], context === undefined ? undefined : (error) => context.reportInternalError?.(error)) };
+      const onInternalError = context === undefined ? undefined : (error: unknown) => context.reportInternalError?.(error);
+      return withEventStreams((streams) => ({ status: response.status, headers, body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError) }));
     };
     return { read, write };
   };
@@ -170,7 +170,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       return compiledOf(operation).read(request, context);
     },
 
-    serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse {
+    serializeResponse(operation: OperationSchema, output: unknown, context: ServerCallContext): HttpResponse | Promise<HttpResponse> {
       return compiledOf(operation).write(output, context);
     },
 
@@ -231,12 +231,13 @@ function readStreamingBlobInput(settings: HttpBindingSettings, input: StructSche
 /**
  * The input of an event-stream request: the bound members from the HTTP
  * message (validated like any input), and the stream from its body, read
- * as the handler iterates it.
+ * as the handler iterates it. A promise only while the event-stream
+ * machinery first loads.
  */
-function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema, stream: EventStreamMember, request: HttpRequest, context: ServerCallContext): Obj {
+function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema, stream: EventStreamMember, request: HttpRequest, context: ServerCallContext): Obj | Promise<Obj> {
   const read = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
   const value = fillBoundDefaults(boundDefaultsOf(input), read);
-  return { ...value, [stream.name]: eventStreamValue(settings, stream, binaryBody(request.body)) };
+  return withEventStreams((streams) => ({ ...value, [stream.name]: streams.eventStreamValue(settings, stream, binaryBody(request.body)) }));
 }
 
 /** Top-level `@default`s of members the request left out (the JSON reader already filled the body's); `members` from {@link boundDefaultsOf}. */
@@ -265,7 +266,8 @@ function boundDefaultsOf(schema: StructSchema): readonly MemberSchema[] {
 interface CompiledOperation {
   /** The input of a request: at once when its body is at hand, else a promise. */
   readonly read: (request: HttpRequest, context: ServerCallContext) => unknown;
-  readonly write: (output: unknown, context?: ServerCallContext) => HttpResponse;
+  /** The response of an output: at once, except while an event stream's machinery first loads. */
+  readonly write: (output: unknown, context?: ServerCallContext) => HttpResponse | Promise<HttpResponse>;
 }
 
 /**
