@@ -1,25 +1,22 @@
 /**
- * `anvil init` end to end, the way a user runs it: the built CLI scaffolds a
- * project outside this repository with `--anvil-from` pointing here,
- * `anvil generate` fills in `src/generated`, the TypeScript compiler checks
- * and builds the whole project (generated code, handlers, server, test)
- * against the workspace packages' built `dist/`, the server starts and
- * answers, and the project's own tests pass.
- *
- * No network: instead of an install, `node_modules` gets the symlinks a
- * npm install of the `file:` specs would make (the tools come from this
- * package's own `node_modules`).
+ * `anvil init` end to end, the way a contributor runs it: the built CLI
+ * scaffolds a project outside this repository with `--anvil-from` pointing
+ * here, plain `npm install` links the `file:` specs to the workspace
+ * packages (and fetches the tools), `anvil generate` fills in
+ * `src/generated`, the TypeScript compiler checks and builds the whole
+ * project (generated code, handlers, server, test) against the workspace
+ * packages' built `dist/`, the server starts and answers, and the project's
+ * own tests pass. (`tooling/release` runs the registry path.)
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 const PACKAGE_ROOT = resolve(import.meta.dirname, "..");
 const REPO = resolve(PACKAGE_ROOT, "..", "..");
 const CLI = join(PACKAGE_ROOT, "dist", "cli.js");
-const TOOLS = join(PACKAGE_ROOT, "node_modules");
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "anvil-init-e2e-")));
 const project = join(root, "task-board");
@@ -32,26 +29,24 @@ function run(command: string, args: readonly string[]): SpawnSyncReturns<string>
   return result;
 }
 
-/** Links a dependency into the project's node_modules. */
-function link(name: string, target: string): void {
-  const path = join(project, "node_modules", name);
-  mkdirSync(dirname(path), { recursive: true });
-  symlinkSync(target, path, "dir");
+/** The environment without what pnpm, turbo and vitest put in it for their children (npm reads npm_config_*). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|pnpm_|VITEST|NODE_OPTIONS$|INIT_CWD$)/i.test(k)) env[k] = v;
+  return { ...env, npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" };
 }
 
 describe("anvil init, end to end", () => {
-  it("scaffolds a project that generates, compiles, serves and passes its own tests", { timeout: 120_000 }, async () => {
+  it("scaffolds a project that installs with plain npm, generates, compiles, serves and passes its own tests", { timeout: 300_000 }, async () => {
     expect(existsSync(CLI), `${CLI} is missing: build the package first`).toBe(true);
 
     const init = run(process.execPath, [CLI, "init", project, "--name", "TaskBoard", "--anvil-from", REPO]);
     expect(init.stdout).toContain("✓ created the TaskBoard service in");
 
-    // What `npm install` makes of the file: specs (links), and the tools.
-    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as Record<string, Record<string, string>>;
-    for (const [name, spec] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
-      if (spec.startsWith("file:")) link(name, spec.slice("file:".length));
-      else link(name, realpathSync(join(TOOLS, name)));
-    }
+    // Plain npm: the file: specs become links to the checkout's packages.
+    const install = spawnSync("npm", ["install"], { cwd: project, env: cleanEnv(), encoding: "utf8", timeout: 240_000 });
+    expect(install.status, `npm install:\n${install.stdout}\n${install.stderr}`).toBe(0);
+    expect(realpathSync(join(project, "node_modules", "@anvil", "core"))).toBe(join(REPO, "packages", "core"));
 
     const generated = run(process.execPath, [CLI, "generate"]);
     expect(generated.stdout).toContain("✓ generated 3 files for 1 service (example.taskboard#TaskBoard) in src/generated");

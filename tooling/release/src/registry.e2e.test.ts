@@ -296,7 +296,8 @@ console.log(JSON.stringify(task));
     for (const path of tracked.split("\0")) {
       if (!path) continue;
       mkdirSync(dirname(join(example, path)), { recursive: true });
-      cpSync(join(REPO, "apps", "example", path), join(example, path));
+      // From the released copy: version-packages moved its @anvil ranges to the new versions.
+      cpSync(join(copy, "apps", "example", path), join(example, path));
     }
     run(example, "npm", ["install"], userEnv);
     expect(run(example, "npm", ["run", "generate"], userEnv).stdout).toMatch(/✓ generated \d+ files .* 0 written/);
