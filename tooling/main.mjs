@@ -43,9 +43,17 @@ function ensureSystemPackages() {
     console.error(plan.message);
     process.exit(1);
   }
-  console.error(`\nInstalling the system packages the tests use: ${plan.missing.join(", ")}`);
+  console.error(`\nInstalling the system packages the tests use: ${plan.missing.join(", ")} (apt-get; a minute or two)`);
   env.DEBIAN_FRONTEND = "noninteractive";
-  for (const [cmd, ...args] of plan.commands) must(run(cmd, args));
+  for (const [cmd, ...args] of plan.commands) {
+    // apt and dpkg print hundreds of lines even with -qq: shown only when a step fails.
+    const r = spawnSync(cmd, args, { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    if (r.status !== 0) {
+      console.error(`${[cmd, ...args].join(" ")} failed:\n${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`);
+      process.exit(1);
+    }
+  }
+  console.error(`Installed ${plan.missing.join(", ")}.`);
 }
 
 const [task, ...rest] = process.argv.slice(2);
@@ -77,11 +85,21 @@ switch (task) {
   }
   case "release": {
     // Builds every package and publishes those whose version is not on the
-    // registry yet (the npm config's, or npm_config_registry). Extra
-    // arguments go to `changeset publish` (--tag next, --no-git-tag, --otp).
+    // registry yet: the npm config's, or the one `--registry <url>` names
+    // (only the publishing goes there; the tools still come from the npm
+    // config's). Other arguments go to `changeset publish` (--tag next,
+    // --no-git-tag, --otp).
+    const at = rest.indexOf("--registry");
+    const registry = at < 0 ? undefined : rest.splice(at, 2)[1];
+    if (at >= 0 && !registry?.startsWith("http")) {
+      console.error("usage: npm run release -- [--registry <url>] [changeset publish options]");
+      process.exit(2);
+    }
     install();
     must(pnpm(["exec", "turbo", "run", "build", "--output-logs=errors-only", "--filter=./packages/*"]));
-    process.exit(pnpm(["exec", "changeset", "publish", ...rest]));
+    // changesets reads npm's variable (and asks npm what is published); pnpm publish reads its own.
+    const target = registry === undefined ? [] : ["env", `npm_config_registry=${registry}`, `pnpm_config_registry=${registry}`];
+    process.exit(pnpm(["exec", ...target, "changeset", "publish", ...rest]));
   }
   case "anvil":
     if (!existsSync(join(root, "node_modules"))) install();

@@ -2,10 +2,11 @@
  * The release path end to end, against a real npm registry (Verdaccio on
  * loopback), the way a maintainer releases and a newcomer adopts Anvil:
  *
- * 1. In a copy of this checkout: `npm run version-packages` (changesets turns
- *    the pending changesets into versions and changelogs), then
- *    `npm run release` (build, `changeset publish` of every public package)
- *    into the registry.
+ * 1. In a copy of this checkout, with a changeset of the test's own:
+ *    `npm run version-packages` (changesets turns the pending changesets
+ *    into versions and changelogs), then `npm run release -- --registry`
+ *    (build, `changeset publish` of every public package) into the
+ *    registry.
  * 2. Outside any workspace, with plain npm and the registry set in an npmrc
  *    as a team would set it:
  *    - `npm create anvil@<version> my-service`, `npm install`, `npm test`,
@@ -23,7 +24,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startRegistry, type Registry } from "./verdaccio.js";
 
 const REPO = resolve(import.meta.dirname, "..", "..", "..");
@@ -116,20 +117,35 @@ const released = new Map<string, string>();
 beforeAll(async () => {
   mkdirSync(join(work, "registry"));
   registry = await startRegistry(join(work, "registry"));
-  const npmrc = registry.npmrc(join(work, "npmrc"));
-  releaseEnv = { ...baseEnv(), npm_config_userconfig: npmrc };
-  userEnv = { ...baseEnv(), npm_config_userconfig: npmrc, npm_config_cache: join(work, "npm-cache"), npm_config_yes: "true" };
+  releaseEnv = { ...baseEnv(), npm_config_userconfig: registry.npmrc(join(work, "release.npmrc")) };
+  userEnv = {
+    ...baseEnv(),
+    npm_config_userconfig: registry.npmrc(join(work, "user.npmrc"), { default: true }),
+    npm_config_cache: join(work, "npm-cache"),
+    npm_config_yes: "true",
+  };
   mkdirSync(users, { recursive: true });
 
   copyCheckout(copy);
   // The maintainer's checkout: installed from the machine's registry as usual.
   run(copy, PNPM[0], [...PNPM.slice(1), "install", "--frozen-lockfile", "--prefer-offline"], baseEnv());
+  // A changeset of the test's own, so that there is a release to make whatever is pending in the checkout.
+  const bumps = readdirSync(join(copy, "packages"))
+    .map((folder) => manifest(join(copy, "packages", folder)))
+    .filter((m) => !m.private)
+    .map((m) => `"${m.name}": patch`);
+  writeFileSync(join(copy, ".changeset", "release-test.md"), `---\n${bumps.join("\n")}\n---\n\nThe release test's own release.\n`);
   run(copy, "npm", ["run", "version-packages"], baseEnv());
   for (const folder of readdirSync(join(copy, "packages"))) {
     const m = manifest(join(copy, "packages", folder));
     if (!m.private) released.set(m.name, m.version);
   }
 }, 900_000);
+
+afterEach(({ task }) => {
+  // Verdaccio's own account of a failure (an uplink it could not reach, say).
+  if (task.result?.state === "fail") console.error(`verdaccio's log:\n${registry?.log().slice(-4000) ?? "(not started)"}`);
+});
 
 afterAll(async () => {
   stopAll();
@@ -146,15 +162,19 @@ const versionOf = (name: string) => {
 describe("the release flow into a real registry", () => {
   it("versions the packages from the pending changesets, with changelogs and caret ranges of the new versions", () => {
     expect(released.size).toBeGreaterThanOrEqual(19);
+    for (const [name, version] of released) {
+      const folder = name === "create-anvil" ? "create-anvil" : name.slice("@anvil/".length);
+      expect(version, name).not.toBe(manifest(join(REPO, "packages", folder)).version);
+    }
     const core = versionOf("@anvil/core");
-    expect(core).not.toBe("0.1.0");
+    expect(readFileSync(join(copy, "packages", "core", "CHANGELOG.md"), "utf8")).toContain("The release test's own release.");
     expect(readFileSync(join(copy, "packages", "core", "CHANGELOG.md"), "utf8")).toContain(`## ${core}`);
     const server = JSON.parse(readFileSync(join(copy, "packages", "server", "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(server.dependencies["@anvil/core"]).toBe(`^${core}`);
   });
 
   it("publishes every public package with npm run release", () => {
-    const out = run(copy, "npm", ["run", "release", "--", "--no-git-tag"], releaseEnv, 600_000);
+    const out = run(copy, "npm", ["run", "release", "--", "--registry", registry.url, "--no-git-tag"], releaseEnv, 600_000);
     const text = out.stdout + out.stderr;
     for (const [name, version] of released) expect(text, name).toContain(`${name}@${version}`);
     // What a registry serves: the right versions, caret ranges inside, no workspace: specs.
@@ -163,7 +183,7 @@ describe("the release flow into a real registry", () => {
     };
     expect(view.dependencies["@anvil/core"]).toBe(`^${versionOf("@anvil/core")}`);
     // Publishing again publishes nothing (every version is there already).
-    const again = run(copy, "npm", ["run", "release", "--", "--no-git-tag"], releaseEnv, 600_000);
+    const again = run(copy, "npm", ["run", "release", "--", "--registry", registry.url, "--no-git-tag"], releaseEnv, 600_000);
     expect(again.stdout + again.stderr).toMatch(/No unpublished projects to publish|no unpublished/i);
   });
 });

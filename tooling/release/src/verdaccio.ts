@@ -17,8 +17,13 @@ export interface Registry {
   readonly url: string;
   /** A token that may publish. */
   readonly token: string;
-  /** Writes an npmrc pointing at this registry (with the token) and returns its path. */
-  npmrc(path: string): string;
+  /**
+   * Writes an npmrc with the token for this registry and returns its path;
+   * with `{ default: true }` it is also the registry npm installs from.
+   */
+  npmrc(path: string, options?: { readonly default?: boolean }): string;
+  /** What Verdaccio printed (warnings and errors: its uplink failures among them). */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -107,10 +112,12 @@ export async function startRegistry(folder: string): Promise<Registry> {
   return {
     url,
     token,
-    npmrc(path) {
-      writeFileSync(path, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\nfund=false\naudit=false\nupdate-notifier=false\n`);
+    npmrc(path, options = {}) {
+      const registry = options.default ? `registry=${url}\n` : "";
+      writeFileSync(path, `${registry}//127.0.0.1:${port}/:_authToken=${token}\nfund=false\naudit=false\nupdate-notifier=false\n`);
       return path;
     },
+    log: () => log,
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
