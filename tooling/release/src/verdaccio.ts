@@ -6,7 +6,7 @@
  * from one registry, as a team with a private registry does).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -46,6 +46,18 @@ function upstreamRegistry(): string {
   return url.startsWith("http") ? url : "https://registry.npmjs.org/";
 }
 
+/**
+ * The environment of Verdaccio: this process's, with npm's `cafile` as
+ * Node's extra CA certificates when nothing else names them (a machine whose
+ * outbound TLS goes through its own CA says so to npm, and turbo does not
+ * pass every variable on), so that the uplink trusts what npm trusts.
+ */
+function registryEnv(): NodeJS.ProcessEnv {
+  if (process.env.NODE_EXTRA_CA_CERTS) return process.env;
+  const cafile = spawnSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).stdout?.trim();
+  return cafile && cafile !== "null" && cafile !== "undefined" && existsSync(cafile) ? { ...process.env, NODE_EXTRA_CA_CERTS: cafile } : process.env;
+}
+
 /** The Anvil packages this registry holds itself; everything else comes through the uplink. */
 const OWN = ["@anvil/*", "create-anvil"];
 
@@ -80,6 +92,7 @@ export async function startRegistry(folder: string): Promise<Registry> {
   const bin = join(dirname(createRequire(import.meta.url).resolve("verdaccio/package.json")), "bin", "verdaccio");
   const child: ChildProcess = spawn(process.execPath, [bin, "--config", file, "--listen", `127.0.0.1:${port}`], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: registryEnv(),
   });
   let log = "";
   child.stdout!.on("data", (d: Buffer) => (log += d));
