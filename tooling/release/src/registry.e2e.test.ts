@@ -117,6 +117,9 @@ const released = new Map<string, string>();
 beforeAll(async () => {
   mkdirSync(join(work, "registry"));
   registry = await startRegistry(join(work, "registry"));
+  // The newcomer's installs take third-party packages through Verdaccio's uplink: say so plainly when it cannot reach it.
+  const probe = await fetch(`${registry.url}is-number`);
+  if (!probe.ok) throw new Error(`verdaccio cannot reach its uplink (GET /is-number: ${probe.status} ${await probe.text()}):\n${registry.log()}`);
   releaseEnv = { ...baseEnv(), npm_config_userconfig: registry.npmrc(join(work, "release.npmrc")) };
   userEnv = {
     ...baseEnv(),
