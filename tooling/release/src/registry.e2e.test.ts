@@ -200,6 +200,12 @@ describe("a newcomer with plain npm", () => {
     expect(created.stdout).toContain("✓ created the MyService service in");
     expect(created.stdout).toContain("npm install");
 
+    // Each @anvil dependency at its own released version (today's pending changesets make them differ).
+    const scaffold = JSON.parse(readFileSync(join(service, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    const anvilDeps = Object.entries({ ...scaffold.dependencies, ...scaffold.devDependencies }).filter(([name]) => name.startsWith("@anvil/"));
+    expect(anvilDeps.length).toBeGreaterThanOrEqual(7);
+    for (const [name, spec] of anvilDeps) expect(spec, name).toBe(`^${versionOf(name)}`);
+
     run(service, "npm", ["install"], userEnv);
     const core = JSON.parse(readFileSync(join(service, "node_modules", "@anvil", "core", "package.json"), "utf8")) as { version: string };
     expect(core.version).toBe(versionOf("@anvil/core"));
