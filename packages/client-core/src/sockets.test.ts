@@ -35,12 +35,6 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function readAll(req: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  return text;
-}
-
 /** A port nothing listens on. */
 async function closedPort(): Promise<string> {
   const server = createServer();

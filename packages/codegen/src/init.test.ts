@@ -73,7 +73,15 @@ describe("planInit", () => {
 
   it("writes a strict NodeNext tsconfig", () => {
     const { compilerOptions } = JSON.parse(fileOf(files, "tsconfig.json")) as { compilerOptions: Record<string, unknown> };
-    expect(compilerOptions).toMatchObject({ strict: true, exactOptionalPropertyTypes: true, module: "NodeNext", moduleResolution: "NodeNext" });
+    expect(compilerOptions).toMatchObject({
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noImplicitReturns: true,
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+    });
     // The build compiles the same sources, emitting, without the tests.
     expect(JSON.parse(fileOf(files, "tsconfig.build.json"))).toEqual({
       extends: "./tsconfig.json",

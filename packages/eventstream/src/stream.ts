@@ -4,7 +4,7 @@
  * follows the consumer: a frame is written when the transport asks for
  * bytes, and a frame is read when the application asks for an event.
  */
-import { type ByteStream, type HttpBody, ModeledError, SerializationError, type UnionValue, UnmodeledError } from "@anvil/core";
+import { type HttpBody, ModeledError, SerializationError, type UnionValue, UnmodeledError } from "@anvil/core";
 import type { EventStreamSerde } from "./events.js";
 import { splitFrames } from "./frames.js";
 import { decodeEventMessage, encodeEventMessage, type EventMessage } from "./message.js";

@@ -24,7 +24,6 @@ import {
   type ServerCallContext,
   type ServerProtocol,
   type StructSchema,
-  VALIDATION_EXCEPTION_ID,
   ValidationError,
   validationExceptionSchema,
 } from "@anvil/core";

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { collectBytes, type HttpBody, type OperationSchema, type ServiceSchema } from "@anvil/core";
+import type { OperationSchema, ServiceSchema } from "@anvil/core";
 import type { JsonSettings } from "@anvil/codec-json";
 
 /** How AWS JSON 1.0 and 1.1 differ. */

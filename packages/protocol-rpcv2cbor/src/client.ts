@@ -25,7 +25,6 @@ import {
   responseQueryCode,
   rpcV2Path,
   sanitizeErrorType,
-  type StructSchema,
   UnmodeledError,
 } from "@anvil/core";
 import { member, string, struct } from "@anvil/core/codegen";

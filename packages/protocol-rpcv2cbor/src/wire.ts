@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { baseMediaType, collectBytes, type HttpBody } from "@anvil/core";
+import { baseMediaType } from "@anvil/core";
 
 /** The protocol trait id. */
 export const PROTOCOL_ID = "smithy.protocols#rpcv2Cbor";

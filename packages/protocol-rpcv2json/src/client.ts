@@ -28,7 +28,6 @@ import {
   responseQueryCode,
   rpcV2Path,
   sanitizeErrorType,
-  type StructSchema,
   UnmodeledError,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";

@@ -28,7 +28,7 @@ function protocolWithHooks(readsOwnBody: boolean): ServerProtocol & { readonly s
       const value = request.headers.get("x-deadline-ms");
       return value === null ? undefined : Number(value);
     },
-    async deserializeRequest(op, request) {
+    async deserializeRequest(_op, request) {
       seenBodies.push((await readBody(request.body)).byteLength);
       return {};
     },

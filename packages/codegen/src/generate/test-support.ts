@@ -45,8 +45,9 @@ export function generateInto(dir: string, model: Model, options: Partial<Generat
 
 /**
  * Type-checks TypeScript files the way the repository compiles (strict,
- * exactOptionalPropertyTypes, declarations on), plus unused-name checks and
- * `isolatedDeclarations` (every export has an explicit type).
+ * exactOptionalPropertyTypes, unused names and implicit returns refused,
+ * declarations on), plus `isolatedDeclarations` (every export has an
+ * explicit type).
  */
 export function typeCheck(files: readonly string[]): string[] {
   const program = ts.createProgram(files, {
@@ -57,7 +58,10 @@ export function typeCheck(files: readonly string[]): string[] {
     strict: true,
     exactOptionalPropertyTypes: true,
     noImplicitOverride: true,
+    noFallthroughCasesInSwitch: true,
     noUnusedLocals: true,
+    noUnusedParameters: true,
+    noImplicitReturns: true,
     verbatimModuleSyntax: true,
     isolatedModules: true,
     skipLibCheck: true,

@@ -149,7 +149,7 @@ class SiteBuilder {
     const path = this.shapePages.get(id);
     const shape = this.model.getShape(id);
     const label = nameOf(id);
-    const kind = shape && shape.type !== "structure" && nameOf(id) !== capitalize(shape.type) ? html` <span class="meta">(${describeType(this.model, shape)})</span>` : html``;
+    const kind = shape && shape.type !== "structure" && nameOf(id) !== capitalize(shape.type) ? html` <span class="meta">(${describeType(shape)})</span>` : html``;
     return path !== undefined ? html`<a href="../${path}"><code>${label}</code></a>${kind}` : html`<code>${label}</code>`;
   }
 
@@ -259,7 +259,7 @@ ${[...shape.members.values()].map((m) => {
         : html``;
     const own = constraintsOf(this.model, shape);
     const body = html`<h1>${name}</h1>
-<p class="meta">${describeType(this.model, shape)} · <code>${shape.id}</code>${getErrorKind(shape) ? html` · ${getErrorKind(shape)} error${getHttpError(shape) !== undefined ? ` (HTTP ${getHttpError(shape)})` : ""}` : ""}</p>
+<p class="meta">${describeType(shape)} · <code>${shape.id}</code>${getErrorKind(shape) ? html` · ${getErrorKind(shape)} error${getHttpError(shape) !== undefined ? ` (HTTP ${getHttpError(shape)})` : ""}` : ""}</p>
 ${docHtml(getDocumentation(shape))}
 ${own ? html`<p><strong>Constraints:</strong> ${own}</p>` : ""}
 ${enumRows}${membersRows}
@@ -280,7 +280,7 @@ function fileName(id: string): string {
 }
 
 /** A short description of a shape's type: `list of String`, `map of String to Double`, `string enum`. */
-function describeType(model: Model, shape: Shape): string {
+function describeType(shape: Shape): string {
   const target = (m: string) => nameOf(shape.members.get(m)?.target ?? "smithy.api#Document");
   switch (shape.type) {
     case "list":

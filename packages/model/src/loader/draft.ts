@@ -5,7 +5,6 @@
  *
  * @internal
  */
-import type { NodeValue } from "../node-value.js";
 import type { ShapeType } from "../shape.js";
 import type { SourceLocation } from "../source-location.js";
 import type { ValidationEvent } from "../validation-event.js";
