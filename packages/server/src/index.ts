@@ -5,7 +5,8 @@
  * table over every protocol, body limits, input validation before the
  * handler, every failure answered in the protocol's own error format).
  * {@link fetchHandler} serves it on Fetch API hosts; `@anvil/server/node`
- * on Node's `http` and `http2`.
+ * on Node's `http` and `http2`; {@link createInMemoryTransport} hands a
+ * client's requests to it in process, with no socket.
  *
  * @packageDocumentation
  */
@@ -20,3 +21,5 @@ export type { MountedHandler } from "./mounts.js";
 export { DEFAULT_BODY_LIMIT } from "@anvil/core";
 export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
 export type { FetchHandler, FetchInfo } from "./fetch.js";
+export { createInMemoryTransport } from "./in-memory-transport.js";
+export type { InMemoryTransport, InMemoryTransportOptions, InMemoryTransportRequest } from "./in-memory-transport.js";

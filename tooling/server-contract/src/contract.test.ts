@@ -1,23 +1,27 @@
 /**
  * The server contract: for every HTTP protocol, the same round trips go
  * from the protocol's client side, over a real loopback socket, through the
- * Node adapter and the whole server pipeline, and back. Outputs, modeled
+ * Node adapter and the whole server pipeline, and back; and again with no
+ * socket, over `@anvil/server`'s in-memory transport. Outputs, modeled
  * errors, ValidationException, internal failures and unknown routes are
- * asserted by meaning, as a caller sees them.
+ * asserted by meaning, as a caller sees them; and for every protocol and
+ * case, what a caller observes over the in-memory transport (status,
+ * headers, body, decoded output or error) is what it observes over an
+ * HTTP/1.1 socket.
  */
 import * as http2 from "node:http2";
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClientCallContext, type ClientProtocol, errorClass, gzip, type OperationSchema, readBody, type ServerProtocol, UnmodeledError } from "@anvil/core";
+import { type ClientCallContext, type ClientProtocol, errorClass, gzip, type HttpRequest, type OperationSchema, readBody, type ServerProtocol, UnmodeledError } from "@anvil/core";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
-import { createServer } from "@anvil/server";
+import { createServer, type Server } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 import { type Book, library, libraryHandlers, NoSuchBook, SECRET, ValidationException } from "./library.js";
-import { fetchTransport, http2Transport, type Transport } from "./transport.js";
+import { fetchTransport, http2Transport, IN_MEMORY_URL, inMemoryTransport, type Transport } from "./transport.js";
 
 interface ProtocolCase {
   readonly id: string;
@@ -32,6 +36,42 @@ const PROTOCOLS: readonly ProtocolCase[] = [
   { id: "aws.protocols#awsJson1_0", make: awsJson1_0, rest: false },
   { id: "aws.protocols#awsJson1_1", make: awsJson1_1, rest: false },
   { id: "smithy.protocols#rpcv2Cbor", make: rpcv2Cbor, rest: false },
+];
+
+/** A server served by a transport: how to send to it, the endpoint clients write requests for, and how to stop. */
+interface Served {
+  readonly send: Transport;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+interface TransportCase {
+  /** How the suite names where the calls go. */
+  readonly over: string;
+  readonly serve: (server: Server<any>) => Promise<Served>;
+  /** Whether the round trips are also made over HTTP/2 (h2c), to a second server. */
+  readonly http2: boolean;
+}
+
+const TRANSPORTS: readonly TransportCase[] = [
+  {
+    over: "a loopback socket",
+    http2: true,
+    async serve(server) {
+      const listener = await listen(server);
+      return { send: fetchTransport(listener.url), url: listener.url, close: () => listener.close({ graceMs: 100 }) };
+    },
+  },
+  {
+    over: "the in-memory transport",
+    // No h2c case: there is no connection to speak HTTP/2 on (the transport has HTTP/2's semantics, trailers and
+    // streams both ways, already).
+    http2: false,
+    async serve(server) {
+      // The address a loopback socket would give handlers, so that the cases stay the same.
+      return { send: inMemoryTransport(server, { remoteAddress: "127.0.0.1" }), url: IN_MEMORY_URL, close: () => server.close({ graceMs: 100 }) };
+    },
+  },
 ];
 
 const BOOK: Book = {
@@ -62,23 +102,23 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
+describe.each(PROTOCOLS.flatMap((p) => TRANSPORTS.map((t) => ({ ...p, ...t }))))("$id over $over", (p) => {
   const service = library(p.id);
   const { client, server: serverProtocol } = p.make();
   const handlers = libraryHandlers();
-  let listener: NodeListener;
-  let h2: NodeListener;
+  let served: Served;
+  let h2: NodeListener | undefined;
   let call: ReturnType<typeof clientFor>;
 
   beforeAll(async () => {
     const server = () => createServer(service, { protocols: [serverProtocol], onInternalError: () => {} }).register(handlers).mapService();
-    listener = await listen(server());
-    h2 = await listen(server(), { http2: true });
-    call = clientFor(service, client, fetchTransport(listener.url), listener.url);
+    served = await p.serve(server());
+    if (p.http2) h2 = await listen(server(), { http2: true });
+    call = clientFor(service, client, served.send, served.url);
   });
   afterAll(async () => {
-    await listener.close({ graceMs: 100 });
-    await h2.close({ graceMs: 100 });
+    await served.close();
+    await h2?.close({ graceMs: 100 });
   });
 
   it("round-trips an input with labels, query, a header, a timestamp, a big integer and a blob", async () => {
@@ -119,11 +159,11 @@ describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
   });
 
   it("answers an unmodeled exception with a 500 that leaks nothing", async () => {
-    const request = await client.serializeRequest(service.operations.crash, {}, { endpoint: new URL(listener.url), service });
-    const response = await fetchTransport(listener.url)(request);
+    const request = await client.serializeRequest(service.operations.crash, {}, { endpoint: new URL(served.url), service });
+    const response = await served.send(request);
     expect(response.status).toBe(500);
     expect(Buffer.from(response.body as Uint8Array).toString("latin1")).not.toContain("hunter2");
-    const error = await rejection(client.deserializeResponse(service.operations.crash, response, { endpoint: new URL(listener.url), service }));
+    const error = await rejection(client.deserializeResponse(service.operations.crash, response, { endpoint: new URL(served.url), service }));
     expect(String((error as Error).message)).not.toContain(SECRET);
   });
 
@@ -132,22 +172,22 @@ describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
     const other = library(p.id);
     const unknown = { ...service.operations.crash, id: "example.library#Unknown", name: "Unknown", traits: { http: { method: "POST", uri: "/unknown", code: 200 } } };
     const otherService = { ...other, operations: { ...other.operations, unknown } };
-    const request = await client.serializeRequest(unknown, {}, { endpoint: new URL(listener.url), service: otherService });
-    const response = await fetchTransport(listener.url)(request);
+    const request = await client.serializeRequest(unknown, {}, { endpoint: new URL(served.url), service: otherService });
+    const response = await served.send(request);
     expect(response.status).toBe(404);
-    const error = await rejection(client.deserializeResponse(unknown, response, { endpoint: new URL(listener.url), service }));
+    const error = await rejection(client.deserializeResponse(unknown, response, { endpoint: new URL(served.url), service }));
     expect([UnmodeledError.is(error), (error as UnmodeledError).code]).toEqual([true, "UnknownOperationException"]);
   });
 
   it("inflates a gzip body (Content-Encoding: gzip, as AWS SDKs send large ones), holding it to the body limit", async () => {
-    const context = { endpoint: new URL(listener.url), service };
+    const context = { endpoint: new URL(served.url), service };
     const request = await client.serializeRequest(service.operations.putBook, { ...BOOK, bookId: "zipped" }, context);
     const plain = await readBody(request.body);
     const send = async (body: Uint8Array, encoding?: string) => {
       const headers = new Headers(request.headers);
       if (encoding !== undefined) headers.set("content-encoding", encoding);
       headers.delete("content-length");
-      return fetchTransport(listener.url)({ ...request, headers, body });
+      return served.send({ ...request, headers, body });
     };
     const zipped = await send(await gzip(plain), "gzip");
     expect(await client.deserializeResponse(service.operations.putBook, zipped, context)).toEqual({ ...BOOK, bookId: "zipped" });
@@ -162,10 +202,10 @@ describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
     expect((await send(padded)).status).toBe(413);
   });
 
-  it("does the same round trips over HTTP/2 (h2c)", async () => {
-    const session = http2.connect(h2.url);
+  it.skipIf(!p.http2)("does the same round trips over HTTP/2 (h2c)", async () => {
+    const session = http2.connect(h2!.url);
     try {
-      const call2 = clientFor(service, client, http2Transport(session), h2.url);
+      const call2 = clientFor(service, client, http2Transport(session), h2!.url);
       const calls = await Promise.all([call2(service.operations.putBook, BOOK), call2(service.operations.putBook, { ...BOOK, bookId: "second" })]);
       expect(calls).toEqual([BOOK, { ...BOOK, bookId: "second" }]);
       const error = await rejection(call2(service.operations.getBook, { shelf: "none", bookId: "nope" }));
@@ -173,6 +213,106 @@ describe.each(PROTOCOLS)("$id over a loopback socket", (p) => {
     } finally {
       session.close();
     }
+  });
+});
+
+/** One call of the agreement suite: the request a client protocol makes, and the operation that reads the answer. */
+interface OutcomeCase {
+  readonly name: string;
+  /** The status both transports must see (the case is what its name says). */
+  readonly status: number;
+  readonly prepare: (client: ClientProtocol, service: ReturnType<typeof library>, context: ClientCallContext) => Promise<{ operation: OperationSchema; request: HttpRequest }>;
+}
+
+/** A call of an operation of the library. */
+const callOf =
+  (key: keyof ReturnType<typeof library>["operations"], input: unknown): OutcomeCase["prepare"] =>
+  async (client, service, context) => ({ operation: service.operations[key], request: await client.serializeRequest(service.operations[key], input, context) });
+
+/** A `putBook` call whose body is changed on its way out (gzipped, padded), without the length the client gave it. */
+const putBookWith =
+  (change: (plain: Uint8Array) => Promise<{ body: Uint8Array; encoding?: string }>): OutcomeCase["prepare"] =>
+  async (client, service, context) => {
+    const operation = service.operations.putBook;
+    const request = await client.serializeRequest(operation, { ...BOOK, bookId: "changed" }, context);
+    const { body, encoding } = await change(await readBody(request.body));
+    const headers = new Headers(request.headers);
+    headers.delete("content-length");
+    if (encoding !== undefined) headers.set("content-encoding", encoding);
+    return { operation, request: { ...request, headers, body } };
+  };
+
+/** The body padded with JSON whitespace to 2 MiB more than it was: over the 1 MiB limit. */
+const padded = (plain: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(plain.length + 2 * 1024 * 1024).fill(0x20);
+  out.set(plain);
+  return out;
+};
+
+const OUTCOME_CASES: readonly OutcomeCase[] = [
+  { name: "an output with labels, query, a header, a timestamp, a big integer and a blob", status: 200, prepare: callOf("putBook", BOOK) },
+  { name: "an output read back", status: 200, prepare: callOf("getBook", { shelf: BOOK.shelf, bookId: BOOK.bookId }) },
+  { name: "a blob output", status: 200, prepare: callOf("getCover", { bookId: BOOK.bookId }) },
+  { name: "a modeled error", status: 404, prepare: callOf("getBook", { shelf: "fiction", bookId: "nope" }) },
+  { name: "a ValidationException", status: 400, prepare: callOf("putBook", { ...BOOK, shelf: "x".repeat(17), title: "", edition: 100 }) },
+  { name: "an unmodeled exception", status: 500, prepare: callOf("crash", {}) },
+  {
+    name: "an unknown operation",
+    status: 404,
+    async prepare(client, service, context) {
+      const unknown = { ...service.operations.crash, id: "example.library#Unknown", name: "Unknown", traits: { http: { method: "POST", uri: "/unknown", code: 200 } } };
+      const otherService = { ...service, operations: { ...service.operations, unknown } };
+      return { operation: unknown, request: await client.serializeRequest(unknown, {}, { ...context, service: otherService }) };
+    },
+  },
+  { name: "a gzip body", status: 200, prepare: putBookWith(async (plain) => ({ body: await gzip(plain), encoding: "gzip" })) },
+  { name: "a gzip body that inflates past the limit", status: 413, prepare: putBookWith(async (plain) => ({ body: await gzip(padded(plain)), encoding: "gzip" })) },
+  { name: "a body over the limit", status: 413, prepare: putBookWith(async (plain) => ({ body: padded(plain) })) },
+];
+
+/** Fields of an answer that the HTTP/1.1 connection adds, not the server: the in-memory transport has no connection. */
+const CONNECTION_FIELDS = new Set(["connection", "date", "keep-alive", "transfer-encoding"]);
+
+/** What a caller observes of one call: the status, the server's header fields, the body, and the output or the error's class and fields. */
+async function outcome(c: OutcomeCase, client: ClientProtocol, service: ReturnType<typeof library>, send: Transport, endpoint: string) {
+  const context: ClientCallContext = { endpoint: new URL(endpoint), service };
+  const { operation, request } = await c.prepare(client, service, context);
+  const response = await send(request);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!CONNECTION_FIELDS.has(name)) headers[name] = value;
+  });
+  const body = Buffer.from(await readBody(response.body)).toString("base64");
+  const result = await client.deserializeResponse(operation, response, context).then(
+    (output: unknown) => ({ output }),
+    (error: unknown) => {
+      const { stack: _stack, cause: _cause, ...fields } = error as Error & Record<string, unknown>;
+      return { error: { class: (error as Error).constructor.name, message: (error as Error).message, fields } };
+    },
+  );
+  return { status: response.status, headers, body, result };
+}
+
+describe.each(PROTOCOLS)("$id: the in-memory transport answers as an HTTP/1.1 socket does", (p) => {
+  const service = library(p.id);
+  const { client, server: serverProtocol } = p.make();
+  let listener: NodeListener;
+  let memory: Transport;
+
+  beforeAll(async () => {
+    // One server behind both transports: the same handlers, the same books.
+    const server = createServer(service, { protocols: [serverProtocol], onInternalError: () => {} }).register(libraryHandlers()).mapService();
+    listener = await listen(server);
+    memory = inMemoryTransport(server, { remoteAddress: "127.0.0.1" });
+    await clientFor(service, client, memory, IN_MEMORY_URL)(service.operations.putBook, BOOK);
+  });
+  afterAll(() => listener.close({ graceMs: 100 }));
+
+  it.each(OUTCOME_CASES)("$name", async (c) => {
+    const overSocket = await outcome(c, client, service, fetchTransport(listener.url), listener.url);
+    const inMemory = await outcome(c, client, service, memory, IN_MEMORY_URL);
+    expect(overSocket.status).toBe(c.status);
+    expect(inMemory).toEqual(overSocket);
   });
 });
 

@@ -2,10 +2,12 @@
  * Minimal client transports for the contract: a client protocol's
  * `HttpRequest` sent over a real socket, the answer read back as an
  * `HttpResponse` with the whole body. One over `fetch` (HTTP/1.1), one over
- * a `node:http2` session (h2c).
+ * a `node:http2` session (h2c), and, to compare with them, one with no
+ * socket at all (`@anvil/server`'s in-memory transport).
  */
 import * as http2 from "node:http2";
 import { type HttpRequest, type HttpResponse, readBody } from "@anvil/core";
+import { createInMemoryTransport, type InMemoryTransportOptions, type Server } from "@anvil/server";
 
 /** Sends one request and reads the whole answer. */
 export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
@@ -55,5 +57,27 @@ export function http2Transport(session: http2.ClientHttp2Session): Transport {
       stream.end(body);
     });
     return { status, headers, body: new Uint8Array(Buffer.concat(chunks)) };
+  };
+}
+
+/** The endpoint of calls over {@link inMemoryTransport}: it shapes the requests; nothing connects to it. */
+export const IN_MEMORY_URL = "http://in-memory.test";
+
+/**
+ * In process, with no socket: the request handed to the server as the
+ * client wrote it (a stream stays a stream), the answer read whole as the
+ * socket transports read it.
+ */
+export function inMemoryTransport(server: Server<any>, options: Partial<InMemoryTransportOptions> = {}): Transport {
+  const transport = createInMemoryTransport(server, options);
+  return async (request) => {
+    const response = await transport.send({
+      method: request.method,
+      url: new URL(`${IN_MEMORY_URL}${target(request)}`),
+      headers: request.headers,
+      body: request.body,
+      ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
+    });
+    return { status: response.status, headers: response.headers, body: await readBody(response.body), ...(response.trailers !== undefined ? { trailers: response.trailers } : {}) };
   };
 }
