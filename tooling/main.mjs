@@ -24,12 +24,7 @@ const must = (status) => {
 const pnpm = (args, opts) => run(PNPM[0], [...PNPM.slice(1), ...args], opts);
 const install = () => must(pnpm(["install", "--frozen-lockfile"]));
 const build = (filter) =>
-  must(
-    pnpm(
-      ["exec", "turbo", "run", "build", "--output-logs=errors-only", ...(filter ? [`--filter=${filter}`] : [])],
-      { quiet: true },
-    ),
-  );
+  must(pnpm(["exec", "turbo", "run", "build", "--output-logs=errors-only", ...(filter ? [`--filter=${filter}`] : [])], { quiet: true }));
 
 /**
  * Installs the Debian packages the tests use when some are missing (as root,

@@ -6,7 +6,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-let passed = 0, failed = 0, skipped = 0, reports = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0,
+  reports = 0;
 const failures = [];
 for (const group of ["packages", "apps", "tooling"]) {
   const base = join(root, group);
@@ -21,8 +24,7 @@ for (const group of ["packages", "apps", "tooling"]) {
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
     if ((r.numFailedTestSuites ?? 0) > 0 && (r.numFailedTests ?? 0) === 0) failed += r.numFailedTestSuites;
     for (const suite of r.testResults ?? [])
-      for (const t of suite.assertionResults ?? [])
-        if (t.status === "failed") failures.push(`${group}/${name}: ${t.fullName}`);
+      for (const t of suite.assertionResults ?? []) if (t.status === "failed") failures.push(`${group}/${name}: ${t.fullName}`);
   }
 }
 const quiet = process.argv.includes("--quiet");

@@ -68,15 +68,36 @@ export async function runCborBench({ quick }) {
   const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false });
   const decoder = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
   const rows = [];
-  for (const [label, n] of [["~2 KB", 4], ["~200 KB", 440]]) {
+  for (const [label, n] of [
+    ["~2 KB", 4],
+    ["~200 KB", 440],
+  ]) {
     const value = makePage(n);
     const ours = write(value);
     const plain = decoder.decode(encoder.encode(value)); // the equivalent plain value
     const raw = encoder.encode(plain);
     // sanity: we read what we wrote, and cbor-x reads it too
     if (read(ours).items.length !== n || decoder.decode(ours).items.length !== n) throw new Error("bench payload does not round-trip");
-    rows.push([`${label} read`, ours.length, compare(() => decoder.decode(raw), () => read(ours), minMs, rounds)]);
-    rows.push([`${label} write`, ours.length, compare(() => encoder.encode(plain), () => write(value), minMs, rounds)]);
+    rows.push([
+      `${label} read`,
+      ours.length,
+      compare(
+        () => decoder.decode(raw),
+        () => read(ours),
+        minMs,
+        rounds,
+      ),
+    ]);
+    rows.push([
+      `${label} write`,
+      ours.length,
+      compare(
+        () => encoder.encode(plain),
+        () => write(value),
+        minMs,
+        rounds,
+      ),
+    ]);
   }
   console.log("\nCBOR codec — schema-compiled reader/writer vs raw cbor-x on the equivalent plain value");
   console.log(`(same run, interleaved slices; medians of ${rounds} rounds; ratio = median of per-round ratios)`);

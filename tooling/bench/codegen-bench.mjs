@@ -8,7 +8,9 @@ import { interleaved } from "./timing.mjs";
 
 export async function runCodegenBench({ quick }) {
   console.log(`\nCode generation (anvil generate: types, schemas, errors, descriptor, server and client surfaces)`);
-  console.log(`${"model".padEnd(10)} ${"shapes".padStart(7)} ${"load ms".padStart(9)} ${"generate ms".padStart(12)} ${"load+gen ms".padStart(12)} ${"gen vs load".padStart(12)} ${"out KB".padStart(8)}`);
+  console.log(
+    `${"model".padEnd(10)} ${"shapes".padStart(7)} ${"load ms".padStart(9)} ${"generate ms".padStart(12)} ${"load+gen ms".padStart(12)} ${"gen vs load".padStart(12)} ${"out KB".padStart(8)}`,
+  );
   for (const bytes of quick ? [400_000] : [400_000, 2_000_000]) {
     const text = generateModel(bytes);
     const sources = [{ file: "large.smithy", text }];

@@ -17,12 +17,14 @@ import { runInstructionBench } from "./instructions.mjs";
 import { canPin, cpuCost, cpuTime, printComparison, runAgainst, startServer } from "./server-process.mjs";
 
 // BENCH_SERVERS=grpc-js,grpc-anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
-const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
-  ["grpc-js", "grpc-js.mjs"],
-  ["anvil (grpc)", "grpc-anvil.mjs"],
-  ["bare node:http2 (stream API)", "grpc-bare.mjs"],
-  ["bare node:http2 (compat API)", "grpc-bare-compat.mjs"],
-];
+const SERVERS = process.env.BENCH_SERVERS
+  ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`])
+  : [
+      ["grpc-js", "grpc-js.mjs"],
+      ["anvil (grpc)", "grpc-anvil.mjs"],
+      ["bare node:http2 (stream API)", "grpc-bare.mjs"],
+      ["bare node:http2 (compat API)", "grpc-bare-compat.mjs"],
+    ];
 
 function has(cmd, args) {
   try {

@@ -20,12 +20,16 @@ import { fileURLToPath } from "node:url";
 
 /** Whether valgrind (with callgrind_annotate) is installed. */
 function hasCallgrind() {
-  return spawnSync("valgrind", ["--version"], { stdio: "ignore" }).error === undefined && spawnSync("callgrind_annotate", ["--version"], { stdio: "ignore" }).error === undefined;
+  return (
+    spawnSync("valgrind", ["--version"], { stdio: "ignore" }).error === undefined &&
+    spawnSync("callgrind_annotate", ["--version"], { stdio: "ignore" }).error === undefined
+  );
 }
 
 // Function names of V8's compilers and major collector, then of its young-generation collector.
 const JIT_AND_MAJOR_GC = /compiler::|Marking|MarkCompact|Sweeper|Compile|turboshaft|maglev|IncrementalMarking/;
-const MINOR_GC = /Scaveng|Evacuat|IterateObjectCache|Heap::|SlotCallback|RootScavenge|BodyDescriptor|SizeFromMap|LiveObject|Pretenuring|RememberedSet|IteratePointers|OnMoveEvent/;
+const MINOR_GC =
+  /Scaveng|Evacuat|IterateObjectCache|Heap::|SlotCallback|RootScavenge|BodyDescriptor|SizeFromMap|LiveObject|Pretenuring|RememberedSet|IteratePointers|OnMoveEvent/;
 
 /** A callgrind profile's instructions: in all, in the compilers and major collector, in the young-generation collector. */
 function categories(file) {
@@ -54,7 +58,10 @@ async function countedRun(script, n, drive, dir) {
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   try {
-    const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited under callgrind:\n${stderr}`)))]);
+    const [{ port }] = await Promise.race([
+      once(child, "message"),
+      once(child, "exit").then(() => Promise.reject(new Error(`${script} exited under callgrind:\n${stderr}`))),
+    ]);
     await drive(`http://127.0.0.1:${port}`, n);
   } catch (error) {
     child.kill(); // a server left under callgrind would hold a core until the bench's process ends
@@ -104,7 +111,9 @@ export async function runInstructionBench({ heading, unit, servers, drive, n1, n
   const vs = (x, key) => `${(base[key] / x[key]).toFixed(2)}×`;
   console.log(`\n## ${heading}\n`);
   console.log(`callgrind, ${n1} then ${n2} ${unit}s, the difference over ${n2 - n1}; speed ratios are the first server's instructions over each server's.\n`);
-  console.log(`| server | instructions per ${unit} | speed vs ${base.name} | without JIT and major GC | speed vs ${base.name} | without any GC and JIT | speed vs ${base.name} |`);
+  console.log(
+    `| server | instructions per ${unit} | speed vs ${base.name} | without JIT and major GC | speed vs ${base.name} | without any GC and JIT | speed vs ${base.name} |`,
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     console.log(`| ${r.name} | ${k(r.total)} | ${vs(r, "total")} | ${k(r.withoutJit)} | ${vs(r, "withoutJit")} | ${k(r.mutator)} | ${vs(r, "mutator")} |`);

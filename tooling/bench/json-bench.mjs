@@ -95,11 +95,7 @@ export async function runJsonBench({ quick }) {
     const kb = Buffer.byteLength(text) / 1024;
     // many short interleaved slices: on a shared machine, load changes hit a slice and its baseline alike
     const rounds = quick ? 5 : 75;
-    const [parse, read_, readValidate] = timeAll(
-      [() => JSON.parse(text), () => read(text), ...(validate ? [() => validate(read(text))] : [])],
-      minMs,
-      rounds,
-    );
+    const [parse, read_, readValidate] = timeAll([() => JSON.parse(text), () => read(text), ...(validate ? [() => validate(read(text))] : [])], minMs, rounds);
     const [stringify, write_] = timeAll([() => JSON.stringify(plain), () => write(value)], minMs, rounds);
     cases.push({ kb, items: items.length, parse, read: read_, readValidate, stringify, write: write_ });
   }
@@ -111,7 +107,9 @@ export async function runJsonBench({ quick }) {
     const label = `${c.kb.toFixed(1)} KB, ${c.items} items`;
     const mb = c.kb / 1024;
     const row = (name, { ms, ratio }) =>
-      console.log(`${`${label}: ${name}`.padEnd(44)} ${(1000 / ms).toFixed(0).padStart(10)} ${(mb / (ms / 1000)).toFixed(1).padStart(8)} ${`${ratio.toFixed(2)}x time`.padStart(12)}`);
+      console.log(
+        `${`${label}: ${name}`.padEnd(44)} ${(1000 / ms).toFixed(0).padStart(10)} ${(mb / (ms / 1000)).toFixed(1).padStart(8)} ${`${ratio.toFixed(2)}x time`.padStart(12)}`,
+      );
     row("JSON.parse (baseline)", c.parse);
     row("anvil read", c.read);
     if (c.readValidate !== undefined) row("anvil read + validate", c.readValidate);

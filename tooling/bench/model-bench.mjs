@@ -7,7 +7,7 @@ import { loadModel, modelToJsonAst, stringifyNode } from "@anvil/model";
 export function generateModel(targetBytes) {
   const parts = ['$version: "2.0"\n\nnamespace bench.large\n\nuse aws.protocols#restJson1\n'];
   let size = parts[0].length;
-  let ops = [];
+  const ops = [];
   for (let i = 0; size < targetBytes; i++) {
     const chunk = `
 /// Operation ${i} reads a widget and its ${i % 7} related gadgets.
@@ -87,7 +87,6 @@ list TagList {
   return parts.join("");
 }
 
-
 export async function runModelBench({ quick }) {
   const idl = generateModel(quick ? 400_000 : 2_000_000);
   const mb = Buffer.byteLength(idl) / 1e6;
@@ -119,6 +118,8 @@ export async function runModelBench({ quick }) {
   console.log(`\nModel loader — generated model: ${mb.toFixed(2)} MB IDL, ${jsonMb.toFixed(2)} MB JSON AST, ${first.model.shapes.size} shapes`);
   console.log(`${"case".padEnd(44)} ${"MB/s".padStart(8)} ${"ms/run".padStart(9)} ${"vs baseline".padStart(12)}`);
   for (const [name, size, ms] of rows) {
-    console.log(`${name.padEnd(44)} ${(size / (ms / 1000)).toFixed(1).padStart(8)} ${ms.toFixed(1).padStart(9)} ${`${(ms / baselineMs).toFixed(1)}x time`.padStart(12)}`);
+    console.log(
+      `${name.padEnd(44)} ${(size / (ms / 1000)).toFixed(1).padStart(8)} ${ms.toFixed(1).padStart(9)} ${`${(ms / baselineMs).toFixed(1)}x time`.padStart(12)}`,
+    );
   }
 }

@@ -78,14 +78,32 @@ function toProtobufjs(page) {
 
 /** One-kind pages (50 items) that show where decode time goes, by what the items hold. */
 const KINDS = [
-  ["scalars", [member("a", string, i(1)), member("b", integer, i(2)), member("c", double, i(3)), member("d", long, i(4))], (k) => ({ a: `item-${k}`, b: k, c: k + 0.5, d: k * 1000 }), (v) => v],
-  ["maps", [member("m", map("bench.proto#KindMap", member("key", string), member("value", string)), i(1))], (k) => ({ m: { color: "red", size: `${k}`, region: "eu" } }), (v) => v],
-  ["nested", [member("r", list("bench.proto#KindRs", member("member", struct("bench.proto#KindR", [member("v", double, i(1))]))), i(1))], (k) => ({ r: [{ v: 1 }, { v: 2 }, { v: k }] }), (v) => v],
+  [
+    "scalars",
+    [member("a", string, i(1)), member("b", integer, i(2)), member("c", double, i(3)), member("d", long, i(4))],
+    (k) => ({ a: `item-${k}`, b: k, c: k + 0.5, d: k * 1000 }),
+    (v) => v,
+  ],
+  [
+    "maps",
+    [member("m", map("bench.proto#KindMap", member("key", string), member("value", string)), i(1))],
+    (k) => ({ m: { color: "red", size: `${k}`, region: "eu" } }),
+    (v) => v,
+  ],
+  [
+    "nested",
+    [member("r", list("bench.proto#KindRs", member("member", struct("bench.proto#KindR", [member("v", double, i(1))]))), i(1))],
+    (k) => ({ r: [{ v: 1 }, { v: 2 }, { v: k }] }),
+    (v) => v,
+  ],
   [
     "timestamps",
     [member("t", timestamp, i(1)), member("u", timestamp, i(2))],
     (k) => ({ t: new Date(1.7e12 + k), u: new Date(1.6e12 + k) }),
-    (v) => ({ t: { seconds: Math.floor(v.t.getTime() / 1000), nanos: (v.t.getTime() % 1000) * 1e6 }, u: { seconds: Math.floor(v.u.getTime() / 1000), nanos: (v.u.getTime() % 1000) * 1e6 } }),
+    (v) => ({
+      t: { seconds: Math.floor(v.t.getTime() / 1000), nanos: (v.t.getTime() % 1000) * 1e6 },
+      u: { seconds: Math.floor(v.u.getTime() / 1000), nanos: (v.u.getTime() % 1000) * 1e6 },
+    }),
   ],
 ];
 
@@ -104,7 +122,10 @@ export async function runProtoBench({ quick }) {
   const read = compileProtobufReader(Page);
   const write = compileProtobufWriter(Page);
   const rows = [];
-  for (const [label, n] of [["~2 KB", 4], ["~200 KB", 440]]) {
+  for (const [label, n] of [
+    ["~2 KB", 4],
+    ["~200 KB", 440],
+  ]) {
     const value = makePage(n);
     const message = toProtobufjs(value);
     const ours = write(value);
@@ -112,20 +133,51 @@ export async function runProtoBench({ quick }) {
     // sanity: the same bytes both ways, each side reads the other's
     if (!Buffer.from(ours).equals(Buffer.from(theirs))) throw new Error("anvil and protobufjs write different bytes for the bench page");
     if (read(theirs).items.length !== n || PbPage.decode(ours).items.length !== n) throw new Error("bench payload does not round-trip");
-    rows.push([`${label} decode`, ours.length, compare(() => PbPage.decode(theirs), () => read(ours), minMs, rounds)]);
-    rows.push([`${label} encode`, ours.length, compare(() => PbPage.encode(message).finish(), () => write(value), minMs, rounds)]);
+    rows.push([
+      `${label} decode`,
+      ours.length,
+      compare(
+        () => PbPage.decode(theirs),
+        () => read(ours),
+        minMs,
+        rounds,
+      ),
+    ]);
+    rows.push([
+      `${label} encode`,
+      ours.length,
+      compare(
+        () => PbPage.encode(message).finish(),
+        () => write(value),
+        minMs,
+        rounds,
+      ),
+    ]);
   }
   for (const [kind, members, make, toPb] of KINDS) {
     const KindItem = struct(`bench.proto#${kind}Item`, members);
     const KindPage = struct(`bench.proto#${kind}Page`, [member("items", list(`bench.proto#${kind}Items`, member("member", KindItem)), i(1))]);
-    const svc = service(`bench.proto#${kind}Service`, { version: "1", operations: { get: operation(`bench.proto#${kind}Get`, { input: KindPage, output: KindPage }) } });
+    const svc = service(`bench.proto#${kind}Service`, {
+      version: "1",
+      operations: { get: operation(`bench.proto#${kind}Get`, { input: KindPage, output: KindPage }) },
+    });
     writeFileSync(join(dir, `${kind}.proto`), emitProto(svc));
     const PbKind = protobuf.loadSync(join(dir, `${kind}.proto`)).lookupType(`bench.proto.${kind}Page`);
     const items = Array.from({ length: 50 }, (_, k) => make(k));
     const bytes = compileProtobufWriter(KindPage)({ items });
-    if (!Buffer.from(bytes).equals(Buffer.from(PbKind.encode({ items: items.map(toPb) }).finish()))) throw new Error(`${kind}: anvil and protobufjs write different bytes`);
+    if (!Buffer.from(bytes).equals(Buffer.from(PbKind.encode({ items: items.map(toPb) }).finish())))
+      throw new Error(`${kind}: anvil and protobufjs write different bytes`);
     const readKind = compileProtobufReader(KindPage);
-    rows.push([`${kind} decode`, bytes.length, compare(() => PbKind.decode(bytes), () => readKind(bytes), minMs / 2, rounds)]);
+    rows.push([
+      `${kind} decode`,
+      bytes.length,
+      compare(
+        () => PbKind.decode(bytes),
+        () => readKind(bytes),
+        minMs / 2,
+        rounds,
+      ),
+    ]);
   }
   console.log("\nProtobuf codec — schema-compiled reader/writer vs protobufjs Type.decode/encode (same .proto, same bytes)");
   console.log(`(same run, interleaved slices; medians of ${rounds} rounds; ratio = median of per-round ratios)`);

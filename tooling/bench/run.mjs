@@ -11,7 +11,10 @@
 //                              this checkout's Anvil server side by side with another checkout's (server, grpc)
 import { parseArgs } from "node:util";
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { quick: { type: "boolean" }, instructions: { type: "boolean" }, against: { type: "string" } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { quick: { type: "boolean" }, instructions: { type: "boolean" }, against: { type: "string" } },
+});
 const only = new Set(positionals);
 const options = { quick: values.quick ?? false, instructions: values.instructions ?? false, against: values.against };
 

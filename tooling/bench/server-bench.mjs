@@ -23,11 +23,13 @@ import { canPin, cpuCost, cpuTime, pinSelf, printComparison, runAgainst, sideByS
 import { median } from "./timing.mjs";
 
 // BENCH_SERVERS=bare,anvil runs only those scripts of servers/ (the first is the baseline), for experiments.
-const SERVERS = process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`]) : [
-  ["bare node:http", "bare.mjs"],
-  ["anvil (restJson1)", "anvil.mjs"],
-  ["fastify", "fastify.mjs"],
-];
+const SERVERS = process.env.BENCH_SERVERS
+  ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`])
+  : [
+      ["bare node:http", "bare.mjs"],
+      ["anvil (restJson1)", "anvil.mjs"],
+      ["fastify", "fastify.mjs"],
+    ];
 
 const BODY = JSON.stringify({
   customerId: "cust-12345",
@@ -85,7 +87,8 @@ function wrkResult(url, out) {
   if (requests === null || p50 === null || p99 === null) throw new Error(`server bench: cannot read wrk's output:\n${out}`);
   const failed = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
   const socket = /Socket errors: (.*)/.exec(out)?.[1];
-  if (failed !== undefined || (socket !== undefined && /[1-9]/.test(socket))) throw new Error(`server bench: ${url}: ${failed ?? 0} non-2xx answers, socket errors: ${socket ?? "none"}`);
+  if (failed !== undefined || (socket !== undefined && /[1-9]/.test(socket)))
+    throw new Error(`server bench: ${url}: ${failed ?? 0} non-2xx answers, socket errors: ${socket ?? "none"}`);
   return { requests: Number(requests[1]), p50: wrkMs(p50[1]), p99: wrkMs(p99[1]) };
 }
 
@@ -142,7 +145,9 @@ export async function runServerBench({ quick, instructions, against }) {
     console.log(`\n## Server (POST /orders, ${BODY.length}-byte JSON body, ${connections} connections, ${wrk ? "wrk" : "autocannon"})\n`);
     if (!wrk) console.log("wrk is not installed (apt-get install wrk): autocannon cannot saturate fast servers, so req/s is capped by it.\n");
     console.log(pin ? "Servers pinned to CPU 1, load generator to CPU 0." : "Processes not pinned (taskset unavailable or a single CPU).");
-    console.log(`Medians of ${rounds} interleaved ${seconds}-second slices per server, the order rotating; ratios are medians of per-round ratios against bare node:http.\n`);
+    console.log(
+      `Medians of ${rounds} interleaved ${seconds}-second slices per server, the order rotating; ratios are medians of per-round ratios against bare node:http.\n`,
+    );
     const { ratio, main } = printComparison(servers, samples, {
       rate: "req/s",
       perCpu: "req per server CPU-s",
@@ -181,7 +186,13 @@ async function printPairs(servers, { quick, connections, script }) {
   const rounds = quick ? 3 : 8;
   const seconds = quick ? 1 : 3;
   const byName = (start) => servers.find((s) => s.name.startsWith(start));
-  const pairs = process.env.BENCH_SERVERS ? servers.slice(1).map((s) => [servers[0], s]) : [["bare", "anvil"], ["bare", "fastify"], ["fastify", "anvil"]].map(([a, b]) => [byName(a), byName(b)]);
+  const pairs = process.env.BENCH_SERVERS
+    ? servers.slice(1).map((s) => [servers[0], s])
+    : [
+        ["bare", "anvil"],
+        ["bare", "fastify"],
+        ["fastify", "anvil"],
+      ].map(([a, b]) => [byName(a), byName(b)]);
   console.log(`\n### Side by side at once (two servers on CPU 1, each with its own wrk on CPU 0; ${rounds} rounds of ${seconds} s)\n`);
   console.log("| server | against | speed by main-thread time | req/s ratio | per-round speed |");
   console.log("|---|---|---:|---:|---|");
@@ -225,6 +236,8 @@ async function runServerInstructions({ quick }) {
   });
   if (rows !== undefined && !process.env.BENCH_SERVERS) {
     const [, anvil, fastify] = rows;
-    console.log(`\nanvil vs fastify: ${(fastify.total / anvil.total).toFixed(2)}× in all, ${(fastify.withoutJit / anvil.withoutJit).toFixed(2)}× without JIT and major GC`);
+    console.log(
+      `\nanvil vs fastify: ${(fastify.total / anvil.total).toFixed(2)}× in all, ${(fastify.withoutJit / anvil.withoutJit).toFixed(2)}× without JIT and major GC`,
+    );
   }
 }

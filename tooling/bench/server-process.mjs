@@ -74,13 +74,17 @@ export function printComparison(servers, samples, { rate, perCpu, unit, base, ex
   const ratio = (k, b, key) => median(samples[k].map((x, r) => x[key] / samples[b][r][key]));
   const med = (k, key) => median(samples[k].map((x) => x[key]));
   const main = samples[0][0].mainUs !== undefined;
-  console.log(`| server | ${rate} | vs ${base} | ${perCpu} | vs ${base} |${main ? ` main thread µs/${unit} | vs ${base} |` : ""}${extra.map((c) => ` ${c.head} |`).join("")}`);
+  console.log(
+    `| server | ${rate} | vs ${base} | ${perCpu} | vs ${base} |${main ? ` main thread µs/${unit} | vs ${base} |` : ""}${extra.map((c) => ` ${c.head} |`).join("")}`,
+  );
   console.log(`|---|---:|---:|---:|---:|${main ? "---:|---:|" : ""}${extra.map(() => "---:|").join("")}`);
   for (let k = 0; k < servers.length; k++) {
     // Main-thread time is a cost: the speed ratio is the baseline's over the server's.
     const mainCells = main ? ` ${med(k, "mainUs").toFixed(2)} | ${ratio(0, k, "mainUs").toFixed(2)}× |` : "";
     const extraCells = extra.map((c) => ` ${med(k, c.key).toFixed(2)} |`).join("");
-    console.log(`| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× |${mainCells}${extraCells}`);
+    console.log(
+      `| ${servers[k].name} | ${Math.round(med(k, "rps"))} | ${ratio(k, 0, "rps").toFixed(2)}× | ${Math.round(med(k, "perCpu"))} | ${ratio(k, 0, "perCpu").toFixed(2)}× |${mainCells}${extraCells}`,
+    );
   }
   return { ratio, main };
 }
@@ -144,7 +148,9 @@ export async function runAgainst({ heading, script, dir, quick, load }) {
       const ours = run % 2 === 0 ? speed : speed.map((x) => 1 / x);
       const counts = run % 2 === 0 ? rate : rate.map((x) => 1 / x);
       all.push(...ours);
-      console.log(`| ${run + 1} | ${pair[0].name} | ${median(ours).toFixed(3)}× | ${median(counts).toFixed(3)}× | ${ours.map((x) => x.toFixed(2)).join(", ")} |`);
+      console.log(
+        `| ${run + 1} | ${pair[0].name} | ${median(ours).toFixed(3)}× | ${median(counts).toFixed(3)}× | ${ours.map((x) => x.toFixed(2)).join(", ")} |`,
+      );
     }
     console.log(`\nOver all ${all.length} rounds: this checkout at ${median(all).toFixed(3)}× the other's speed.`);
   } finally {

@@ -10,14 +10,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { chooseCorpus, isCorpus } from "./corpus.js";
-import {
-  compareKnownFailures,
-  failuresOf,
-  keepKnownReasons,
-  KNOWN_FAILURES_PATH,
-  readKnownFailures,
-  writeKnownFailures,
-} from "./known-failures.js";
+import { compareKnownFailures, failuresOf, keepKnownReasons, KNOWN_FAILURES_PATH, readKnownFailures, writeKnownFailures } from "./known-failures.js";
 import { summarizeReason } from "./reason-summary.js";
 import { runSuites, type PartReport, type RunReport } from "./runner.js";
 
@@ -33,9 +26,7 @@ const THRESHOLDS: readonly (readonly [string, number])[] = [
 
 const corpus = chooseCorpus(undefined, process.env, process.cwd());
 const present = isCorpus(corpus.path);
-const title = present
-  ? `conformance against ${corpus.path}`
-  : `conformance: SKIPPED, corpus not found at ${corpus.path} (set ANVIL_CORPUS=DIR)`;
+const title = present ? `conformance against ${corpus.path}` : `conformance: SKIPPED, corpus not found at ${corpus.path} (set ANVIL_CORPUS=DIR)`;
 
 describe.skipIf(!present)(title, () => {
   let report: RunReport;
@@ -62,10 +53,9 @@ describe.skipIf(!present)(title, () => {
         .slice(0, 10)
         .map((r) => `  ${r.case}: ${summarizeReason(r.reason ?? "", 160)}`)
         .join("\n");
-      expect(
-        (100 * p.counts.passed) / total,
-        `${p.suite}/${p.part}: ${p.counts.passed}/${total} passed, need ${min}%\n${failures}`,
-      ).toBeGreaterThanOrEqual(min);
+      expect((100 * p.counts.passed) / total, `${p.suite}/${p.part}: ${p.counts.passed}/${total} passed, need ${min}%\n${failures}`).toBeGreaterThanOrEqual(
+        min,
+      );
     }
   });
 

@@ -53,9 +53,7 @@ export function missingCorpusMessage(choice: CorpusChoice): string {
       : choice.source === "--corpus"
         ? "the --corpus option"
         : `the ${CORPUS_ENV} environment variable`;
-  const problem = isDirectory(choice.path)
-    ? "exists but is not a conformance corpus (it has no idl/ or protocol-tests/ folder)"
-    : "does not exist";
+  const problem = isDirectory(choice.path) ? "exists but is not a conformance corpus (it has no idl/ or protocol-tests/ folder)" : "does not exist";
   return [
     `error: conformance corpus not found.`,
     `  tried: ${choice.path} (from ${from}), which ${problem}.`,

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseErrorfile } from "./errorfile.js";
-import {
-  countsWhenUnexpected,
-  describeMismatch,
-  eventIdContains,
-  eventMatches,
-  formatEventLine,
-  matchEvents,
-  type EventLike,
-} from "./event-matching.js";
+import { countsWhenUnexpected, describeMismatch, eventIdContains, eventMatches, formatEventLine, matchEvents, type EventLike } from "./event-matching.js";
 
 const expected = (line: string) => parseErrorfile(line)[0]!;
 
@@ -140,16 +132,9 @@ describe("matchEvents", () => {
 
 describe("describeMismatch", () => {
   it("shows the unmatched expected lines and the unexpected events", () => {
-    const m = matchEvents(parseErrorfile("[ERROR] a#B: wanted | Model"), [
-      { severity: "ERROR", id: "Model", message: "got\nthis", shapeId: "a#C" },
-    ]);
+    const m = matchEvents(parseErrorfile("[ERROR] a#B: wanted | Model"), [{ severity: "ERROR", id: "Model", message: "got\nthis", shapeId: "a#C" }]);
     expect(describeMismatch(m)).toBe(
-      [
-        "expected but not found (1):",
-        "  [ERROR] a#B: wanted | Model",
-        "unexpected (1):",
-        "  [ERROR] a#C: got\\nthis | Model",
-      ].join("\n"),
+      ["expected but not found (1):", "  [ERROR] a#B: wanted | Model", "unexpected (1):", "  [ERROR] a#C: got\\nthis | Model"].join("\n"),
     );
   });
 
@@ -162,8 +147,6 @@ describe("describeMismatch", () => {
 
 describe("formatEventLine", () => {
   it("writes suppressed events with their reason", () => {
-    expect(formatEventLine({ severity: "SUPPRESSED", id: "X", message: "m", shapeId: "a#B", suppressionReason: "r" })).toBe(
-      "[SUPPRESSED] a#B: m (r) | X",
-    );
+    expect(formatEventLine({ severity: "SUPPRESSED", id: "X", message: "m", shapeId: "a#B", suppressionReason: "r" })).toBe("[SUPPRESSED] a#B: m (r) | X");
   });
 });

@@ -93,7 +93,10 @@ export function describeMismatch(match: EventMatch, maxLines = 10): string | und
     for (const item of items.slice(0, maxLines)) lines.push(`  ${item}`);
     if (items.length > maxLines) lines.push(`  ... and ${items.length - maxLines} more`);
   };
-  section("expected but not found", match.unmatched.map((e) => e.text));
+  section(
+    "expected but not found",
+    match.unmatched.map((e) => e.text),
+  );
   section("unexpected", match.unexpected.map(formatEventLine));
   return lines.join("\n");
 }

@@ -17,9 +17,7 @@ describe("formatTable", () => {
       ],
       ["total", "101"],
     );
-    expect(text).toBe(
-      ["name         n", "---------  ---", "a            1", "long name  100", "---------  ---", "total      101"].join("\n"),
-    );
+    expect(text).toBe(["name         n", "---------  ---", "a            1", "long name  100", "---------  ---", "total      101"].join("\n"));
   });
 });
 

@@ -30,13 +30,7 @@ export function formatReport(report: RunReport, options: FormatOptions = {}): st
     { header: "failed", align: "right" },
     { header: "skipped", align: "right" },
   ] as const;
-  const rows = report.parts.map((p) => [
-    p.suite,
-    p.part,
-    String(p.counts.passed),
-    String(p.counts.failed),
-    String(p.counts.skipped),
-  ]);
+  const rows = report.parts.map((p) => [p.suite, p.part, String(p.counts.passed), String(p.counts.failed), String(p.counts.skipped)]);
   const t = report.totals;
   out.push(formatTable(columns, rows, ["total", "", String(t.passed), String(t.failed), String(t.skipped)]));
 

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkInvalidExpectation,
-  normalizeErrorText,
-  parseInvalidExpectation,
-  searchableEventText,
-} from "./invalid-expectation.js";
+import { checkInvalidExpectation, normalizeErrorText, parseInvalidExpectation, searchableEventText } from "./invalid-expectation.js";
 
 describe("normalizeErrorText", () => {
   it.each([
@@ -23,7 +18,7 @@ describe("parseInvalidExpectation", () => {
   it.each([
     {
       name: "with position",
-      source: "// Parse problem at line 4, column 12: bad token | Model\n$version: \"2\"\n",
+      source: '// Parse problem at line 4, column 12: bad token | Model\n$version: "2"\n',
       text: "Parse problem at line 4, column 12: bad token | Model",
       position: { line: 4, column: 12 },
     },

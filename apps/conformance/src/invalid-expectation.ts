@@ -57,8 +57,7 @@ export function checkInvalidExpectation(
   events: readonly (EventLike & { readonly location?: { readonly line: number; readonly column: number } })[],
 ): InvalidCheck {
   const errors = events.filter(isRejecting);
-  const messageMatched =
-    expectation.text !== "" && errors.some((e) => searchableEventText(e).includes(expectation.text));
+  const messageMatched = expectation.text !== "" && errors.some((e) => searchableEventText(e).includes(expectation.text));
   const pos = expectation.position;
   const positionMatched =
     pos !== undefined &&

@@ -18,7 +18,10 @@ describe("jsonAstEquals", () => {
         smithy: "2.0",
         shapes: {
           "a#B": { type: "string" },
-          "a#A": { members: { b: { traits: { "smithy.api#required": {} }, target: "smithy.api#Integer" }, a: { target: "smithy.api#String" } }, type: "structure" },
+          "a#A": {
+            members: { b: { traits: { "smithy.api#required": {} }, target: "smithy.api#Integer" }, a: { target: "smithy.api#String" } },
+            type: "structure",
+          },
         },
       },
       equal: true,

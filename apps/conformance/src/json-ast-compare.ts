@@ -33,12 +33,7 @@ export interface CanonicalJsonAst {
 }
 
 /** Shape properties whose values are sets of references (order does not matter). */
-export const SET_VALUED_PROPERTIES: ReadonlySet<string> = new Set([
-  "mixins",
-  "operations",
-  "resources",
-  "collectionOperations",
-]);
+export const SET_VALUED_PROPERTIES: ReadonlySet<string> = new Set(["mixins", "operations", "resources", "collectionOperations"]);
 
 /** List and map member properties, normalized like entries of `members`. */
 const MEMBER_PROPERTIES: ReadonlySet<string> = new Set(["member", "key", "value"]);
@@ -90,10 +85,7 @@ function mergeApplies(input: Record<string, unknown>): Record<string, Record<str
     if (dollar >= 0) {
       const name = id.slice(dollar + 1);
       const listOrMapMember = container[name];
-      holder =
-        MEMBER_PROPERTIES.has(name) && isPlainObject(listOrMapMember)
-          ? listOrMapMember
-          : childObject(childObject(container, "members"), name);
+      holder = MEMBER_PROPERTIES.has(name) && isPlainObject(listOrMapMember) ? listOrMapMember : childObject(childObject(container, "members"), name);
     }
     holder["traits"] = { ...(isPlainObject(holder["traits"]) ? holder["traits"] : {}), ...structuredClone(traits) };
   }

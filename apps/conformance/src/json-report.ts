@@ -42,9 +42,7 @@ export function toJsonReport(report: RunReport): JsonReport {
     const repaired = part.results.filter((r) => r.repairs !== undefined);
     suite.parts[part.part] = {
       ...part.counts,
-      failures: part.results
-        .filter((r) => r.status === "failed")
-        .map((r) => ({ case: r.case, reason: r.reason ?? "" })),
+      failures: part.results.filter((r) => r.status === "failed").map((r) => ({ case: r.case, reason: r.reason ?? "" })),
       ...(repaired.length === 0 ? {} : { repaired: repaired.map((r) => ({ case: r.case, status: r.status, repairs: r.repairs ?? [] })) }),
     };
   }

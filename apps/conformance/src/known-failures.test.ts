@@ -2,23 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  compareKnownFailures,
-  failuresOf,
-  keepKnownReasons,
-  readKnownFailures,
-  restrictToParts,
-  writeKnownFailures,
-} from "./known-failures.js";
+import { compareKnownFailures, failuresOf, keepKnownReasons, readKnownFailures, restrictToParts, writeKnownFailures } from "./known-failures.js";
 import { partReport, runReport } from "./report-fixtures.js";
 import { failed, passed } from "./suite.js";
 
 describe("failuresOf", () => {
   it("keys failures by suite/part with one-line reasons", () => {
-    const report = runReport([
-      partReport("idl", "valid", [passed("a"), failed("b", "first\n  second")]),
-      partReport("idl", "flattened", [passed("c")]),
-    ]);
+    const report = runReport([partReport("idl", "valid", [passed("a"), failed("b", "first\n  second")]), partReport("idl", "flattened", [passed("c")])]);
     expect(failuresOf(report)).toEqual({ "idl/valid": { b: "first second" } });
   });
 });
@@ -48,9 +38,7 @@ describe("read and write", () => {
   it("round-trips with sorted keys", () => {
     const file = join(dir, "k.json");
     writeKnownFailures({ "z/p": { b: "2", a: "1" }, "a/p": { c: "3" } }, file);
-    expect(readFileSync(file, "utf8")).toBe(
-      '{\n  "a/p": {\n    "c": "3"\n  },\n  "z/p": {\n    "a": "1",\n    "b": "2"\n  }\n}\n',
-    );
+    expect(readFileSync(file, "utf8")).toBe('{\n  "a/p": {\n    "c": "3"\n  },\n  "z/p": {\n    "a": "1",\n    "b": "2"\n  }\n}\n');
     expect(readKnownFailures(file)).toEqual({ "a/p": { c: "3" }, "z/p": { a: "1", b: "2" } });
   });
 

@@ -37,8 +37,7 @@ export interface KnownFailuresDiff {
 
 /** Compares the cases (not the reasons) of two known-failures documents. */
 export function compareKnownFailures(known: KnownFailures, actual: KnownFailures): KnownFailuresDiff {
-  const flatten = (k: KnownFailures): Set<string> =>
-    new Set(Object.entries(k).flatMap(([part, cases]) => Object.keys(cases).map((c) => `${part}: ${c}`)));
+  const flatten = (k: KnownFailures): Set<string> => new Set(Object.entries(k).flatMap(([part, cases]) => Object.keys(cases).map((c) => `${part}: ${c}`)));
   const knownSet = flatten(known);
   const actualSet = flatten(actual);
   return {
@@ -84,7 +83,11 @@ export function writeKnownFailures(known: KnownFailures, path: string = KNOWN_FA
   const sorted: KnownFailures = {};
   for (const part of Object.keys(known).sort(compareStrings)) {
     const cases = known[part]!;
-    sorted[part] = Object.fromEntries(Object.keys(cases).sort(compareStrings).map((c) => [c, cases[c]!]));
+    sorted[part] = Object.fromEntries(
+      Object.keys(cases)
+        .sort(compareStrings)
+        .map((c) => [c, cases[c]!]),
+    );
   }
   writeFileSync(path, `${JSON.stringify(sorted, null, 2)}\n`);
 }

@@ -10,10 +10,7 @@ const corpus = mkdtempSync(join(tmpdir(), "anvil-cli-"));
 mkdirSync(join(corpus, "idl"));
 afterAll(() => rmSync(corpus, { recursive: true, force: true }));
 
-const suites: Suite[] = [
-  fakeSuite("good", { p: [passed("a")] }),
-  fakeSuite("bad", { q: [passed("b"), failed("c", "reason c")] }),
-];
+const suites: Suite[] = [fakeSuite("good", { p: [passed("a")] }), fakeSuite("bad", { q: [passed("b"), failed("c", "reason c")] })];
 
 async function cli(argv: string[], env: Record<string, string> = {}) {
   let stdout = "";

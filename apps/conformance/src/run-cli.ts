@@ -59,8 +59,7 @@ export async function runCli(ctx: CliContext): Promise<number> {
 
   ctx.stderr(`corpus: ${corpus.path}\n`);
   const report = await runSuites(suites, corpus.path, {
-    onPart: (p) =>
-      ctx.stderr(`  ${p.suite}/${p.part}: ${formatCounts(p.counts)} (${(p.millis / 1000).toFixed(1)}s)\n`),
+    onPart: (p) => ctx.stderr(`  ${p.suite}/${p.part}: ${formatCounts(p.counts)} (${(p.millis / 1000).toFixed(1)}s)\n`),
   });
   ctx.stdout(`${formatReport(report, { maxFailuresPerPart: args.maxFailures })}\n`);
 

@@ -118,7 +118,11 @@ describe.skipIf(!available)("documentation in a browser", () => {
     expect((await status.textContent())?.trim()).toBe("200");
     const shown = await op.locator(".live-responses-table .response-col_description pre").first().textContent();
     const expected = await (
-      await fetch(`${example.weather.url}/`, { method: "POST", headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" }, body: `{"cityId":"seattle"}` })
+      await fetch(`${example.weather.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" },
+        body: `{"cityId":"seattle"}`,
+      })
     ).json();
     expect(JSON.parse(shown ?? "")).toEqual(expected);
     await op.screenshot({ path: join(ARTIFACTS, "openapi-try-it-awsjson.png") });

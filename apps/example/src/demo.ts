@@ -53,7 +53,11 @@ export async function demo(endpoints: DemoEndpoints, print: Print = console.log)
 async function main(): Promise<void> {
   if (process.argv.includes("--self")) {
     const servers = createWeatherServers(createWeatherHandler(createStore(), { heartbeatMs: 200 }));
-    const [weather, weatherGrpc, simple] = await Promise.all([listen(servers.weather), listen(servers.weatherGrpc, { http2: true }), listen(servers.simpleWeather)]);
+    const [weather, weatherGrpc, simple] = await Promise.all([
+      listen(servers.weather),
+      listen(servers.weatherGrpc, { http2: true }),
+      listen(servers.simpleWeather),
+    ]);
     try {
       await demo({ weather: weather.url, weatherGrpc: weatherGrpc.url, simpleWeather: simple.url });
     } finally {

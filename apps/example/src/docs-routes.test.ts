@@ -29,7 +29,11 @@ describe("documentation routes", () => {
     expect(photoPaths).toEqual(["/cities/{cityId}/photos/{photoKey}"]);
     // Alerts are an event stream under every protocol.
     const paths = document.paths as Record<string, Record<string, { responses: Record<string, { content: object }> }>>;
-    for (const [path, method] of [["/cities/{cityId}/alerts", "get"], ["/#X-Amz-Target=Weather.WatchAlerts", "post"], ["/service/Weather/operation/WatchAlerts", "post"]] as const) {
+    for (const [path, method] of [
+      ["/cities/{cityId}/alerts", "get"],
+      ["/#X-Amz-Target=Weather.WatchAlerts", "post"],
+      ["/service/Weather/operation/WatchAlerts", "post"],
+    ] as const) {
       expect(Object.keys(paths[path]![method]!.responses["200"]!.content), path).toEqual(["application/vnd.amazon.eventstream"]);
     }
     const config = await createConfig({ extends: ["recommended"] });

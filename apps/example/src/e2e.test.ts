@@ -5,16 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { collectBytes, SerializationError } from "@anvil/core";
-import {
-  AlertLevel,
-  CityAlreadyExists,
-  NoSuchCity,
-  NoSuchPhoto,
-  ServiceUnavailable,
-  Sky,
-  ValidationException,
-  Weather,
-} from "./generated/weather.js";
+import { AlertLevel, CityAlreadyExists, NoSuchCity, NoSuchPhoto, ServiceUnavailable, Sky, ValidationException, Weather } from "./generated/weather.js";
 import { NOW, type RunningExample, startExample } from "./testing.js";
 import { BLOB_STREAMING_PROTOCOLS } from "./tour.js";
 
@@ -179,7 +170,13 @@ describe.each(Weather.protocols.map((p) => [p]))("Weather over %s", (protocol) =
   });
 
   describe("reportObservation", () => {
-    const observation = { temperatureC: 18.5, sky: Sky.CLOUDY, readings: { humidity: 0.6, windKph: 14 }, raw: bytes("RAW"), extras: { firmware: "2.1", calibrated: true, offsets: [0.1, -0.2] } };
+    const observation = {
+      temperatureC: 18.5,
+      sky: Sky.CLOUDY,
+      readings: { humidity: 0.6, windKph: 14 },
+      raw: bytes("RAW"),
+      extras: { firmware: "2.1", calibrated: true, offsets: [0.1, -0.2] },
+    };
     const station = `${cityId.slice(0, 3).toUpperCase()}-01`;
 
     it("stores the reading (a structure payload with a map, a blob and a document); 201 first, 200 after", async () => {
@@ -296,7 +293,6 @@ describe.each(Weather.protocols.map((p) => [p]))("Weather over %s", (protocol) =
       expect(NoSuchCity.is(await failure(client().watchAlerts({ cityId: "atlantis" })))).toBe(true);
     });
   });
-
 });
 
 describe("SimpleWeather over alloy#simpleRestJson: the same handler, another wire", () => {
@@ -339,10 +335,42 @@ describe("malformed requests get a 400-class answer in the protocol's format, ne
     ["restJson1: a query value whose escapes are not UTF-8", "GET", "/cities?nextToken=%FF", {}, undefined, 400, "SerializationException"],
     ["restJson1: a single-valued query parameter given twice", "GET", "/cities?pageSize=1&pageSize=2", {}, undefined, 400, "SerializationException"],
     ["awsJson1_1: an unknown operation", "POST", "/", { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.Nope" }, "{}", 404, undefined],
-    ["awsJson1_1: a wrong type", "POST", "/", { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" }, '{"cityId":42}', 400, undefined],
-    ["rpcv2Cbor: bytes that are not CBOR", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/cbor", "smithy-protocol": "rpc-v2-cbor" }, "\xff\xff", 400, undefined],
-    ["rpcv2Cbor: a JSON body", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/json", "smithy-protocol": "rpc-v2-cbor" }, '{"cityId":"paris"}', 415, undefined],
-    ["rpcv2Cbor: an Accept without CBOR", "POST", "/service/Weather/operation/GetCity", { "content-type": "application/cbor", accept: "application/json", "smithy-protocol": "rpc-v2-cbor" }, undefined, 406, undefined],
+    [
+      "awsJson1_1: a wrong type",
+      "POST",
+      "/",
+      { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.GetCity" },
+      '{"cityId":42}',
+      400,
+      undefined,
+    ],
+    [
+      "rpcv2Cbor: bytes that are not CBOR",
+      "POST",
+      "/service/Weather/operation/GetCity",
+      { "content-type": "application/cbor", "smithy-protocol": "rpc-v2-cbor" },
+      "\xff\xff",
+      400,
+      undefined,
+    ],
+    [
+      "rpcv2Cbor: a JSON body",
+      "POST",
+      "/service/Weather/operation/GetCity",
+      { "content-type": "application/json", "smithy-protocol": "rpc-v2-cbor" },
+      '{"cityId":"paris"}',
+      415,
+      undefined,
+    ],
+    [
+      "rpcv2Cbor: an Accept without CBOR",
+      "POST",
+      "/service/Weather/operation/GetCity",
+      { "content-type": "application/cbor", accept: "application/json", "smithy-protocol": "rpc-v2-cbor" },
+      undefined,
+      406,
+      undefined,
+    ],
   ] as const)("%s", async (_what, method, path, headers, body, status, errorType) => {
     const response = await fetch(`${example.weather.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     expect(response.status).toBe(status);

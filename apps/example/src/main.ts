@@ -28,10 +28,14 @@ const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 
 console.log(`${fake ? "Answering from the generated fake (the model's @examples), not the handlers.\n" : ""}Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
 WeatherGrpc service (alloy.proto#grpc, h2c)           ${weatherGrpc.url}
 SimpleWeather service (alloy#simpleRestJson)          ${simple.url}
-${docs ? `
+${
+  docs
+    ? `
 API explorer      ${weather.url}/openapi   (OpenAPI document: ${weather.url}/openapi.json)
 Reference docs    ${weather.url}/docs/      (--no-docs turns both off)
-` : ""}
+`
+    : ""
+}
 Try:
   curl -s ${weather.url}/cities/seattle
   curl -s '${weather.url}/cities?pageSize=2&tag=capital'

@@ -25,7 +25,8 @@ async function serve(server: Parameters<typeof listen>[0]): Promise<NodeListener
   return listener;
 }
 
-const client = (listener: NodeListener, protocol: string) => createClient(Weather, { endpoint: listener.url, protocols: PROTOCOLS, protocol, retry: { maxAttempts: 1 } });
+const client = (listener: NodeListener, protocol: string) =>
+  createClient(Weather, { endpoint: listener.url, protocols: PROTOCOLS, protocol, retry: { maxAttempts: 1 } });
 
 describe("registration on the generated Weather service", () => {
   it("serves every operation over every declared protocol from one whole-service handler, with the protocol in the context", async () => {
@@ -60,19 +61,27 @@ describe("registration on the generated Weather service", () => {
 
   it("refuses to start when an operation has no handler, naming it", () => {
     const { watchAlerts: _left, ...partial } = createWeatherHandler(createStore());
-    expect(() => createServer(Weather, { protocols: PROTOCOLS }).register(partial as unknown as WeatherHandler<HandlerContext>).mapService().start()).toThrow(
-      "the service handler has no method watchAlerts (example.weather#WatchAlerts)",
-    );
+    expect(() =>
+      createServer(Weather, { protocols: PROTOCOLS })
+        .register(partial as unknown as WeatherHandler<HandlerContext>)
+        .mapService()
+        .start(),
+    ).toThrow("the service handler has no method watchAlerts (example.weather#WatchAlerts)");
   });
 
   it("refuses to start when a declared protocol has no implementation", () => {
-    expect(() => createServer(Weather, { protocols: PROTOCOLS.slice(0, 1) }).register(createWeatherHandler(createStore())).mapService().start()).toThrow(
-      "no implementation of protocol aws.protocols#awsJson1_1 was given",
-    );
+    expect(() =>
+      createServer(Weather, { protocols: PROTOCOLS.slice(0, 1) })
+        .register(createWeatherHandler(createStore()))
+        .mapService()
+        .start(),
+    ).toThrow("no implementation of protocol aws.protocols#awsJson1_1 was given");
   });
 
   it("serves only the protocols it maps", async () => {
-    const listener = await serve(createServer(Weather, { protocols: PROTOCOLS }).register(createWeatherHandler(createStore())).mapService("smithy.protocols#rpcv2Cbor"));
+    const listener = await serve(
+      createServer(Weather, { protocols: PROTOCOLS }).register(createWeatherHandler(createStore())).mapService("smithy.protocols#rpcv2Cbor"),
+    );
     expect((await client(listener, "smithy.protocols#rpcv2Cbor").getCity({ cityId: "paris" })).city.cityId).toBe("paris");
     await expect(client(listener, "aws.protocols#restJson1").getCity({ cityId: "paris" })).rejects.toMatchObject({ $metadata: { httpStatus: 404 } });
   });

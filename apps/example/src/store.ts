@@ -56,9 +56,30 @@ export function createStore(options: StoreOptions = {}): WeatherStore {
   const store: WeatherStore = {
     cities: new Map([
       city({ cityId: "paris", name: "Paris", country: "FR", coordinates: { latitude: 48.8566, longitude: 2.3522 }, population: 2_102_650, tags: ["capital"] }),
-      city({ cityId: "reykjavik", name: "Reykjavík", country: "IS", coordinates: { latitude: 64.1466, longitude: -21.9426 }, population: 139_875, tags: ["capital", "coastal"] }),
-      city({ cityId: "seattle", name: "Seattle", country: "US", coordinates: { latitude: 47.6062, longitude: -122.3321 }, population: 737_015, tags: ["coastal", "rainy"] }),
-      city({ cityId: "tokyo", name: "Tokyo", country: "JP", coordinates: { latitude: 35.6762, longitude: 139.6503 }, population: 14_094_034, tags: ["capital", "coastal"] }),
+      city({
+        cityId: "reykjavik",
+        name: "Reykjavík",
+        country: "IS",
+        coordinates: { latitude: 64.1466, longitude: -21.9426 },
+        population: 139_875,
+        tags: ["capital", "coastal"],
+      }),
+      city({
+        cityId: "seattle",
+        name: "Seattle",
+        country: "US",
+        coordinates: { latitude: 47.6062, longitude: -122.3321 },
+        population: 737_015,
+        tags: ["coastal", "rainy"],
+      }),
+      city({
+        cityId: "tokyo",
+        name: "Tokyo",
+        country: "JP",
+        coordinates: { latitude: 35.6762, longitude: 139.6503 },
+        population: 14_094_034,
+        tags: ["capital", "coastal"],
+      }),
     ]),
     photos: new Map([["seattle/skyline/night.jpg", { contentType: "image/jpeg", metadata: { photographer: "ana" }, chunks: [SKYLINE] }]]),
     alerts: new Map([["reykjavik", [{ level: 3, headline: "Gale warning for the capital region", issuedAt: EPOCH }]]]),

@@ -35,7 +35,11 @@ export async function startExample(options: WeatherHandlerOptions = { heartbeatM
   const store = createStore({ now: () => NOW });
   const internalErrors: unknown[] = [];
   const servers = createWeatherServers(createWeatherHandler(store, options), { onInternalError: (e) => internalErrors.push(e) });
-  const [weather, simpleWeather, weatherGrpc] = await Promise.all([listen(servers.weather), listen(servers.simpleWeather), listen(servers.weatherGrpc, { http2: true })]);
+  const [weather, simpleWeather, weatherGrpc] = await Promise.all([
+    listen(servers.weather),
+    listen(servers.simpleWeather),
+    listen(servers.weatherGrpc, { http2: true }),
+  ]);
   const transport = http2Transport();
   return {
     store,

@@ -72,7 +72,9 @@ async function tourObservations(weather: Client<typeof WeatherGrpc> | Client<typ
     observedAt: new Date(),
     observation: { temperatureC: 21.5, sky: Sky.CLEAR, readings: { humidity: 0.41 }, raw: Uint8Array.of(1, 2, 3), extras: { firmware: "2.1" } },
   });
-  print(`reportObservation(paris, PAR-01) → ${first.observationId}, status ${first.status ?? first.$metadata.httpStatus}, received ${first.receivedAt.toISOString()}`);
+  print(
+    `reportObservation(paris, PAR-01) → ${first.observationId}, status ${first.status ?? first.$metadata.httpStatus}, received ${first.receivedAt.toISOString()}`,
+  );
   await expectError(print, "reportObservation(paris, PAR-99)", ServiceUnavailable, () =>
     weather.reportObservation({ cityId: "paris", stationId: "PAR-99", observation: { temperatureC: 20, sky: Sky.CLOUDY } }),
   );
@@ -137,7 +139,9 @@ export async function tourShared(weather: Client<typeof SimpleWeather>, protocol
   for (const day of forecast.days) {
     const p = day.precipitation;
     const precipitation = p.$case === "rainMm" ? `${p.value} mm rain` : p.$case === "snowCm" ? `${p.value} cm snow` : "dry";
-    print(`getForecast(paris) → ${day.date.toISOString().slice(0, 10)}: ${day.sky}, ${day.lowC}…${day.highC} °C, ${precipitation}, alert level ${day.alertLevel}`);
+    print(
+      `getForecast(paris) → ${day.date.toISOString().slice(0, 10)}: ${day.sky}, ${day.lowC}…${day.highC} °C, ${precipitation}, alert level ${day.alertLevel}`,
+    );
   }
   await expectError(print, "getForecast(paris, days 11)", ValidationException, () => weather.getForecast({ cityId: "paris", days: 11 }));
 }

@@ -80,7 +80,9 @@ describe("calls", () => {
   });
 
   it("rejects a configuration whose protocols the service does not declare", () => {
-    expect(() => createClient(Things, { endpoint: "http://x", protocols: [testJson("other#p")] })).toThrow(/declares test#json; none of the protocols given \(other#p\)/);
+    expect(() => createClient(Things, { endpoint: "http://x", protocols: [testJson("other#p")] })).toThrow(
+      /declares test#json; none of the protocols given \(other#p\)/,
+    );
     expect(() => createClient(Things, { endpoint: "not a url", protocols: [testJson()] })).toThrow(/is not a URL/);
     expect(() => createClient(Things, { protocols: [testJson()] } as unknown as Parameters<typeof createClient>[1])).toThrow(/an endpoint is required/);
     expect(() => createClient(Things, { endpoint: "http://x", protocols: [testJson()], protocol: "nope#p" })).toThrow(/nope#p is not among/);
@@ -97,14 +99,23 @@ describe("protocol selection", () => {
 
   it("speaks the first protocol the service declares among those given", async () => {
     hits.length = 0;
-    const client = createClient(declaring, { endpoint: "http://x", protocols: [spy("test#b"), spy("test#a")], transport: scriptedTransport([ok({ id: "a" })]) });
+    const client = createClient(declaring, {
+      endpoint: "http://x",
+      protocols: [spy("test#b"), spy("test#a")],
+      transport: scriptedTransport([ok({ id: "a" })]),
+    });
     await client.getThing({ id: "a" });
     expect(hits).toEqual(["test#a"]);
   });
 
   it("speaks the protocol named by `protocol`", async () => {
     hits.length = 0;
-    const client = createClient(declaring, { endpoint: "http://x", protocols: [spy("test#a"), spy("test#b")], protocol: "test#b", transport: scriptedTransport([ok({ id: "a" })]) });
+    const client = createClient(declaring, {
+      endpoint: "http://x",
+      protocols: [spy("test#a"), spy("test#b")],
+      protocol: "test#b",
+      transport: scriptedTransport([ok({ id: "a" })]),
+    });
     await client.getThing({ id: "a" });
     expect(hits).toEqual(["test#b"]);
   });
@@ -287,7 +298,9 @@ describe("abort and timeout", () => {
   });
 
   it("passes no signal down when the call has none", async () => {
-    const { client, transport } = setup([(request) => Promise.resolve({ status: 200, headers: new Headers(), body: new TextEncoder().encode(`{"id":"${request.signal === undefined}"}`) })]);
+    const { client, transport } = setup([
+      (request) => Promise.resolve({ status: 200, headers: new Headers(), body: new TextEncoder().encode(`{"id":"${request.signal === undefined}"}`) }),
+    ]);
     expect((await client.getThing({ id: "a" })).id).toBe("true");
     expect(transport.seen).toHaveLength(1);
   });
@@ -332,7 +345,14 @@ describe("interceptors", () => {
     };
     const { client, transport } = setup([err("Busy", 503), ok({ id: "a" })], { interceptors: [first, second] });
     await client.getThing({ id: "a" });
-    expect(log).toEqual(["first before 1", "second before sees x-attempt=1", "first after 1", "first before 2", "second before sees x-attempt=2", "first after 2"]);
+    expect(log).toEqual([
+      "first before 1",
+      "second before sees x-attempt=1",
+      "first after 1",
+      "first before 2",
+      "second before sees x-attempt=2",
+      "first after 2",
+    ]);
     expect(transport.seen.map((r) => r.headers.get("x-attempt"))).toEqual(["1", "2"]);
     expect(Busy.is(results[0]!.error)).toBe(true);
     expect(results[0]!.response?.status).toBe(503);
@@ -389,9 +409,12 @@ describe("errors without a response", () => {
   });
 
   it("describe the last attempt, not an earlier response", async () => {
-    const { client } = setup([{ ...err("Busy", 503), headers: { "x-error": "Busy", "x-amzn-requestid": "r1" } }, { throws: new TransportError("ECONNRESET", "reset") }], {
-      retry: { maxAttempts: 2, random: () => 0.5 },
-    });
+    const { client } = setup(
+      [{ ...err("Busy", 503), headers: { "x-error": "Busy", "x-amzn-requestid": "r1" } }, { throws: new TransportError("ECONNRESET", "reset") }],
+      {
+        retry: { maxAttempts: 2, random: () => 0.5 },
+      },
+    );
     const error = await failure(client.getThing({ id: "a" }));
     expect(error.code).toBe("ECONNRESET");
     expect(error.$metadata).toEqual({ attempts: 2, totalRetryDelay: 50 });

@@ -171,7 +171,11 @@ async function attempts(
       result = { request: sent, ...(response === undefined ? {} : { response }), error: callError(error, signal, operation) };
     }
     // The metadata describes the last attempt: a response of an earlier one does not carry over.
-    facts = { attempts: attempt, totalRetryDelay: facts.totalRetryDelay, ...(response === undefined ? {} : { status: response.status, headers: response.headers }) };
+    facts = {
+      attempts: attempt,
+      totalRetryDelay: facts.totalRetryDelay,
+      ...(response === undefined ? {} : { status: response.status, headers: response.headers }),
+    };
     for (const interceptor of config.interceptors) {
       if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
     }
@@ -192,7 +196,11 @@ async function attempts(
 }
 
 /** Adds the client's and the call's headers to a request. */
-function withExtraHeaders(request: HttpRequest, fixed: readonly (readonly [string, string])[], perCall: Readonly<Record<string, string>> | undefined): HttpRequest {
+function withExtraHeaders(
+  request: HttpRequest,
+  fixed: readonly (readonly [string, string])[],
+  perCall: Readonly<Record<string, string>> | undefined,
+): HttpRequest {
   if (fixed.length === 0 && perCall === undefined) return request;
   const headers = new HttpHeaders(request.headers);
   for (const [name, value] of fixed) headers.set(name, value);

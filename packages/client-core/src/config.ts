@@ -121,7 +121,9 @@ function platformHttp2Transport(): Transport | undefined {
 function parseEndpoint(endpoint: string | URL | undefined): URL {
   // Plain JavaScript callers can leave it out: Anvil resolves no endpoint from a model's rule set or a region.
   if (endpoint === undefined || endpoint === "") {
-    throw new TypeError("createClient: an endpoint is required, e.g. { endpoint: \"https://api.example.com\" } (endpoints are not resolved from a region or the model's endpoint rules)");
+    throw new TypeError(
+      'createClient: an endpoint is required, e.g. { endpoint: "https://api.example.com" } (endpoints are not resolved from a region or the model\'s endpoint rules)',
+    );
   }
   let url: URL;
   try {

@@ -8,7 +8,15 @@
  * module at run time): `@anvil/client-core/node` passes it, and a client
  * whose protocol needs HTTP/2 makes one itself where the platform has it.
  */
-import type { ClientHttp2Session, ClientHttp2Stream, connect as Connect, Http2Session, IncomingHttpHeaders, OutgoingHttpHeaders, SecureClientSessionOptions } from "node:http2";
+import type {
+  ClientHttp2Session,
+  ClientHttp2Stream,
+  connect as Connect,
+  Http2Session,
+  IncomingHttpHeaders,
+  OutgoingHttpHeaders,
+  SecureClientSessionOptions,
+} from "node:http2";
 import { byteChunks, HttpHeaders, type HttpResponse, TransportError } from "@anvil/core";
 import type { Transport, TransportRequest } from "./transport.js";
 

@@ -34,6 +34,7 @@ export interface Interceptor {
    * Sees the request before it is signed and sent; returns the request to
    * send instead, or nothing to keep it.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: public API (etc/ report); `void` lets an interceptor return nothing
   beforeAttempt?(request: HttpRequest, context: AttemptContext): HttpRequest | void | Promise<HttpRequest | void>;
   /** Observes how the attempt ended (logging, metrics, tracing). */
   afterAttempt?(result: AttemptResult, context: AttemptContext): void | Promise<void>;

@@ -53,7 +53,9 @@ export interface CallFacts {
 export function metadataOf(facts: CallFacts, known?: ResponseMetadata): ClientMetadata {
   // Built field by field: every call of a client makes one, and spreads of optional parts cost an object each.
   const out: { -readonly [K in keyof ClientMetadata]: ClientMetadata[K] } =
-    known === undefined ? { attempts: facts.attempts, totalRetryDelay: facts.totalRetryDelay } : { ...known, attempts: facts.attempts, totalRetryDelay: facts.totalRetryDelay };
+    known === undefined
+      ? { attempts: facts.attempts, totalRetryDelay: facts.totalRetryDelay }
+      : { ...known, attempts: facts.attempts, totalRetryDelay: facts.totalRetryDelay };
   // An error's own status wins: gRPC errors carry their gRPC status code there (the HTTP status is 200).
   const status = known?.httpStatus ?? facts.status;
   if (status !== undefined) {

@@ -6,7 +6,16 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { collectBytes, type HttpRequest, type HttpResponse, type OperationSchema, parseQuery, type Route, type ServerProtocol, type ServiceSchema } from "@anvil/core";
+import {
+  collectBytes,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  parseQuery,
+  type Route,
+  type ServerProtocol,
+  type ServiceSchema,
+} from "@anvil/core";
 import { errorClass, integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegen";
 import { awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1 } from "@anvil/protocol-restjson";

@@ -130,7 +130,8 @@ export function isIdempotent(operation: OperationSchema): boolean {
  */
 export function standardRetry(options: Partial<StandardRetryOptions> = {}): RetryStrategy {
   const o: StandardRetryOptions = { ...DEFAULTS, ...options };
-  if (!Number.isInteger(o.maxAttempts) || o.maxAttempts < 1) throw new RangeError(`standardRetry: maxAttempts must be a positive integer, got ${o.maxAttempts}`);
+  if (!Number.isInteger(o.maxAttempts) || o.maxAttempts < 1)
+    throw new RangeError(`standardRetry: maxAttempts must be a positive integer, got ${o.maxAttempts}`);
   return Object.freeze({
     maxAttempts: o.maxAttempts,
     retryDelay(context: RetryContext): number | undefined {

@@ -29,19 +29,19 @@ const TokenInput = struct<{ name: string; token?: string }>("test#TokenInput", [
   member("name", string, { required: true }),
   member("token", string, { idempotencyToken: true }),
 ]);
-const DownloadOutput = struct<{ data: AsyncIterable<Uint8Array> }>("test#DownloadOutput", [
-  member("data", blob, { required: true, streaming: true }),
-]);
-const UploadInput = struct<{ data: AsyncIterable<Uint8Array> | Uint8Array }>("test#UploadInput", [
-  member("data", blob, { required: true, streaming: true }),
-]);
+const DownloadOutput = struct<{ data: AsyncIterable<Uint8Array> }>("test#DownloadOutput", [member("data", blob, { required: true, streaming: true })]);
+const UploadInput = struct<{ data: AsyncIterable<Uint8Array> | Uint8Array }>("test#UploadInput", [member("data", blob, { required: true, streaming: true })]);
 
 export const ThrottledSchema = struct<{ message?: string }>("test#Throttled", [member("message", string)], {
   error: "client",
   httpError: 429,
   retryable: { throttling: true },
 });
-export const BusySchema = struct<{ message?: string }>("test#Busy", [member("message", string)], { error: "server", httpError: 503, retryable: { throttling: false } });
+export const BusySchema = struct<{ message?: string }>("test#Busy", [member("message", string)], {
+  error: "server",
+  httpError: 503,
+  retryable: { throttling: false },
+});
 export const NotFoundSchema = struct<{ message?: string }>("test#NotFound", [member("message", string)], { error: "client", httpError: 404 });
 export const Throttled = errorClass(ThrottledSchema);
 export const Busy = errorClass(BusySchema);

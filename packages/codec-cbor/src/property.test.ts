@@ -20,11 +20,23 @@ const everything = fc.record(
     big: fc.bigInt({ min: -(2n ** 130n), max: 2n ** 130n }).map((v) => (v >= -(2n ** 53n) + 1n && v <= 2n ** 53n - 1n ? Number(v) : v)),
     f32: fc.float({ noDefaultInfinity: false }).map(Math.fround),
     f64: fc.double(),
-    dec: fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), int(0, 12)).map(([m, s]) => BigDecimal.from(s === 0 ? m.toString() : `${m < 0n ? "-" : ""}${(m < 0n ? -m : m).toString().padStart(s + 1, "0").replace(new RegExp(`(\\d{${s}})$`), ".$1")}`)),
+    dec: fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), int(0, 12)).map(([m, s]) =>
+      BigDecimal.from(
+        s === 0
+          ? m.toString()
+          : `${m < 0n ? "-" : ""}${(m < 0n ? -m : m)
+              .toString()
+              .padStart(s + 1, "0")
+              .replace(new RegExp(`(\\d{${s}})$`), ".$1")}`,
+      ),
+    ),
     // epoch seconds as a double keep milliseconds exactly for years 1..9999
     time: fc.date({ min: new Date(-62135596800000), max: new Date(253402300799999), noInvalidDate: true }),
     // a null member is absent in a structure
-    doc: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v))).filter((v) => v !== null),
+    doc: fc
+      .jsonValue({ maxDepth: 3 })
+      .map((v) => JSON.parse(JSON.stringify(v)))
+      .filter((v) => v !== null),
     color: fc.constantFrom("red", "blue"),
     level: fc.constantFrom(1, 2),
     strings: fc.array(fc.string(), { maxLength: 5 }),
@@ -65,7 +77,10 @@ describe("properties", () => {
     })).node;
     const w = compileWriter(TreeSchema);
     const r = compileReader(TreeSchema);
-    fc.assert(fc.property(tree, (value) => void expect(r(w(value as never))).toEqual(value)), { numRuns: 200 });
+    fc.assert(
+      fc.property(tree, (value) => void expect(r(w(value as never))).toEqual(value)),
+      { numRuns: 200 },
+    );
   });
 
   it("random bytes only ever throw SerializationError", () => {
@@ -111,10 +126,13 @@ describe("properties", () => {
     const readDoc = compileReader(document);
     fc.assert(
       // raw cbor-x renames a `__proto__` key to `__proto_`; Anvil keeps it (see "reader: __proto__ keys")
-      fc.property(fc.jsonValue({ maxDepth: 4 }).filter((json) => !JSON.stringify(json).includes('"__proto__":')), (json) => {
-        const bytes = encode(json);
-        expect(readDoc(bytes)).toEqual(safeIntegersAsNumbers(decode(bytes)));
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }).filter((json) => !JSON.stringify(json).includes('"__proto__":')),
+        (json) => {
+          const bytes = encode(json);
+          expect(readDoc(bytes)).toEqual(safeIntegersAsNumbers(decode(bytes)));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -5,7 +5,13 @@ import { compileReader } from "./index.js";
 import { Choice, Defaults, Everything, Scalars, TreeSchema } from "./test-schemas.js";
 import { document } from "@anvil/core/codegen";
 
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, "").match(/../g)!.map((h) => parseInt(h, 16)));
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, "")
+      .match(/../g)!
+      .map((h) => parseInt(h, 16)),
+  );
 const readEverything = compileReader(Everything);
 /** A one-member map `{ name: <item> }` around raw item bytes. */
 const field = (name: string, item: string) => {

@@ -61,7 +61,36 @@ const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   ),
 })).value;
 
-const memberNames = ["bool", "str", "bytes", "i8", "i16", "i32", "i64", "big", "f32", "f64", "time", "color", "level", "strings", "sparseStrings", "times", "counts", "sparseCounts", "value", "children", "name", "size", "tags", "plain", "stringValue", "integerValue", "doubleValue", "extra"];
+const memberNames = [
+  "bool",
+  "str",
+  "bytes",
+  "i8",
+  "i16",
+  "i32",
+  "i64",
+  "big",
+  "f32",
+  "f64",
+  "time",
+  "color",
+  "level",
+  "strings",
+  "sparseStrings",
+  "times",
+  "counts",
+  "sparseCounts",
+  "value",
+  "children",
+  "name",
+  "size",
+  "tags",
+  "plain",
+  "stringValue",
+  "integerValue",
+  "doubleValue",
+  "extra",
+];
 const bodies = fc.dictionary(fc.constantFrom(...memberNames), anyValue, { maxKeys: 6 });
 
 describe("scan plan", () => {
@@ -122,14 +151,23 @@ describe("scan plan", () => {
     expect(scan(encode({ name: "n", size: 1, tags: [], plain: "p", name2: "m" }), 128, false, plan) & MATCHES_PLAN).toBe(0);
     // nested structures each keep their own place in their members
     const tree = planFor(TreeSchema);
-    const nested = { children: [{ value: 1, children: [{ value: 2 }] }, { children: [], value: 3 }], value: 4 };
+    const nested = {
+      children: [
+        { value: 1, children: [{ value: 2 }] },
+        { children: [], value: 3 },
+      ],
+      value: 4,
+    };
     expect(scan(encode(nested), 128, false, tree) & MATCHES_PLAN).toBe(MATCHES_PLAN);
     expect(scan(encode({ children: [{ value: 1, extra: 2 }], value: 4 }), 128, false, tree) & MATCHES_PLAN).toBe(0);
   });
 
   it("never keeps a structure's null member, whatever its member count", () => {
     for (const names of [["a"], ["a", "b"]]) {
-      const schema = struct(`test#Null${names.length}`, names.map((name) => member(name, string)));
+      const schema = struct(
+        `test#Null${names.length}`,
+        names.map((name) => member(name, string)),
+      );
       expect(scan(encode({ a: null }), 128, false, planFor(schema)) & MATCHES_PLAN).toBe(0);
       expect(Object.keys(compileReader(schema)(encode({ a: null })) as object)).toEqual([]);
     }

@@ -170,7 +170,8 @@ export function scan(b: Uint8Array, maxDepth: number, rewritten = false, plan?: 
               }
             }
           }
-          if (mat < 0) planned = false; // an unknown member: the converter drops it
+          if (mat < 0)
+            planned = false; // an unknown member: the converter drops it
           else {
             cursor = mat + Stride.MEMBER;
             en = pm[mat]!;

@@ -1,7 +1,26 @@
 import type { StructSchema } from "@anvil/core";
 /** Schemas shared by the tests (not part of the package's exports). */
 import {
-  bigDecimal, bigInteger, blob, boolean, byte, document, double, enumeration, float, intEnum, integer, list, long, map, member, short, string, struct, timestamp, union,
+  bigDecimal,
+  bigInteger,
+  blob,
+  boolean,
+  byte,
+  document,
+  double,
+  enumeration,
+  float,
+  intEnum,
+  integer,
+  list,
+  long,
+  map,
+  member,
+  short,
+  string,
+  struct,
+  timestamp,
+  union,
 } from "@anvil/core/codegen";
 
 export const Scalars = struct("test#Scalars", [
@@ -17,8 +36,14 @@ export const Scalars = struct("test#Scalars", [
   member("blobValue", blob),
 ]);
 
-export const Color = enumeration("test#Color", [{ name: "RED", value: "red" }, { name: "BLUE", value: "blue" }]);
-export const Level = intEnum("test#Level", [{ name: "LOW", value: 1 }, { name: "HIGH", value: 2 }]);
+export const Color = enumeration("test#Color", [
+  { name: "RED", value: "red" },
+  { name: "BLUE", value: "blue" },
+]);
+export const Level = intEnum("test#Level", [
+  { name: "LOW", value: 1 },
+  { name: "HIGH", value: 2 },
+]);
 
 export const Nested = union("test#Nested", [member("stringValue", string)]);
 export const Choice = union("test#Choice", [member("stringValue", string), member("unionValue", Nested), member("numberValue", integer)]);
@@ -54,8 +79,16 @@ export const Defaults = struct("test#Defaults", [
   member("plain", string),
 ]);
 
-export interface Tree { value?: number; children?: Tree[] }
+export interface Tree {
+  value?: number;
+  children?: Tree[];
+}
 export const TreeSchema: StructSchema<Tree> = struct<Tree>("test#Tree", [
   member("value", integer),
-  member("children", () => list("test#Trees", member("member", () => TreeSchema))),
+  member("children", () =>
+    list(
+      "test#Trees",
+      member("member", () => TreeSchema),
+    ),
+  ),
 ]);

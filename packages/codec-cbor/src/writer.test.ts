@@ -39,7 +39,17 @@ describe("writer: wire types follow the schema", () => {
 describe("writer: byte-exact against rpcv2Cbor protocol test bodies", () => {
   it("RpcV2CborSimpleScalarPropertiesUsingDefiniteLength", () => {
     const write = compileWriter(Scalars);
-    const value = { trueBooleanValue: true, falseBooleanValue: false, byteValue: 5, doubleValue: 1.889, floatValue: 7.625, integerValue: 256, shortValue: 9898, stringValue: "simple", blobValue: new TextEncoder().encode("foo") };
+    const value = {
+      trueBooleanValue: true,
+      falseBooleanValue: false,
+      byteValue: 5,
+      doubleValue: 1.889,
+      floatValue: 7.625,
+      integerValue: 256,
+      shortValue: 9898,
+      stringValue: "simple",
+      blobValue: new TextEncoder().encode("foo"),
+    };
     expect(Buffer.from(write(value)).toString("base64")).toBe(
       "qXB0cnVlQm9vbGVhblZhbHVl9XFmYWxzZUJvb2xlYW5WYWx1ZfRpYnl0ZVZhbHVlBWtkb3VibGVWYWx1Zfs//jlYEGJN02pmbG9hdFZhbHVl+kD0AABsaW50ZWdlclZhbHVlGQEAanNob3J0VmFsdWUZJqprc3RyaW5nVmFsdWVmc2ltcGxlaWJsb2JWYWx1ZUNmb28=",
     );
@@ -95,7 +105,14 @@ describe("writer: errors", () => {
 
 describe("writer: toValue", () => {
   it("gives cbor-x a value it encodes as the same data", () => {
-    const value = { str: "a", time: new Date(1500), bytes: new Uint8Array([1]), dec: BigDecimal.from("1.5"), choice: { $case: "numberValue", value: 3 }, counts: { a: 1 } };
+    const value = {
+      str: "a",
+      time: new Date(1500),
+      bytes: new Uint8Array([1]),
+      dec: BigDecimal.from("1.5"),
+      choice: { $case: "numberValue", value: 3 },
+      counts: { a: 1 },
+    };
     const plain = writeEverything.toValue(value as never);
     const viaCborX = encode(plain);
     expect(compileReader(Everything)(viaCborX)).toEqual(compileReader(Everything)(writeEverything(value as never)));

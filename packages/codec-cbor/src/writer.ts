@@ -400,7 +400,8 @@ function unionWriter(members: readonly MemberSchema[]): Write {
   return (value, w) => {
     if (!isPlainObject(value) || typeof value.$case !== "string") return fail(`expected union value { $case, value }, got ${describe(value)}`);
     const variant = byName.get(value.$case);
-    if (variant === undefined) return fail(value.$case === "$unknown" ? "cannot write an unknown union variant" : `unknown union member ${JSON.stringify(value.$case)}`);
+    if (variant === undefined)
+      return fail(value.$case === "$unknown" ? "cannot write an unknown union variant" : `unknown union member ${JSON.stringify(value.$case)}`);
     const v = value.value;
     if (v === undefined || v === null) return rethrow(new Error("union value is null"), value.$case);
     enter(w);
@@ -538,7 +539,8 @@ function buildToValue(schema: Schema): ToValue {
       return (value) => {
         if (!isPlainObject(value) || typeof value.$case !== "string") return fail(`expected union value { $case, value }, got ${describe(value)}`);
         const item = byName.get(value.$case);
-        if (item === undefined) return fail(value.$case === "$unknown" ? "cannot write an unknown union variant" : `unknown union member ${JSON.stringify(value.$case)}`);
+        if (item === undefined)
+          return fail(value.$case === "$unknown" ? "cannot write an unknown union variant" : `unknown union member ${JSON.stringify(value.$case)}`);
         if (value.value === undefined || value.value === null) return rethrow(new Error("union value is null"), value.$case);
         const out: Record<string, unknown> = {};
         try {

@@ -1,4 +1,4 @@
-import { SerializationError } from "@anvil/core";
+import type { SerializationError } from "@anvil/core";
 import { document, integer, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
 import { compileReader, compileWriter } from "./index.js";
@@ -130,7 +130,10 @@ describe("@alloy#nullable", () => {
 
 describe("@alloy#untagged tries each variant on the value as parsed", () => {
   // The first variant converts `at` and then fails on `n`; the second must still see the string.
-  const First = struct("alloy.test#First", [member("at", timestamp, { timestampFormat: "date-time", required: true }), member("n", integer, { required: true })]);
+  const First = struct("alloy.test#First", [
+    member("at", timestamp, { timestampFormat: "date-time", required: true }),
+    member("n", integer, { required: true }),
+  ]);
   const Second = struct("alloy.test#Second", [member("at", string, { required: true })]);
   const U = union("alloy.test#FirstOrSecond", [member("first", First), member("second", Second)], { untagged: true });
   it("after a variant failed half-way", () => {

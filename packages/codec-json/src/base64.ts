@@ -37,7 +37,7 @@ export function decodeBase64(text: string): Uint8Array | undefined {
   }
   const rem = end % 4;
   if (rem === 1) return undefined;
-  const out = new Uint8Array(((end >> 2) * 3) + (rem === 0 ? 0 : rem - 1));
+  const out = new Uint8Array((end >> 2) * 3 + (rem === 0 ? 0 : rem - 1));
   let o = 0;
   let i = 0;
   const full = end - rem;

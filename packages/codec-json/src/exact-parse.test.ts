@@ -9,7 +9,9 @@ const referenceNumber = (text: string): boolean =>
   referenceInteger(text) || (/\d{8}\.\d|\.\d{8}/.test(text) && /(?:^|[:,[])\s*-?(?:\d{8,}\.\d|\d+\.\d{8})/.test(text));
 
 describe("lossy number scans", () => {
-  const jsonish = fc.array(fc.constantFrom("1", "2", "0", "9", ".", "e", "E", "+", "-", ":", ",", "[", " ", '"', "x"), { maxLength: 60 }).map((cs) => cs.join(""));
+  const jsonish = fc
+    .array(fc.constantFrom("1", "2", "0", "9", ".", "e", "E", "+", "-", ":", ",", "[", " ", '"', "x"), { maxLength: 60 })
+    .map((cs) => cs.join(""));
   it("answer as the reference scans do", () => {
     fc.assert(
       fc.property(jsonish, (text) => {

@@ -46,14 +46,30 @@ export function parseExact(text: string, maxDepth: number): unknown {
       const e = text.charCodeAt(pos + 1);
       pos += 2;
       switch (e) {
-        case 34: out += '"'; break;
-        case 92: out += "\\"; break;
-        case 47: out += "/"; break;
-        case 98: out += "\b"; break;
-        case 102: out += "\f"; break;
-        case 110: out += "\n"; break;
-        case 114: out += "\r"; break;
-        case 116: out += "\t"; break;
+        case 34:
+          out += '"';
+          break;
+        case 92:
+          out += "\\";
+          break;
+        case 47:
+          out += "/";
+          break;
+        case 98:
+          out += "\b";
+          break;
+        case 102:
+          out += "\f";
+          break;
+        case 110:
+          out += "\n";
+          break;
+        case 114:
+          out += "\r";
+          break;
+        case 116:
+          out += "\t";
+          break;
         case 117: {
           const hex = text.slice(pos, pos + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw fail("bad unicode escape");

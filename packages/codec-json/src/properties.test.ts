@@ -67,10 +67,7 @@ const everything = fc.record(
 );
 
 const { node } = fc.letrec((tie) => ({
-  node: fc.record(
-    { value: fc.integer({ min: -1000, max: 1000 }), children: fc.array(tie("node"), { maxLength: 3 }), next: tie("node") },
-    { requiredKeys: [] },
-  ),
+  node: fc.record({ value: fc.integer({ min: -1000, max: 1000 }), children: fc.array(tie("node"), { maxLength: 3 }), next: tie("node") }, { requiredKeys: [] }),
 }));
 
 const shape = fc.oneof(
@@ -123,13 +120,14 @@ function onlySerializationErrors(fn: () => unknown): void {
   }
 }
 
-const mutation = fc.tuple(fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.constantFrom(..."{}[]\":,0123456789eE.-+ntfu\\ax\u0000"));
+const mutation = fc.tuple(fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.constantFrom(...'{}[]":,0123456789eE.-+ntfu\\ax\u0000'));
 
 function mutate(text: string, edits: [number, string, string][]): string {
   let out = text;
   for (const [at, op, ch] of edits) {
     const i = out.length === 0 ? 0 : at % out.length;
-    out = op === "delete" ? out.slice(0, i) + out.slice(i + 1) : op === "insert" ? out.slice(0, i) + ch + out.slice(i) : out.slice(0, i) + ch + out.slice(i + 1);
+    out =
+      op === "delete" ? out.slice(0, i) + out.slice(i + 1) : op === "insert" ? out.slice(0, i) + ch + out.slice(i) : out.slice(0, i) + ch + out.slice(i + 1);
   }
   return out;
 }

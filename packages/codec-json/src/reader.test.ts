@@ -375,7 +375,10 @@ describe("maps of structures and lists of timestamps", () => {
 
 describe("parsed text is converted in place, values given to fromValue are not", () => {
   const Item = struct("test#InPlaceItem", [member("a", long), member("at", timestamp, { timestampFormat: "date-time" }), member("b", string)]);
-  const Items = struct("test#InPlaceItems", [member("items", list("test#InPlaceList", member("member", Item))), member("tags", map("test#InPlaceMap", member("key", string), member("value", timestamp)))]);
+  const Items = struct("test#InPlaceItems", [
+    member("items", list("test#InPlaceList", member("member", Item))),
+    member("tags", map("test#InPlaceMap", member("key", string), member("value", timestamp))),
+  ]);
   const readItems = compileReader(Items);
 
   it("drops unknown and null members and fills defaults, as a copy would", () => {

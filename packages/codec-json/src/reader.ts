@@ -506,7 +506,8 @@ export function documentReader(maxDepth: number): Conv {
         if (typeof e === "object" && e !== null) {
           const r = read(e, d + 1);
           if (r !== e) defineData(o, key, r);
-        } else if (e === undefined || typeof e === "function" || typeof e === "symbol" || (typeof e === "number" && (unsure || !Number.isFinite(e)))) read(e, d + 1);
+        } else if (e === undefined || typeof e === "function" || typeof e === "symbol" || (typeof e === "number" && (unsure || !Number.isFinite(e))))
+          read(e, d + 1);
       }
     } catch (error) {
       throw withSegment(error, key);
@@ -881,9 +882,7 @@ function untaggedReader(schema: UnionSchema<unknown>, s: ResolvedSettings, cache
   // Structure variants match only when their required members are present, so
   // that a variant ignoring unknown members does not swallow every object.
   const required: string[][] = schema.members.map((m) =>
-    m.target.kind === "structure"
-      ? m.target.members.filter((x) => x.traits.required && x.traits.default === undefined).map((x) => wireName(x, s))
-      : [],
+    m.target.kind === "structure" ? m.target.members.filter((x) => x.traits.required && x.traits.default === undefined).map((x) => wireName(x, s)) : [],
   );
   const conv: Conv = (v, d) => {
     for (let i = 0; i < n; i++) {

@@ -70,7 +70,12 @@ export const Shape: UnionSchema = union("test#Shape", [
 /** A recursive structure: a tree of nodes. */
 export const Node: StructSchema = struct("test#Node", [
   member("value", integer),
-  member("children", () => list("test#Nodes", member("member", () => Node))),
+  member("children", () =>
+    list(
+      "test#Nodes",
+      member("member", () => Node),
+    ),
+  ),
   member("next", () => Node),
 ]);
 

@@ -9,7 +9,7 @@ const MAX = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 function referenceFormat(date: Date): string | undefined {
   const t = date.getTime();
   const year = date.getUTCFullYear();
-  if (t !== t || year < 0 || year > 9999) return undefined;
+  if (Number.isNaN(t) || year < 0 || year > 9999) return undefined;
   const iso = date.toISOString();
   return t % 1000 === 0 ? `${iso.slice(0, 19)}Z` : `${iso.slice(0, 19)}${iso.slice(19, 23).replace(/0+$/, "")}Z`;
 }

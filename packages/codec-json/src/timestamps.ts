@@ -4,7 +4,8 @@
  * kept (a Date holds no more).
  */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))? GMT$/;
+const HTTP_DATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))? GMT$/;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 function daysInMonth(year: number, month: number): number {
@@ -56,7 +57,16 @@ function twoDigits(text: string, i: number): number {
 /** The common shape `YYYY-MM-DDTHH:MM:SS[.f...]Z` in integer arithmetic, without a regex; `undefined` for anything else (the regex path decides). */
 function parseUtcDateTime(text: string): Date | undefined {
   const n = text.length;
-  if (n < 20 || text.charCodeAt(n - 1) !== 90 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  if (
+    n < 20 ||
+    text.charCodeAt(n - 1) !== 90 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  )
+    return undefined;
   let ms = 0;
   if (n > 20) {
     // A fraction: a dot and one or more digits; milliseconds are its first three.
@@ -181,6 +191,6 @@ export function quotedDateTime(date: Date): string | undefined {
 export function formatHttpDate(date: Date): string | undefined {
   const t = date.getTime();
   const year = date.getUTCFullYear();
-  if (t !== t || year < 0 || year > 9999) return undefined;
+  if (Number.isNaN(t) || year < 0 || year > 9999) return undefined;
   return date.toUTCString();
 }

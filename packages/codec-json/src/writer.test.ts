@@ -34,7 +34,11 @@ describe("writes every kind", () => {
     ["bigDecimal text normalized to JSON", { bd: BigDecimal.from("+.5") }, `{"bd":0.5}`],
     ["blob", { blob: new TextEncoder().encode("hello") }, `{"blob":"aGVsbG8="}`],
     ["epoch-seconds", { ts: new Date(1515531081123) }, `{"ts":1515531081.123}`],
-    ["document with big numbers", { doc: { a: [1, 2n ** 70n, null, "x"], b: BigDecimal.from("1.000000000000000000001"), c: undefined } }, `{"doc":{"a":[1,1180591620717411303424,null,"x"],"b":1.000000000000000000001}}`],
+    [
+      "document with big numbers",
+      { doc: { a: [1, 2n ** 70n, null, "x"], b: BigDecimal.from("1.000000000000000000001"), c: undefined } },
+      `{"doc":{"a":[1,1180591620717411303424,null,"x"],"b":1.000000000000000000001}}`,
+    ],
     ["enum", { color: "purple" }, `{"color":"purple"}`],
     ["intEnum", { level: 1 }, `{"level":1}`],
     ["lists", { list: ["a"], sparse: [null, "b"] }, `{"list":["a"],"sparse":[null,"b"]}`],
@@ -48,7 +52,7 @@ describe("writes every kind", () => {
 });
 
 describe("strings anywhere are written as JSON.stringify writes them", () => {
-  const texts = ["plain", "", 'say "hi"', "back\\slash", '"\\"', "tab\there", "\u0000\u001f", "😀", "a\ud800b", "\udc00", "✓ \"q\"", "\u2028\u007f"];
+  const texts = ["plain", "", 'say "hi"', "back\\slash", '"\\"', "tab\there", "\u0000\u001f", "😀", "a\ud800b", "\udc00", '✓ "q"', "\u2028\u007f"];
   it.each(texts.map((t) => [JSON.stringify(t), t]))("%s", (_name, t) => {
     const value = { str: t, list: [t, "x", t], sparse: [t, null, t], map: { [t]: t, k: "v" } };
     const plain = { str: t, list: [t, "x", t], sparse: [t, null, t], map: { [t]: t, k: "v" } };
@@ -61,7 +65,12 @@ describe("strings anywhere are written as JSON.stringify writes them", () => {
       member("b", string),
     ]);
     const t = [Date.UTC(2024, 1, 29, 23, 59, 59), Date.UTC(1, 0, 1, 0, 0, 0, 5), Date.UTC(9999, 11, 31, 12, 30, 0, 120)];
-    const iso = t.map((x) => new Date(x).toISOString().replace(/\.?0*Z$/, "Z").replace(/^\+?0*(\d{4})/, "$1"));
+    const iso = t.map((x) =>
+      new Date(x)
+        .toISOString()
+        .replace(/\.?0*Z$/, "Z")
+        .replace(/^\+?0*(\d{4})/, "$1"),
+    );
     expect(compileWriter(s)({ a: new Date(t[0]!), list: t.map((x) => new Date(x)), b: "x" })).toBe(`{"a":"${iso[0]}","list":${JSON.stringify(iso)},"b":"x"}`);
   });
 });
@@ -100,14 +109,19 @@ describe("bigNumbersAsStrings", () => {
   const S = struct("test#Big", [member("i", bigInteger), member("d", bigDecimal)]);
 
   it("writes big numbers as JSON strings, keeping a BigDecimal's text", () => {
-    expect(compileWriter(S, settings)({ i: 2n ** 64n, d: BigDecimal.from("100000000000000000000001.0") })).toBe(`{"i":"18446744073709551616","d":"100000000000000000000001.0"}`);
+    expect(compileWriter(S, settings)({ i: 2n ** 64n, d: BigDecimal.from("100000000000000000000001.0") })).toBe(
+      `{"i":"18446744073709551616","d":"100000000000000000000001.0"}`,
+    );
     expect(compileWriter(S, settings)({ i: 42, d: 1.5 })).toBe(`{"i":"42","d":"1.5"}`);
     expect(compileWriter(S)({ i: 42, d: BigDecimal.from("1.5") })).toBe(`{"i":42,"d":1.5}`);
   });
 
   it("reads them from strings or numbers, and rejects text that is not a number", () => {
     const read = compileReader(S, settings);
-    expect(read(`{"i":"-9223372036854775809","d":"-0.100000000000000000000001"}`)).toEqual({ i: -9223372036854775809n, d: BigDecimal.from("-0.100000000000000000000001") });
+    expect(read(`{"i":"-9223372036854775809","d":"-0.100000000000000000000001"}`)).toEqual({
+      i: -9223372036854775809n,
+      d: BigDecimal.from("-0.100000000000000000000001"),
+    });
     expect(read(`{"i":"42","d":2}`)).toEqual({ i: 42, d: BigDecimal.from(2) });
     expect(() => read(`{"i":"4.2"}`)).toThrow(SerializationError);
     expect(() => read(`{"d":"NaN"}`)).toThrow(SerializationError);

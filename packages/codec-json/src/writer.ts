@@ -153,6 +153,7 @@ function compileSchema(schema: Schema, s: ResolvedSettings, format: TimestampFor
 // ---- scalars ---------------------------------------------------------------
 
 // Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (lone ones get \u escapes).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Whether JSON.stringify would write a string as is between quotes (no escapes). */
@@ -161,6 +162,7 @@ function plainString(text: string): boolean {
 }
 
 // What JSON.stringify escapes besides quote and backslash: controls (short or \u forms) and lone surrogates.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON escapes
 const ESCAPE_HARD = /[\u0000-\u001f\ud800-\udfff]/;
 
 /**
@@ -284,7 +286,7 @@ function encodeAs(kind: number, enc: Enc, x: unknown, d: number): string {
     case K_EPOCH_SECONDS:
       if (x instanceof Date) {
         const t = x.getTime();
-        if (t === t) return formatNumber(t / 1000);
+        if (!Number.isNaN(t)) return formatNumber(t / 1000);
       }
       break;
     default:
@@ -339,7 +341,7 @@ const writeBigInteger: Enc = (v) => {
 const writeDouble: Enc = (v) => {
   if (typeof v === "number") {
     if (Number.isFinite(v)) return formatNumber(v);
-    return v !== v ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"';
+    return Number.isNaN(v) ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"';
   }
   throw mismatch("a number", v);
 };

@@ -236,12 +236,18 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
   const where = displayPath(settings.out);
   if (check) {
     for (const s of stale) io.err(`error: ${s} is out of date; run \`anvil generate\``);
-    io.out(stale.length ? `✗ ${stale.length} of ${result.files.length} generated files are out of date in ${where}` : `✓ ${result.files.length} generated files are up to date in ${where}`);
+    io.out(
+      stale.length
+        ? `✗ ${stale.length} of ${result.files.length} generated files are out of date in ${where}`
+        : `✓ ${result.files.length} generated files are up to date in ${where}`,
+    );
     return stale.length ? 1 : 0;
   }
   const services = new Set(result.files.map((f) => f.service));
   const ms = Math.round(performance.now() - started);
-  io.out(`✓ generated ${result.files.length} files for ${services.size} service${services.size === 1 ? "" : "s"} (${[...services].join(", ")}) in ${where}: ${written} written, ${result.files.length - written} unchanged, ${ms} ms`);
+  io.out(
+    `✓ generated ${result.files.length} files for ${services.size} service${services.size === 1 ? "" : "s"} (${[...services].join(", ")}) in ${where}: ${written} written, ${result.files.length - written} unchanged, ${ms} ms`,
+  );
   return 0;
 }
 
@@ -309,7 +315,9 @@ export function protoCommand(args: ParsedArgs, io: Io): number {
 export function initCommand(args: ParsedArgs, io: Io): number {
   const [dir, ...extra] = args.models;
   if (dir === undefined || extra.length) {
-    io.err(`error: ${dir === undefined ? "no folder given" : `one folder only, not ${args.models.join(", ")}`}; usage: anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]`);
+    io.err(
+      `error: ${dir === undefined ? "no folder given" : `one folder only, not ${args.models.join(", ")}`}; usage: anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]`,
+    );
     return 2;
   }
   const name = args.flags.get("--name");
@@ -354,7 +362,15 @@ function loadForDocs(args: ParsedArgs, io: Io): LoadModelResult | number {
 /** Prints a documentation error like a compiler diagnostic (`file:line:col: error: ...`); other errors are rethrown. */
 function reportDocsError(error: unknown, io: Io): number {
   if (!(error instanceof DocsError)) throw error;
-  io.err(formatDiagnostic({ severity: "ERROR", id: "Docs", message: error.detail, ...(error.location ? { location: error.location } : {}), ...(error.shapeId ? { shapeId: error.shapeId } : {}) }));
+  io.err(
+    formatDiagnostic({
+      severity: "ERROR",
+      id: "Docs",
+      message: error.detail,
+      ...(error.location ? { location: error.location } : {}),
+      ...(error.shapeId ? { shapeId: error.shapeId } : {}),
+    }),
+  );
   return 1;
 }
 

@@ -78,7 +78,12 @@ const CASES: [string, string, unknown, unknown][] = [
   ["list of another length", "searchAnimals", { filter: { kinds: ["BIRD"] } }, SEARCH(["lion", "zebra"], 2)],
   ["map per key", "searchAnimals", { labels: { color: "red" } }, SEARCH(["flamingo"], 1)],
   ["map of another size", "searchAnimals", { labels: { color: "red", size: "xl" } }, SEARCH(["lion", "zebra"], 2)],
-  ["union variant, nested subset", "searchAnimals", { filter: { where: { $case: "wild", value: { continent: "Africa", country: "Kenya" } } } }, SEARCH(["zebra"], 1, 0.5)],
+  [
+    "union variant, nested subset",
+    "searchAnimals",
+    { filter: { where: { $case: "wild", value: { continent: "Africa", country: "Kenya" } } } },
+    SEARCH(["zebra"], 1, 0.5),
+  ],
   ["union variant", "searchAnimals", { filter: { where: { $case: "zoo", value: "Berlin" } } }, SEARCH(["knut"], 1)],
   ["NaN as a value", "searchAnimals", { ratio: Number.NaN }, SEARCH(["nan"], 0, Number.POSITIVE_INFINITY)],
   ["server error example", "searchAnimals", { page: 99 }, { error: "TooBusy", members: { message: "slow down" } }],
@@ -88,9 +93,21 @@ const CASES: [string, string, unknown, unknown][] = [
     { name: "rex" },
     {
       output: {
-        portion: 5, food: "foodfoodfood", code: "AAA-00", status: 200, when: INSTANT, bytes: bytes("byte"), meta: "meta",
-        colors: ["MAMMAL", "BIRD"], counts: { counts: 0, counts1: 1 }, diet: "HERBIVORE", place: { $case: "zoo", value: "zoo" },
-        chill: -1, big: 0, precise: expect.anything(), tree: { value: "value", children: [] },
+        portion: 5,
+        food: "foodfoodfood",
+        code: "AAA-00",
+        status: 200,
+        when: INSTANT,
+        bytes: bytes("byte"),
+        meta: "meta",
+        colors: ["MAMMAL", "BIRD"],
+        counts: { counts: 0, counts1: 1 },
+        diet: "HERBIVORE",
+        place: { $case: "zoo", value: "zoo" },
+        chill: -1,
+        big: 0,
+        precise: expect.anything(),
+        tree: { value: "value", children: [] },
       },
     },
   ],
@@ -148,7 +165,10 @@ function clientFor(serviceId: string, protocol: string, which: 0 | 1, log: Recor
 }
 
 const ZOO_PROTOCOLS = ["aws.protocols#restJson1", "aws.protocols#awsJson1_0", "smithy.protocols#rpcv2Cbor", "smithy.protocols#rpcv2Json"];
-const TARGETS: [string, string][] = [...ZOO_PROTOCOLS.map((p): [string, string] => ["example.fakes#Zoo", p]), ["example.fakes#SimpleZoo", "alloy#simpleRestJson"]];
+const TARGETS: [string, string][] = [
+  ...ZOO_PROTOCOLS.map((p): [string, string] => ["example.fakes#Zoo", p]),
+  ["example.fakes#SimpleZoo", "alloy#simpleRestJson"],
+];
 
 describe.each(TARGETS)("%s over %s", (serviceId, protocol) => {
   it.each(CASES)("%s (%s)", async (_title, operation, input, expected) => {
@@ -230,7 +250,10 @@ describe("the generated fake", () => {
       .mapService("aws.protocols#restJson1");
     const listener = await listen(server, { port: 0 });
     try {
-      const client = createClient(service, { endpoint: listener.url, protocols: PROTOCOLS, retry: { maxAttempts: 1 } }) as unknown as Record<string, (i: unknown) => Promise<unknown>>;
+      const client = createClient(service, { endpoint: listener.url, protocols: PROTOCOLS, retry: { maxAttempts: 1 } }) as unknown as Record<
+        string,
+        (i: unknown) => Promise<unknown>
+      >;
       expect(data(await client["ping"]!({}))).toEqual({ message: "mine", at: INSTANT });
       expect(data(await client["getShape"]!({}))).toEqual({ shape: { $case: "square", value: { side: 2 } } });
     } finally {
@@ -253,8 +276,14 @@ describe("the generated fake", () => {
       [{ name: "" }, "/name"],
       [{ name: "x".repeat(21) }, "/name"],
     ] as const) {
-      const viaFake = await fake["feedAnimal"]!(input).then(() => undefined, (e: unknown) => e);
-      const viaServer = await real["feedAnimal"]!(input).then(() => undefined, (e: unknown) => e);
+      const viaFake = await fake["feedAnimal"]!(input).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const viaServer = await real["feedAnimal"]!(input).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(ModeledError.isModeledError(viaFake)).toBe(true);
       expect(await outcome(Promise.reject(viaFake))).toEqual(await outcome(Promise.reject(viaServer)));
       const e = viaFake as ModeledError & { fieldList: { path: string }[] };

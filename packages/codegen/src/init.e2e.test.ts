@@ -70,7 +70,11 @@ describe("anvil init, end to end", () => {
       expect(banner).toContain("Protocols: aws.protocols#restJson1, aws.protocols#awsJson1_1, smithy.protocols#rpcv2Cbor");
       expect(banner).toContain(`curl -s ${url}/tasks/t-1`);
 
-      const created = await fetch(`${url}/tasks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Ship it" }) });
+      const created = await fetch(`${url}/tasks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "Ship it" }),
+      });
       expect(created.status).toBe(201);
       expect(await created.json()).toMatchObject({ task: { taskId: "t-1", title: "Ship it", priority: 3, tags: [] } });
       const read = await fetch(`${url}/`, {
@@ -86,6 +90,7 @@ describe("anvil init, end to end", () => {
     // The scaffold's own test: the generated client over every protocol.
     const tests = run(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run"]);
     // Without the colours of vitest's summary.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ ... m)
     expect(tests.stdout.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+12 passed \(12\)/);
   });
 });

@@ -16,15 +16,7 @@ const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const INIT_TEMPLATES = join(PACKAGE_ROOT, "templates", "init");
 
 /** The `@anvil` packages a scaffolded project depends on, by folder name under `packages/`. */
-export const INIT_ANVIL_PACKAGES = [
-  "client-core",
-  "codegen",
-  "core",
-  "protocol-awsjson",
-  "protocol-restjson",
-  "protocol-rpcv2cbor",
-  "server",
-] as const;
+export const INIT_ANVIL_PACKAGES = ["client-core", "codegen", "core", "protocol-awsjson", "protocol-restjson", "protocol-rpcv2cbor", "server"] as const;
 
 /** What to scaffold. */
 export interface InitOptions {
@@ -47,9 +39,7 @@ export interface InitFile {
 }
 
 /** The scaffold, or why it cannot be made. */
-export type InitPlan =
-  | { readonly ok: true; readonly service: string; readonly files: readonly InitFile[] }
-  | { readonly ok: false; readonly error: string };
+export type InitPlan = { readonly ok: true; readonly service: string; readonly files: readonly InitFile[] } | { readonly ok: false; readonly error: string };
 
 /** Smithy shape names the scaffold accepts as service names. */
 const SERVICE_NAME = /^[A-Z][A-Za-z0-9]*$/;

@@ -41,7 +41,9 @@ describe("anvil serve", () => {
     expect(await running).toBe(0);
     expect(out).toContain('Zoo.getAnimal via aws.protocols#restJson1: example "lion"');
     // Validation answered before the fake ran: the log says so.
-    expect(out.filter((l) => l.startsWith("Zoo.feedAnimal"))).toEqual([expect.stringMatching(/^Zoo\.feedAnimal via aws\.protocols#restJson1: rejected \(\d validation errors?: .+\)$/)]);
+    expect(out.filter((l) => l.startsWith("Zoo.feedAnimal"))).toEqual([
+      expect.stringMatching(/^Zoo\.feedAnimal via aws\.protocols#restJson1: rejected \(\d validation errors?: .+\)$/),
+    ]);
     expect(out.at(-1)).toBe("stopping…");
   });
 
@@ -62,7 +64,11 @@ describe("anvil serve", () => {
     const { out, io: sink } = io();
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveCommand(parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--no-docs"]), sink, () => stopped);
+    const running = serveCommand(
+      parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--no-docs"]),
+      sink,
+      () => stopped,
+    );
     await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
     const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
     const session = http2.connect(url);
@@ -89,10 +95,15 @@ describe("anvil serve", () => {
     const { out, io: sink } = io();
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveCommand(parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--no-docs", "--body-limit", "1k"]), sink, () => stopped);
+    const running = serveCommand(
+      parseArgs(["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--no-docs", "--body-limit", "1k"]),
+      sink,
+      () => stopped,
+    );
     await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
     const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
-    const post = (size: number) => fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"pad":"${"x".repeat(size)}"}` });
+    const post = (size: number) =>
+      fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"pad":"${"x".repeat(size)}"}` });
     expect((await post(900)).status).toBe(400); // read, and refused by validation
     expect((await post(1100)).status).toBe(413);
     stop();
@@ -116,12 +127,17 @@ describe("anvil serve", () => {
     );
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--no-docs"]), sink, () => Promise.resolve())).toBe(0);
-    expect(err.filter((l) => l.includes("many"))).toEqual([expect.stringMatching(/^.*ex\.smithy:9:1: warning: Example "one": output at n: .*`many` \(test\.ex#Get\) \[ExamplesTrait\]$/)]);
+    expect(err.filter((l) => l.includes("many"))).toEqual([
+      expect.stringMatching(/^.*ex\.smithy:9:1: warning: Example "one": output at n: .*`many` \(test\.ex#Get\) \[ExamplesTrait\]$/),
+    ]);
     expect(err).toContain('note: the fake of `test.ex#Get` leaves example "one" out (the ExamplesTrait warning on the operation says why)');
 
     // With the model's warning suppressed, the fake's own says it all, once.
     const suppressed = join(scratchDir("serve-example-suppressed"), "ex.smithy");
-    writeFileSync(suppressed, readFileSync(file, "utf8").replace(`$version: "2"\n`, `$version: "2"\nmetadata suppressions = [{ id: "ExamplesTrait", namespace: "*" }]\n`));
+    writeFileSync(
+      suppressed,
+      readFileSync(file, "utf8").replace(`$version: "2"\n`, `$version: "2"\nmetadata suppressions = [{ id: "ExamplesTrait", namespace: "*" }]\n`),
+    );
     const quiet = io();
     expect(await serveCommand(parseArgs(["serve", "--model", suppressed, "--fake", "--port", "0", "--no-docs"]), quiet.io, () => Promise.resolve())).toBe(0);
     expect(quiet.err.filter((l) => l.includes("many"))).toEqual([
@@ -163,5 +179,4 @@ operation Hello { output := { @required @protoIndex(1) greeting: String } }
     stop();
     expect(await running).toBe(0);
   });
-
 });

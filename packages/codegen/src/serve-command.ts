@@ -94,7 +94,9 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
   const known = [...model.shapesOfType("service")].filter((s) => !model.isBuiltin(s.id)).map((s) => s.id);
   const missing = services.filter((s) => !known.includes(s));
   if (missing.length || known.length === 0) {
-    io.err(`error: ${known.length === 0 ? "the model has no service" : `no service ${missing.map((m) => `\`${m}\``).join(", ")} in the model (services: ${known.join(", ")})`}`);
+    io.err(
+      `error: ${known.length === 0 ? "the model has no service" : `no service ${missing.map((m) => `\`${m}\``).join(", ")} in the model (services: ${known.join(", ")})`}`,
+    );
     return 1;
   }
   let serve: FakeServe;

@@ -34,7 +34,11 @@ export function httpProtocols(): ReadonlyMap<string, ServerProtocol> {
  * @param service - The service's dynamic schema.
  * @param onWarning - Told about examples the fakes cannot use: why, and which one.
  */
-export function serviceFakeTables(model: Model, service: ServiceSchema, onWarning?: (message: string, example: ExampleRef) => void): Record<string, FakeOperation> {
+export function serviceFakeTables(
+  model: Model,
+  service: ServiceSchema,
+  onWarning?: (message: string, example: ExampleRef) => void,
+): Record<string, FakeOperation> {
   const tables: Record<string, FakeOperation> = {};
   for (const [key, operation] of Object.entries(service.operations)) {
     tables[key] = fakeOperation(operation, operationExamples(model, model.getShape(operation.id)!, onWarning), onWarning);
@@ -104,7 +108,10 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
         ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.onRejected
-          ? { onRejected: (error: unknown, context: HandlerContext) => options.onRejected!(service, { operation: operationKey(service, context.operation), protocol: context.protocol, error }) }
+          ? {
+              onRejected: (error: unknown, context: HandlerContext) =>
+                options.onRejected!(service, { operation: operationKey(service, context.operation), protocol: context.protocol, error }),
+            }
           : {}),
       })
         .register(handler)

@@ -62,11 +62,7 @@ describe("resolveSettings", () => {
         sources: ["model"],
         imports: ["deps/common.smithy"],
         maven: {
-          dependencies: [
-            "software.amazon.smithy:smithy-aws-traits:1.73.0",
-            "com.disneystreaming.alloy:alloy-core:0.3.20",
-            "com.example:private-traits:1.0.0",
-          ],
+          dependencies: ["software.amazon.smithy:smithy-aws-traits:1.73.0", "com.disneystreaming.alloy:alloy-core:0.3.20", "com.example:private-traits:1.0.0"],
         },
         plugins: { anvil: { service: "ex#S", client: true } },
       },

@@ -171,7 +171,9 @@ export function readSmithyBuild(file: string, errors: string[], warnings: string
       const coordinate = `${group}:${artifact}`;
       const bundled = BUNDLED_ARTIFACTS.get(coordinate);
       if (bundled === undefined) {
-        warnings.push(`${file}: Maven dependency \`${dep}\` is not bundled with Anvil and is not downloaded; add its model files to \`sources\` or \`imports\``);
+        warnings.push(
+          `${file}: Maven dependency \`${dep}\` is not bundled with Anvil and is not downloaded; add its model files to \`sources\` or \`imports\``,
+        );
       } else if (version !== undefined && version !== bundled) {
         warnings.push(`${file}: Maven dependency \`${dep}\` is satisfied by Anvil's bundled traits, which correspond to version ${bundled}`);
       }

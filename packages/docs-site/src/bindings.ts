@@ -2,14 +2,7 @@
  * Where each member of an operation's input, output or error travels under
  * the HTTP binding traits (`@httpLabel`, `@httpQuery`, `@httpHeader`, ...).
  */
-import {
-  getHttpHeader,
-  getHttpPrefixHeaders,
-  getHttpQuery,
-  hasTrait,
-  type MemberShape,
-  type Model,
-} from "@anvil/model";
+import { getHttpHeader, getHttpPrefixHeaders, getHttpQuery, hasTrait, type MemberShape, type Model } from "@anvil/model";
 
 /** The location of a member in an HTTP message. */
 export type BindingLocation = "label" | "query" | "queryParams" | "header" | "prefixHeaders" | "payload" | "responseCode" | "body";

@@ -18,7 +18,7 @@ const CORPUS = resolve(REPO, process.env.ANVIL_CORPUS || join("..", "shared", "c
 const AWS_TESTS = join(CORPUS, "protocol-tests", "smithy-aws-protocol-tests", "model");
 
 /** Redocly's findings at error severity, as readable lines. */
-export async function openApiErrors(document: unknown): Promise<string[]> {
+async function openApiErrors(document: unknown): Promise<string[]> {
   const config = await createConfig({ extends: ["recommended"] });
   const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "/openapi.json", config });
   return problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? "?"}`);
@@ -78,7 +78,9 @@ describe("OpenAPI validation beyond restJson1", () => {
     const failures: Record<string, string[]> = {};
     for (const service of services) {
       // alloy's PizzaAdminService routes `GET /headers/`: the trailing slash is the model's, and kept (a style rule, not validity).
-      const errors = (await openApiErrors(toOpenApi(model, { service: service.id }))).filter((e) => !(e.startsWith("no-path-trailing-slash:") && e.includes("/headers/")));
+      const errors = (await openApiErrors(toOpenApi(model, { service: service.id }))).filter(
+        (e) => !(e.startsWith("no-path-trailing-slash:") && e.includes("/headers/")),
+      );
       if (errors.length > 0) failures[service.id] = errors.slice(0, 10);
     }
     expect(failures).toEqual({});

@@ -33,11 +33,17 @@ describe("toOpenApi", () => {
     ["/info/version", "2025-01-31"],
     ["/info/description", "Books and shelves."],
     ["/servers", [{ url: "http://127.0.0.1:9999" }]],
-    ["/tags", [
-      { name: "restJson1", description: "aws.protocols#restJson1: HTTP bindings, application/json bodies" },
-      { name: "awsJson1_0", description: "aws.protocols#awsJson1_0: POST / with the X-Amz-Target header, application/x-amz-json-1.0 bodies" },
-      { name: "rpcv2Cbor", description: "smithy.protocols#rpcv2Cbor: POST /service/{service}/operation/{operation} with the smithy-protocol header, application/cbor bodies" },
-    ]],
+    [
+      "/tags",
+      [
+        { name: "restJson1", description: "aws.protocols#restJson1: HTTP bindings, application/json bodies" },
+        { name: "awsJson1_0", description: "aws.protocols#awsJson1_0: POST / with the X-Amz-Target header, application/x-amz-json-1.0 bodies" },
+        {
+          name: "rpcv2Cbor",
+          description: "smithy.protocols#rpcv2Cbor: POST /service/{service}/operation/{operation} with the smithy-protocol header, application/cbor bodies",
+        },
+      ],
+    ],
     // Auth: the schemes of the service, the @auth order as the default, @auth([]) and @optionalAuth per operation.
     ["/components/securitySchemes/httpBearerAuth", { type: "http", scheme: "bearer" }],
     ["/components/securitySchemes/sigv4/type", "apiKey"],
@@ -50,12 +56,22 @@ describe("toOpenApi", () => {
 
   it("maps every HTTP binding of the input", () => {
     expect(at(`${getBook}/operationId`)).toBe("GetBook");
-    expect(param(getBook, "shelf")).toMatchObject({ in: "path", required: true, description: "A shelf's name.", schema: { type: "string", minLength: 1, maxLength: 20, pattern: "^[a-z]+$" } });
+    expect(param(getBook, "shelf")).toMatchObject({
+      in: "path",
+      required: true,
+      description: "A shelf's name.",
+      schema: { type: "string", minLength: 1, maxLength: 20, pattern: "^[a-z]+$" },
+    });
     expect(param(getBook, "path")).toMatchObject({ in: "path", required: true, description: "Greedy: may span several path segments." });
     expect(param(getBook, "If-Modified-Since")).toMatchObject({ in: "header", schema: { type: "string", format: "http-date" } });
     expect(param(getBook, "tag")).toMatchObject({ in: "query", style: "form", explode: true, schema: { type: "array", items: { type: "string" } } });
     expect(param(getBook, "locale")).toMatchObject({ in: "query", schema: { $ref: "#/components/schemas/Locale", default: "en" } });
-    expect(param(getBook, "extra")).toMatchObject({ in: "query", style: "form", explode: true, schema: { type: "object", additionalProperties: { type: "string" } } });
+    expect(param(getBook, "extra")).toMatchObject({
+      in: "query",
+      style: "form",
+      explode: true,
+      schema: { type: "object", additionalProperties: { type: "string" } },
+    });
     expect(param(getBook, "path")).toMatchObject({ examples: { "Read-Dune": { summary: "Read Dune", value: "herbert/dune" } } });
     expect(param(getBook, "If-Modified-Since")).toMatchObject({ examples: { "Read-Dune": { value: "Sat, 01 Jun 2024 00:00:00 GMT" } } });
   });
@@ -65,7 +81,9 @@ describe("toOpenApi", () => {
     expect(at(`${ok}/headers/ETag`)).toEqual({ schema: { type: "string" } });
     expect(at(`${ok}/description`)).toContain("Headers starting with `X-Meta-` carry the `meta` map.");
     expect(at(`${ok}/content/application~1json/schema`)).toEqual({ $ref: "#/components/schemas/GetBookResponseContent" });
-    expect(at(`${ok}/content/application~1json/examples/Read-Dune/value`)).toEqual({ book: { Title: "Dune", pages: 412, published: Date.parse("1965-08-01T00:00:00Z") / 1000 } });
+    expect(at(`${ok}/content/application~1json/examples/Read-Dune/value`)).toEqual({
+      book: { Title: "Dune", pages: 412, published: Date.parse("1965-08-01T00:00:00Z") / 1000 },
+    });
     expect(at("/paths/~1covers~1{id}/put/responses/204")).toEqual({ description: "Success." });
     expect(at("/paths/~1books/get/responses/200/description")).toContain("@httpResponseCode");
   });
@@ -88,7 +106,11 @@ describe("toOpenApi", () => {
 
   it("maps payloads: blobs by media type, structures as JSON, literal query as a constant", () => {
     expect(at("/paths/~1covers~1{id}/put/requestBody")).toEqual({ required: true, content: { "image/png": { schema: { type: "string", format: "binary" } } } });
-    expect(param("/paths/~1covers~1{id}/put", "kind")).toMatchObject({ in: "query", required: true, schema: { type: "string", enum: ["front"], default: "front" } });
+    expect(param("/paths/~1covers~1{id}/put", "kind")).toMatchObject({
+      in: "query",
+      required: true,
+      schema: { type: "string", enum: ["front"], default: "front" },
+    });
     expect(at("/paths/~1shelves~1{shelf}/post/requestBody/content/application~1json/schema")).toEqual({ $ref: "#/components/schemas/Book" });
   });
 
@@ -126,7 +148,9 @@ describe("toOpenApi", () => {
   });
 
   it("leaves out of RPC protocols the operations with a @streaming blob", () => {
-    expect(at("/paths/~1books~1{id}~1text/get/responses/200/content")).toEqual({ "application/octet-stream": { schema: { type: "string", format: "binary" } } });
+    expect(at("/paths/~1books~1{id}~1text/get/responses/200/content")).toEqual({
+      "application/octet-stream": { schema: { type: "string", format: "binary" } },
+    });
     expect(at("/paths/~1#X-Amz-Target=Library.DownloadBook")).toBeUndefined();
     expect(at("/paths/~1service~1Library~1operation~1DownloadBook")).toBeUndefined();
   });
@@ -147,7 +171,9 @@ describe("toOpenApi @pattern", () => {
   };
 
   it("gives ECMAScript patterns as written, Java-syntax ones as validation reads them, and leaves out what has no ECMAScript form", () => {
-    expect(patterns(String.raw`@pattern("^[a-z]+$") plain: String, @pattern("^\\A\\S[\\p{Print}]*\\z$") java: String, @pattern("^(?i)abc$") caseless: String`)).toEqual({
+    expect(
+      patterns(String.raw`@pattern("^[a-z]+$") plain: String, @pattern("^\\A\\S[\\p{Print}]*\\z$") java: String, @pattern("^(?i)abc$") caseless: String`),
+    ).toEqual({
       plain: "^[a-z]+$",
       java: "^^\\S[ -~]*$$",
       caseless: undefined,

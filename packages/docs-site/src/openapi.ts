@@ -72,7 +72,11 @@ export function toOpenApi(model: Model, options: OpenApiOptions = {}): OpenApiDo
   const service = selectService(model, options.service);
   const protocols = documentedProtocols(service).filter((p) => p.kind !== "grpc");
   if (protocols.length === 0) {
-    throw new DocsError(`openapi: ${service.id} declares no protocol OpenAPI can describe (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json)`, service.location, service.id);
+    throw new DocsError(
+      `openapi: ${service.id} declares no protocol OpenAPI can describe (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json)`,
+      service.location,
+      service.id,
+    );
   }
   const closure = serviceClosure(model, service.id);
   const names = new ComponentNames(service.rename ?? {});
@@ -213,10 +217,22 @@ class OperationBuilder {
       out.push(p);
     };
     for (const [header, value] of this.route.headers) {
-      add({ name: header, in: "header", required: true, description: `Selects the operation (${this.protocol.name}).`, schema: { type: "string", enum: [value], default: value } });
+      add({
+        name: header,
+        in: "header",
+        required: true,
+        description: `Selects the operation (${this.protocol.name}).`,
+        schema: { type: "string", enum: [value], default: value },
+      });
     }
     for (const [key, value] of this.route.query) {
-      add({ name: key, in: "query", required: true, description: "A constant of the operation's URI.", schema: { type: "string", enum: [value], default: value } });
+      add({
+        name: key,
+        in: "query",
+        required: true,
+        description: "A constant of the operation's URI.",
+        schema: { type: "string", enum: [value], default: value },
+      });
     }
     if (!this.http) return out;
     for (const b of input) {
@@ -280,7 +296,8 @@ class OperationBuilder {
       if (value === undefined) continue;
       const fallback = b.location === "header" ? "http-date" : "date-time";
       const target = this.model.getShape(b.member.target);
-      const json = target?.type === "list" || target?.type === "set" || target?.type === "map" ? nodeToJson(value) : toHttpString(this.model, b.member, value, fallback);
+      const json =
+        target?.type === "list" || target?.type === "set" || target?.type === "map" ? nodeToJson(value) : toHttpString(this.model, b.member, value, fallback);
       out[exampleKey(e.title)] = { summary: e.title, value: json };
     }
     return Object.keys(out).length > 0 ? out : undefined;
@@ -292,7 +309,11 @@ class OperationBuilder {
     if (!this.http) {
       const schema = inputId !== undefined && this.model.getShape(inputId) ? this.schemas.shape(inputId) : { type: "object" };
       const content: Record<string, Json> = { schema };
-      const ex = this.bodyExamples(examples.map((e) => [e.title, e.input] as const), inputId, undefined);
+      const ex = this.bodyExamples(
+        examples.map((e) => [e.title, e.input] as const),
+        inputId,
+        undefined,
+      );
       if (ex !== undefined) content.examples = ex;
       return { required: true, content: { [this.rpcMediaType(inputId)]: content } };
     }
@@ -300,7 +321,11 @@ class OperationBuilder {
     if (payload !== undefined) {
       const [media, schema] = this.payloadContent(payload.member, input);
       const content: Record<string, Json> = { schema };
-      const ex = this.bodyExamples(examples.map((e) => [e.title, isNodeObject(e.input) ? e.input[payload.member.name] : undefined] as const), payload.member.target, payload.member);
+      const ex = this.bodyExamples(
+        examples.map((e) => [e.title, isNodeObject(e.input) ? e.input[payload.member.name] : undefined] as const),
+        payload.member.target,
+        payload.member,
+      );
       if (ex !== undefined && media.includes("json")) content.examples = ex;
       return { required: isRequired(payload.member), content: { [media]: content } };
     }
@@ -308,7 +333,11 @@ class OperationBuilder {
     if (body.length === 0) return undefined;
     const schema = this.contentSchema(inputId!, body, `${name}RequestContent`);
     const content: Record<string, Json> = { schema };
-    const ex = this.bodyExamples(examples.map((e) => [e.title, pick(e.input, body)] as const), inputId, undefined);
+    const ex = this.bodyExamples(
+      examples.map((e) => [e.title, pick(e.input, body)] as const),
+      inputId,
+      undefined,
+    );
     if (ex !== undefined) content.examples = ex;
     return { required: body.some(isRequired), content: { [this.protocol.contentType]: content } };
   }
@@ -341,13 +370,18 @@ class OperationBuilder {
     if (target?.type === "blob") {
       const binary: JsonSchema = { type: "string", format: "binary" };
       if (typeof schema.description === "string") binary.description = schema.description;
-      if (contentType !== undefined) binary.description = `${typeof binary.description === "string" ? `${binary.description} ` : ""}The media type is the ${contentType.member.name} member.`;
+      if (contentType !== undefined)
+        binary.description = `${typeof binary.description === "string" ? `${binary.description} ` : ""}The media type is the ${contentType.member.name} member.`;
       return [typeof media === "string" ? media : "application/octet-stream", binary];
     }
     return [typeof media === "string" ? media : "text/plain", schema];
   }
 
-  private bodyExamples(values: readonly (readonly [string, NodeValue | undefined])[], shapeId: string | undefined, member: MemberShape | undefined): Json | undefined {
+  private bodyExamples(
+    values: readonly (readonly [string, NodeValue | undefined])[],
+    shapeId: string | undefined,
+    member: MemberShape | undefined,
+  ): Json | undefined {
     if (shapeId === undefined) return undefined;
     const out: Record<string, Json> = {};
     for (const [title, value] of values) {
@@ -397,7 +431,8 @@ class OperationBuilder {
     for (const error of errors) {
       const bindings = bindingsOf(this.model, error.id);
       if (this.http) {
-        for (const b of bindings) if (b.location === "header") headers[b.name] = { schema: this.paramSchema(b.member, "header", this.schemas.member(b.member)) };
+        for (const b of bindings)
+          if (b.location === "header") headers[b.name] = { schema: this.paramSchema(b.member, "header", this.schemas.member(b.member)) };
         const body = bindings.filter((b) => b.location === "body").map((b) => b.member);
         schemas.push(this.contentSchema(error.id, body, `${nameOf(error.id)}ResponseContent`));
       } else {
@@ -405,9 +440,17 @@ class OperationBuilder {
       }
       for (const e of examples) {
         if (e.error?.shapeId !== error.id) continue;
-        const value = this.http ? pick(e.error.content, bindings.filter((b) => b.location === "body").map((b) => b.member)) : e.error.content;
+        const value = this.http
+          ? pick(
+              e.error.content,
+              bindings.filter((b) => b.location === "body").map((b) => b.member),
+            )
+          : e.error.content;
         const wire = toWireJson(this.model, error.id, value ?? {}, this.protocol);
-        ex[exampleKey(e.title)] = { summary: e.title, value: !this.http && isObject(wire) ? { __type: qualifiedErrorName(this.protocol, error), ...wire } : wire };
+        ex[exampleKey(e.title)] = {
+          summary: e.title,
+          value: !this.http && isObject(wire) ? { __type: qualifiedErrorName(this.protocol, error), ...wire } : wire,
+        };
       }
     }
     const content: Record<string, Json> = { schema: schemas.length === 1 ? schemas[0]! : { oneOf: schemas } };
@@ -419,7 +462,13 @@ class OperationBuilder {
     };
   }
 
-  private message(structureId: string | undefined, bindings: readonly Binding[], name: string, examples: readonly (readonly [string, NodeValue | undefined])[], description: string): Json {
+  private message(
+    structureId: string | undefined,
+    bindings: readonly Binding[],
+    name: string,
+    examples: readonly (readonly [string, NodeValue | undefined])[],
+    description: string,
+  ): Json {
     const out: Record<string, Json> = { description };
     if (structureId === undefined || this.model.getShape(structureId) === undefined) return out;
     if (!this.http) {
@@ -447,7 +496,11 @@ class OperationBuilder {
     if (payload !== undefined) {
       const [media, schema] = this.payloadContent(payload.member, bindings);
       const content: Record<string, Json> = { schema };
-      const ex = this.bodyExamples(examples.map(([t, v]) => [t, isNodeObject(v ?? null) ? (v as Record<string, NodeValue>)[payload.member.name] : undefined] as const), payload.member.target, payload.member);
+      const ex = this.bodyExamples(
+        examples.map(([t, v]) => [t, isNodeObject(v ?? null) ? (v as Record<string, NodeValue>)[payload.member.name] : undefined] as const),
+        payload.member.target,
+        payload.member,
+      );
       if (ex !== undefined && media.includes("json")) content.examples = ex;
       out.content = { [media]: content };
       return out;
@@ -455,7 +508,11 @@ class OperationBuilder {
     const body = bindings.filter((b) => b.location === "body").map((b) => b.member);
     if (body.length === 0) return out;
     const content: Record<string, Json> = { schema: this.contentSchema(structureId, body, name) };
-    const ex = this.bodyExamples(examples.map(([t, v]) => [t, pick(v, body)] as const), structureId, undefined);
+    const ex = this.bodyExamples(
+      examples.map(([t, v]) => [t, pick(v, body)] as const),
+      structureId,
+      undefined,
+    );
     if (ex !== undefined) content.examples = ex;
     out.content = { [this.protocol.contentType]: content };
     return out;
@@ -513,7 +570,8 @@ function authScheme(traitId: string, value: NodeValue): AuthScheme | undefined {
       const v = isNodeObject(value) ? value : {};
       const name = typeof v.name === "string" ? v.name : "x-api-key";
       const location = v.in === "query" ? "query" : "header";
-      if (typeof v.scheme === "string") return { traitId, name: "httpApiKeyAuth", scheme: { type: "http", scheme: v.scheme, description: `Sent in the ${name} ${location}.` } };
+      if (typeof v.scheme === "string")
+        return { traitId, name: "httpApiKeyAuth", scheme: { type: "http", scheme: v.scheme, description: `Sent in the ${name} ${location}.` } };
       return { traitId, name: "httpApiKeyAuth", scheme: { type: "apiKey", name, in: location } };
     }
     case "aws.auth#sigv4": {
@@ -551,6 +609,11 @@ function operationSecurity(operation: Shape, auth: ServiceAuth): Json | undefine
   const order = operation.traits.get("smithy.api#auth");
   const optional = hasTrait(operation, "smithy.api#optionalAuth");
   if (!Array.isArray(order) && !optional) return undefined;
-  const chosen = Array.isArray(order) ? order.map((id) => auth.schemes.find((s) => s.traitId === id)).filter((s) => s !== undefined).map((s): Json => ({ [s.name]: [] })) : (auth.defaults as Json[]);
+  const chosen = Array.isArray(order)
+    ? order
+        .map((id) => auth.schemes.find((s) => s.traitId === id))
+        .filter((s) => s !== undefined)
+        .map((s): Json => ({ [s.name]: [] }))
+    : (auth.defaults as Json[]);
   return optional ? [...chosen, {}] : chosen;
 }

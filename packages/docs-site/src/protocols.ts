@@ -27,10 +27,40 @@ export interface ProtocolInfo {
 }
 
 const PROTOCOLS: readonly ProtocolInfo[] = [
-  { id: "aws.protocols#restJson1", name: "restJson1", kind: "http", contentType: "application/json", jsonName: true, bodyTimestamp: "epoch-seconds", errorHeader: "X-Amzn-Errortype" },
-  { id: "alloy#simpleRestJson", name: "simpleRestJson", kind: "http", contentType: "application/json", jsonName: true, bodyTimestamp: "date-time", errorHeader: "X-Error-Type" },
-  { id: "aws.protocols#awsJson1_0", name: "awsJson1_0", kind: "awsJson", contentType: "application/x-amz-json-1.0", jsonName: false, bodyTimestamp: "epoch-seconds" },
-  { id: "aws.protocols#awsJson1_1", name: "awsJson1_1", kind: "awsJson", contentType: "application/x-amz-json-1.1", jsonName: false, bodyTimestamp: "epoch-seconds" },
+  {
+    id: "aws.protocols#restJson1",
+    name: "restJson1",
+    kind: "http",
+    contentType: "application/json",
+    jsonName: true,
+    bodyTimestamp: "epoch-seconds",
+    errorHeader: "X-Amzn-Errortype",
+  },
+  {
+    id: "alloy#simpleRestJson",
+    name: "simpleRestJson",
+    kind: "http",
+    contentType: "application/json",
+    jsonName: true,
+    bodyTimestamp: "date-time",
+    errorHeader: "X-Error-Type",
+  },
+  {
+    id: "aws.protocols#awsJson1_0",
+    name: "awsJson1_0",
+    kind: "awsJson",
+    contentType: "application/x-amz-json-1.0",
+    jsonName: false,
+    bodyTimestamp: "epoch-seconds",
+  },
+  {
+    id: "aws.protocols#awsJson1_1",
+    name: "awsJson1_1",
+    kind: "awsJson",
+    contentType: "application/x-amz-json-1.1",
+    jsonName: false,
+    bodyTimestamp: "epoch-seconds",
+  },
   { id: "smithy.protocols#rpcv2Cbor", name: "rpcv2Cbor", kind: "rpcv2", contentType: "application/cbor", jsonName: false, bodyTimestamp: "epoch-seconds" },
   { id: "smithy.protocols#rpcv2Json", name: "rpcv2Json", kind: "rpcv2", contentType: "application/json", jsonName: false, bodyTimestamp: "epoch-seconds" },
   { id: "alloy.proto#grpc", name: "gRPC", kind: "grpc", contentType: "application/grpc", jsonName: false, bodyTimestamp: "epoch-seconds" },
@@ -94,10 +124,17 @@ export function routeOf(model: Model, service: Shape, operation: Shape, protocol
       const http = getHttp(operation)!;
       const q = http.uri.indexOf("?");
       const path = q < 0 ? http.uri : http.uri.slice(0, q);
-      const query = q < 0 ? [] : http.uri.slice(q + 1).split("&").filter((p) => p !== "").map((p): [string, string] => {
-        const eq = p.indexOf("=");
-        return eq < 0 ? [p, ""] : [p.slice(0, eq), p.slice(eq + 1)];
-      });
+      const query =
+        q < 0
+          ? []
+          : http.uri
+              .slice(q + 1)
+              .split("&")
+              .filter((p) => p !== "")
+              .map((p): [string, string] => {
+                const eq = p.indexOf("=");
+                return eq < 0 ? [p, ""] : [p.slice(0, eq), p.slice(eq + 1)];
+              });
       return { protocol, method: http.method, path, query, headers: [] };
     }
     case "awsJson":

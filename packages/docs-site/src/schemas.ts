@@ -255,7 +255,14 @@ function constraints(s: Traitable, type: string): JsonSchema {
   const out: JsonSchema = {};
   const length = getLength(s);
   if (length !== undefined) {
-    const [min, max] = type === "list" || type === "set" ? ["minItems", "maxItems"] : type === "map" ? ["minProperties", "maxProperties"] : type === "string" ? ["minLength", "maxLength"] : [undefined, undefined];
+    const [min, max] =
+      type === "list" || type === "set"
+        ? ["minItems", "maxItems"]
+        : type === "map"
+          ? ["minProperties", "maxProperties"]
+          : type === "string"
+            ? ["minLength", "maxLength"]
+            : [undefined, undefined];
     if (min !== undefined && length.min !== undefined) out[min] = length.min;
     if (max !== undefined && length.max !== undefined) out[max!] = length.max;
   }

@@ -35,7 +35,11 @@ describe("operationExamples", () => {
       input: { when: new Date(1000), pick: { $case: "bytes", value: new Uint8Array([1, 2]) } },
       output: { data: new TextEncoder().encode("hi"), events: [{ $case: "tick", value: { at: new Date(2000) } }] },
     });
-    expect(failed).toEqual({ title: "failed", input: { pick: { $case: "text", value: "x" } }, error: { shapeId: "ex#Oops", content: { message: "no", at: new Date(3000) } } });
+    expect(failed).toEqual({
+      title: "failed",
+      input: { pick: { $case: "text", value: "x" } },
+      error: { shapeId: "ex#Oops", content: { message: "no", at: new Date(3000) } },
+    });
   });
 
   it("takes a blob that is not base64 as its text's bytes, as AWS models write examples", () => {

@@ -73,7 +73,9 @@ function wrongTypeIn(model: Model, operation: Shape, e: { readonly [key: string]
 /** One example in runtime form. */
 function runtimeExample(model: Model, operation: Shape, e: { readonly [key: string]: NodeValue }, title: string, where: string): RuntimeExample {
   const convert = (target: string | undefined, value: NodeValue | undefined, part: string) =>
-    value === undefined || value === null ? undefined : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`, { blobText: true }) as Readonly<Record<string, unknown>>);
+    value === undefined || value === null
+      ? undefined
+      : (runtimeValue(model, target ?? UNIT, value, `${where} ${part}`, { blobText: true }) as Readonly<Record<string, unknown>>);
   const out: { -readonly [K in keyof RuntimeExample]: RuntimeExample[K] } = { title };
   if (typeof e.documentation === "string") out.documentation = e.documentation;
   const input = convert(operation.input, e.input, "input");

@@ -36,7 +36,12 @@ describe("runtimeValue", () => {
 
   it("gives a bigDecimal the exact text of a number a double only approximates", () => {
     const { model: exact } = loadModel({
-      sources: [{ file: "d.smithy", text: `$version: "2"\nnamespace d\n@trait\nstructure t { v: L }\nlist L { member: BigDecimal }\n@t(v: [0.100000000000000000000001, 100000000000000000000001.0])\nstring S` }],
+      sources: [
+        {
+          file: "d.smithy",
+          text: `$version: "2"\nnamespace d\n@trait\nstructure t { v: L }\nlist L { member: BigDecimal }\n@t(v: [0.100000000000000000000001, 100000000000000000000001.0])\nstring S`,
+        },
+      ],
     });
     const node = (exact.getShape("d#S")!.traits.get("d#t") as { v: number[] }).v;
     const out = runtimeValue(exact, "d#L", node, "test") as BigDecimal[];

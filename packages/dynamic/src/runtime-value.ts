@@ -100,7 +100,11 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string, bl
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const m = shape.members.get(key);
-        setDataKey(out, key, m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`, blobText, exactNumberText(value, key)) : value[key]);
+        setDataKey(
+          out,
+          key,
+          m ? convert(model, targetOf(model, m.target, where), value[key]!, `${where}.${key}`, blobText, exactNumberText(value, key)) : value[key],
+        );
       }
       return Object.freeze(out);
     }
@@ -110,7 +114,9 @@ function convert(model: Model, shape: Shape, value: NodeValue, where: string, bl
       if (keys.length !== 1) return value;
       const name = keys[0]!;
       const m = shape.members.get(name);
-      const inner = m ? convert(model, targetOf(model, m.target, where), value[name]!, `${where}.${name}`, blobText, exactNumberText(value, name)) : value[name];
+      const inner = m
+        ? convert(model, targetOf(model, m.target, where), value[name]!, `${where}.${name}`, blobText, exactNumberText(value, name))
+        : value[name];
       return Object.freeze({ $case: name, value: inner });
     }
     default:

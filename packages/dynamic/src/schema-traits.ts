@@ -15,11 +15,7 @@ import { runtimeValue, type NodeValueError } from "./runtime-value.js";
  * it: they are read from the model (docs, fakes, the conformance runner),
  * never from a schema, so `custom` leaves them out.
  */
-const MODEL_ONLY_TRAITS: ReadonlySet<string> = new Set([
-  "smithy.api#documentation",
-  "smithy.api#externalDocumentation",
-  "smithy.api#examples",
-]);
+const MODEL_ONLY_TRAITS: ReadonlySet<string> = new Set(["smithy.api#documentation", "smithy.api#externalDocumentation", "smithy.api#examples"]);
 
 /** Whether schemas carry a trait: every trait but {@link MODEL_ONLY_TRAITS} and `smithy.test#` test cases. */
 const carried = (id: string): boolean => !MODEL_ONLY_TRAITS.has(id) && !id.startsWith("smithy.test#");

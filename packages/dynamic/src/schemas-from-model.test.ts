@@ -220,8 +220,19 @@ describe("schemasFromModel: shapes", () => {
   });
 
   it("takes enum and intEnum values from @enumValue, defaulting to the member name", () => {
-    expect(schemas.shape("t#Color")).toMatchObject({ values: [{ name: "RED", value: "RED" }, { name: "GREEN", value: "green" }] });
-    expect(schemas.shape("t#Level")).toMatchObject({ values: [{ name: "LOW", value: 1 }, { name: "HIGH", value: 10 }], traits: { openEnum: true } });
+    expect(schemas.shape("t#Color")).toMatchObject({
+      values: [
+        { name: "RED", value: "RED" },
+        { name: "GREEN", value: "green" },
+      ],
+    });
+    expect(schemas.shape("t#Level")).toMatchObject({
+      values: [
+        { name: "LOW", value: 1 },
+        { name: "HIGH", value: 10 },
+      ],
+      traits: { openEnum: true },
+    });
   });
 
   it("maps shape traits to typed fields, leaving documentation out", () => {
@@ -253,8 +264,32 @@ describe("schemasFromModel: shapes", () => {
     expect(m("bool").target).toBe(core.boolean);
     expect(m("names").target).toBe(schemas.shape("t#Names"));
     expect(s.members.map((x) => x.name)).toEqual([
-      "str", "bool", "blob", "byte", "short", "int", "long", "float", "double", "bigInt", "bigDec", "ts", "httpDate",
-      "doc", "color", "level", "names", "counts", "node", "shape", "city", "png", "maybe", "unsigned", "old", "primitive",
+      "str",
+      "bool",
+      "blob",
+      "byte",
+      "short",
+      "int",
+      "long",
+      "float",
+      "double",
+      "bigInt",
+      "bigDec",
+      "ts",
+      "httpDate",
+      "doc",
+      "color",
+      "level",
+      "names",
+      "counts",
+      "node",
+      "shape",
+      "city",
+      "png",
+      "maybe",
+      "unsigned",
+      "old",
+      "primitive",
     ]);
   });
 
@@ -646,7 +681,19 @@ describe("schemasFromModel: enum visibility and 1.0 enums", () => {
       ],
     }).model;
     const schemas = schemasFromModel(model);
-    expect(schemas.shape("t#E")).toMatchObject({ kind: "enum", values: [{ name: "A", value: "A" }, { name: "B", value: "B", internal: true }] });
-    expect(schemas.shape("t#Legacy")).toMatchObject({ kind: "enum", values: [{ name: "X", value: "x" }, { name: "y", value: "y", internal: true }] });
+    expect(schemas.shape("t#E")).toMatchObject({
+      kind: "enum",
+      values: [
+        { name: "A", value: "A" },
+        { name: "B", value: "B", internal: true },
+      ],
+    });
+    expect(schemas.shape("t#Legacy")).toMatchObject({
+      kind: "enum",
+      values: [
+        { name: "X", value: "x" },
+        { name: "y", value: "y", internal: true },
+      ],
+    });
   });
 });

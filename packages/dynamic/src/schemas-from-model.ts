@@ -65,8 +65,19 @@ const PRELUDE_SCALARS: ReadonlyMap<string, Schema> = new Map<string, Schema>([
 ]);
 
 const SCALAR_KINDS: ReadonlySet<string> = new Set<ScalarKind>([
-  "boolean", "string", "blob", "byte", "short", "integer", "long", "float", "double",
-  "bigInteger", "bigDecimal", "timestamp", "document",
+  "boolean",
+  "string",
+  "blob",
+  "byte",
+  "short",
+  "integer",
+  "long",
+  "float",
+  "double",
+  "bigInteger",
+  "bigDecimal",
+  "timestamp",
+  "document",
 ]);
 
 const cache = new WeakMap<Model, DynamicSchemas>();
@@ -153,9 +164,7 @@ function build(model: Model): DynamicSchemas {
           const protoIndex = m.traits.get("alloy.proto#protoIndex");
           values.push(Object.freeze({ name: m.name, value, ...(internal ? { internal } : {}), ...(typeof protoIndex === "number" ? { protoIndex } : {}) }));
         }
-        return s.type === "enum"
-          ? b.enumeration(s.id, values as EnumValue<string>[], traits)
-          : b.intEnum(s.id, values as EnumValue<number>[], traits);
+        return s.type === "enum" ? b.enumeration(s.id, values as EnumValue<string>[], traits) : b.intEnum(s.id, values as EnumValue<number>[], traits);
       }
       case "list":
       case "set": {
@@ -171,9 +180,17 @@ function build(model: Model): DynamicSchemas {
         return b.map(s.id, memberOf(key) as MemberSchema<string>, memberOf(value), traits);
       }
       case "structure":
-        return b.struct(s.id, [...s.members.values()].map((m) => memberOf(m)), traits);
+        return b.struct(
+          s.id,
+          [...s.members.values()].map((m) => memberOf(m)),
+          traits,
+        );
       case "union":
-        return b.union(s.id, [...s.members.values()].map((m) => memberOf(m)), traits);
+        return b.union(
+          s.id,
+          [...s.members.values()].map((m) => memberOf(m)),
+          traits,
+        );
       default:
         throw new Error(`${CONTEXT}: \`${s.id}\` is a ${s.type}, not a data shape`);
     }

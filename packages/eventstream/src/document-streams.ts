@@ -6,14 +6,7 @@
  * it. (Such protocols have no binding for a `@streaming` blob: see
  * `refuseStreamingBlob` in `@anvil/core`.)
  */
-import {
-  isAsyncIterable,
-  type MemberSchema,
-  SerializationError,
-  type StructSchema,
-  type UnionSchema,
-  type UnionValue,
-} from "@anvil/core";
+import { isAsyncIterable, type MemberSchema, SerializationError, type StructSchema, type UnionSchema, type UnionValue } from "@anvil/core";
 import { compileEventStream, type EventPayloadCodec, type EventStreamSerde } from "./events.js";
 import type { EventMessage } from "./message.js";
 import { initialMessage, type InitialEventType, openEventStream, writeEventStream } from "./stream.js";
@@ -45,12 +38,23 @@ export interface DocumentEventStreams {
    * members, already encoded), then the member's events, written as the
    * transport reads them.
    */
-  body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array, onInternalError?: (error: unknown) => void): AsyncIterable<Uint8Array>;
+  body(
+    member: EventStreamMember,
+    events: unknown,
+    initialType: InitialEventType,
+    initial: Uint8Array,
+    onInternalError?: (error: unknown) => void,
+  ): AsyncIterable<Uint8Array>;
   /**
    * Reads an incoming event stream: the structure's other members from its
    * initial message, and the events, read as the application iterates them.
    */
-  read(schema: StructSchema, member: EventStreamMember, body: Parameters<typeof openEventStream>[0], initialType: InitialEventType): Promise<Record<string, unknown>>;
+  read(
+    schema: StructSchema,
+    member: EventStreamMember,
+    body: Parameters<typeof openEventStream>[0],
+    initialType: InitialEventType,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Event streams for a document protocol; each union's serde is compiled once. */
@@ -63,14 +67,25 @@ export function documentEventStreams(options: DocumentEventStreamOptions): Docum
     return serde;
   };
   return Object.freeze({
-    body(member: EventStreamMember, events: unknown, initialType: InitialEventType, initial: Uint8Array, onInternalError?: (error: unknown) => void): AsyncIterable<Uint8Array> {
+    body(
+      member: EventStreamMember,
+      events: unknown,
+      initialType: InitialEventType,
+      initial: Uint8Array,
+      onInternalError?: (error: unknown) => void,
+    ): AsyncIterable<Uint8Array> {
       const first = initialMessage(initialType, initial, payload.mediaType);
       if (events === undefined || events === null) return writeEventStream([], serdeOf(member), first);
       const iterable = isAsyncIterable(events) || (typeof events === "object" && Symbol.iterator in events);
       if (!iterable) throw new SerializationError(`encode ${protocol}: /${member.name} is not an iterable of events`, { path: `/${member.name}` });
       return writeEventStream(events as AsyncIterable<UnionValue> | Iterable<UnionValue>, serdeOf(member), first, onInternalError);
     },
-    async read(schema: StructSchema, member: EventStreamMember, body: Parameters<typeof openEventStream>[0], initialType: InitialEventType): Promise<Record<string, unknown>> {
+    async read(
+      schema: StructSchema,
+      member: EventStreamMember,
+      body: Parameters<typeof openEventStream>[0],
+      initialType: InitialEventType,
+    ): Promise<Record<string, unknown>> {
       const { initial, events } = await openEventStream(body, serdeOf(member), initialType);
       return { ...readInitial(schema, initial), [member.name]: events };
     },

@@ -40,7 +40,12 @@ describe("compileEventStream", () => {
     ["a blob payload as raw bytes", { $case: "chunk", value: { data: utf8.encode("bar") } }, "application/octet-stream", "bar"],
     ["a string payload as UTF-8 text", { $case: "note", value: { text: "hi" } }, "text/plain", "hi"],
     ["a structure payload with the codec", { $case: "located", value: { source: "s", point: { x: 1, y: 2 } } }, "application/json", '{"x":1,"y":2}'],
-    ["the members that are not headers as one structure", { $case: "loose", value: { source: "s", note: "n", n: 1 } }, "application/json", '{"note":"n","n":1}'],
+    [
+      "the members that are not headers as one structure",
+      { $case: "loose", value: { source: "s", note: "n", n: 1 } },
+      "application/json",
+      '{"note":"n","n":1}',
+    ],
   ])("writes %s", (_label, event, contentType, body) => {
     const message = serde.encode(event);
     expect(message.headers[":content-type"]).toEqual(s(contentType));
@@ -108,11 +113,31 @@ describe("compileEventStream", () => {
   });
 
   it.each<[string, unknown, Record<string, EventHeaderValue>]>([
-    ["a modeled error the union names: its exception", new (errorClass(Overheated))({ message: "hot" }), { ":message-type": s("exception"), ":exception-type": s("overheated"), ":content-type": s("application/json") }],
-    ["an unmodeled error: its code and message", new UnmodeledError("Throttled", "slow down"), { ":message-type": s("error"), ":error-code": s("Throttled"), ":error-message": s("slow down") }],
-    ["a modeled error of another shape: its code and message", new ModeledError({ ...Overheated, id: "x#Other" }, { message: "m" }), { ":message-type": s("error"), ":error-code": s("Other"), ":error-message": s("m") }],
-    ["anything else: nothing about it", new Error("secret"), { ":message-type": s("error"), ":error-code": s("InternalFailure"), ":error-message": s("Internal failure") }],
-    ["a validation error: nothing about it", new ValidationError([]), { ":message-type": s("error"), ":error-code": s("InternalFailure"), ":error-message": s("Internal failure") }],
+    [
+      "a modeled error the union names: its exception",
+      new (errorClass(Overheated))({ message: "hot" }),
+      { ":message-type": s("exception"), ":exception-type": s("overheated"), ":content-type": s("application/json") },
+    ],
+    [
+      "an unmodeled error: its code and message",
+      new UnmodeledError("Throttled", "slow down"),
+      { ":message-type": s("error"), ":error-code": s("Throttled"), ":error-message": s("slow down") },
+    ],
+    [
+      "a modeled error of another shape: its code and message",
+      new ModeledError({ ...Overheated, id: "x#Other" }, { message: "m" }),
+      { ":message-type": s("error"), ":error-code": s("Other"), ":error-message": s("m") },
+    ],
+    [
+      "anything else: nothing about it",
+      new Error("secret"),
+      { ":message-type": s("error"), ":error-code": s("InternalFailure"), ":error-message": s("Internal failure") },
+    ],
+    [
+      "a validation error: nothing about it",
+      new ValidationError([]),
+      { ":message-type": s("error"), ":error-code": s("InternalFailure"), ":error-message": s("Internal failure") },
+    ],
     [
       "bytes that do not decode (a malformed message of the caller's own stream): what is wrong",
       new SerializationError("decode event stream: frame of 9 bytes is too short"),

@@ -114,15 +114,33 @@ function buildSerde(union: UnionSchema<any>, payload: EventPayloadCodec): EventS
       if (variant === undefined) throw new SerializationError(`encode event stream: ${union.id} has no event ${JSON.stringify(name)}`);
       const parts = variant.write((event as { value?: unknown }).value);
       return variant.isError
-        ? frame([[":message-type", str("exception")], [":exception-type", str(variant.name)]], parts)
-        : frame([[":message-type", str("event")], [":event-type", str(variant.name)]], parts);
+        ? frame(
+            [
+              [":message-type", str("exception")],
+              [":exception-type", str(variant.name)],
+            ],
+            parts,
+          )
+        : frame(
+            [
+              [":message-type", str("event")],
+              [":event-type", str(variant.name)],
+            ],
+            parts,
+          );
     },
 
     encodeError(error: unknown): EventMessage {
       if (ModeledError.isModeledError(error)) {
         const variant = byErrorId.get(error.$shapeId);
         if (variant !== undefined) {
-          return frame([[":message-type", str("exception")], [":exception-type", str(variant.name)]], variant.write(error.members()));
+          return frame(
+            [
+              [":message-type", str("exception")],
+              [":exception-type", str(variant.name)],
+            ],
+            variant.write(error.members()),
+          );
         }
         return errorMessage(error.code, error.message);
       }
@@ -200,7 +218,8 @@ function compileVariant(m: MemberSchema, codec: EventPayloadCodec): Variant {
     target,
     isError,
     write(value: unknown): Parts {
-      if (typeof value !== "object" || value === null) throw new SerializationError(`encode event stream: event ${m.name} is not a structure`, { path: `/${m.name}` });
+      if (typeof value !== "object" || value === null)
+        throw new SerializationError(`encode event stream: event ${m.name} is not a structure`, { path: `/${m.name}` });
       const obj = value as Obj;
       const out: [string, EventHeaderValue][] = [];
       for (const h of headers) {
@@ -279,8 +298,7 @@ function compileHeader(m: MemberSchema): CompiledHeader {
   const kind = m.target.kind;
   const mismatch = (h: EventHeaderValue): SerializationError =>
     new SerializationError(`decode event stream: header ${name} is a ${h.type}, expected a ${kind}`, { path: `/${name}` });
-  const bad = (v: unknown): SerializationError =>
-    new SerializationError(`encode event stream: header ${name} cannot hold ${typeof v}`, { path: `/${name}` });
+  const bad = (v: unknown): SerializationError => new SerializationError(`encode event stream: header ${name} cannot hold ${typeof v}`, { path: `/${name}` });
   switch (kind) {
     case "boolean":
       return {

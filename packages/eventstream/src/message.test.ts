@@ -52,7 +52,9 @@ describe("event messages", () => {
   it("rejects headers the format cannot carry as SerializationErrors", () => {
     const long = "x".repeat(300);
     expect(() => encodeEventMessage({ headers: { [long]: { type: "string", value: "" } }, body: new Uint8Array(0) })).toThrow(SerializationError);
-    expect(() => encodeEventMessage({ headers: { t: { type: "timestamp", value: new Date(Number.NaN) } }, body: new Uint8Array(0) })).toThrow(SerializationError);
+    expect(() => encodeEventMessage({ headers: { t: { type: "timestamp", value: new Date(Number.NaN) } }, body: new Uint8Array(0) })).toThrow(
+      SerializationError,
+    );
     expect(() => encodeEventMessage({ headers: { l: { type: "long", value: 1.5 } }, body: new Uint8Array(0) })).toThrow(SerializationError);
   });
 

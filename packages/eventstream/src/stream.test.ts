@@ -40,11 +40,18 @@ describe("event streams", () => {
       });
     const frames = [...events.map((e) => signed(encodeEventMessage(serde.encode(e)))), signed(new Uint8Array(0))];
     expect(await collect(readEventStream(counted(frames).iterable, serde))).toEqual(events);
-    const opened = await openEventStream(counted([signed(encodeEventMessage(initialMessage("initial-request", utf8.encode("{}"), "application/json"))), ...frames]).iterable, serde, "initial-request");
+    const opened = await openEventStream(
+      counted([signed(encodeEventMessage(initialMessage("initial-request", utf8.encode("{}"), "application/json"))), ...frames]).iterable,
+      serde,
+      "initial-request",
+    );
     expect(opened.initial?.headers[":event-type"]).toEqual({ type: "string", value: "initial-request" });
     expect(await collect(opened.events)).toEqual(events);
     // A message of its own that happens to carry a `:chunk-signature` header is not an envelope.
-    const own = encodeEventMessage({ ...serde.encode(events[0]!), headers: { ...serde.encode(events[0]!).headers, ":chunk-signature": { type: "binary", value: new Uint8Array(1) } } });
+    const own = encodeEventMessage({
+      ...serde.encode(events[0]!),
+      headers: { ...serde.encode(events[0]!).headers, ":chunk-signature": { type: "binary", value: new Uint8Array(1) } },
+    });
     expect(await collect(readEventStream(counted([own]).iterable, serde))).toEqual([events[0]]);
     // An envelope around bytes that are no message is a SerializationError.
     await expect(collect(readEventStream(counted([signed(utf8.encode("not a message"))]).iterable, serde))).rejects.toThrow(SerializationError);
@@ -93,6 +100,7 @@ describe("event streams", () => {
   });
 
   it("end with an error message, saying nothing, when the source fails otherwise", async () => {
+    // biome-ignore lint/correctness/useYield: a source that fails before its first event
     async function* failing(): AsyncGenerator<UnionValue> {
       throw new TypeError("secret detail");
     }
@@ -143,7 +151,9 @@ describe("event streams", () => {
       fc.string({ maxLength: 8 }),
     );
     const value = fc.oneof(
-      fc.constantFrom("event", "exception", "error", "reading", "chunk", "note", "located", "loose", "overheated").map((v) => ({ type: "string" as const, value: v })),
+      fc
+        .constantFrom("event", "exception", "error", "reading", "chunk", "note", "located", "loose", "overheated")
+        .map((v) => ({ type: "string" as const, value: v })),
       fc.boolean().map((v) => ({ type: "boolean" as const, value: v })),
       fc.integer({ min: -128, max: 127 }).map((v) => ({ type: "byte" as const, value: v })),
       fc.integer().map((v) => ({ type: "integer" as const, value: v })),
@@ -151,7 +161,10 @@ describe("event streams", () => {
       fc.uint8Array({ maxLength: 8 }).map((v) => ({ type: "binary" as const, value: v })),
       fc.integer({ min: -1e12, max: 1e12 }).map((v) => ({ type: "timestamp" as const, value: new Date(v) })),
     );
-    const body = fc.oneof(fc.uint8Array({ maxLength: 16 }), fc.json().map((j) => utf8.encode(j)));
+    const body = fc.oneof(
+      fc.uint8Array({ maxLength: 16 }),
+      fc.json().map((j) => utf8.encode(j)),
+    );
     const kind = fc.constantFrom(["event", ":event-type"], ["exception", ":exception-type"], ["error", ":error-code"]);
     const variant = fc.constantFrom("reading", "chunk", "note", "located", "loose", "overheated", "other");
     const message = fc.tuple(kind, variant, fc.dictionary(header, value, { maxKeys: 4 }), body).map(([[type, name], v, extra, b]) => ({

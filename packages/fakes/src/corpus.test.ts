@@ -40,8 +40,14 @@ const SOURCES: Record<string, () => string[]> = {
   "aws awsJson1_0": () => [...modelFiles(join(aws(""), "awsJson1_0")), join(aws(""), "shared-types.smithy"), join(aws(""), "aws-config.smithy")],
   "aws awsJson1_1": () => [...modelFiles(join(aws(""), "awsJson1_1")), join(aws(""), "shared-types.smithy"), join(aws(""), "aws-config.smithy")],
   "aws rpcv2Cbor": () => [...modelFiles(join(aws(""), "rpcv2Cbor")), join(aws(""), "shared-types.smithy"), join(aws(""), "aws-config.smithy")],
-  "smithy rpcv2Cbor": () => [...modelFiles(join(corpus, "smithy-protocol-tests/model/rpcv2Cbor")), join(corpus, "smithy-protocol-tests/model/shared-types.smithy")],
-  "smithy rpcv2Json": () => [...modelFiles(join(corpus, "smithy-protocol-tests/model/rpcv2Json")), join(corpus, "smithy-protocol-tests/model/shared-types.smithy")],
+  "smithy rpcv2Cbor": () => [
+    ...modelFiles(join(corpus, "smithy-protocol-tests/model/rpcv2Cbor")),
+    join(corpus, "smithy-protocol-tests/model/shared-types.smithy"),
+  ],
+  "smithy rpcv2Json": () => [
+    ...modelFiles(join(corpus, "smithy-protocol-tests/model/rpcv2Json")),
+    join(corpus, "smithy-protocol-tests/model/shared-types.smithy"),
+  ],
   alloy: () => modelFiles(join(corpus, "alloy")),
 };
 

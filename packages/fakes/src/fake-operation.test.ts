@@ -26,7 +26,18 @@ describe("fakeOperation + fakeAnswer", () => {
   it("answers the first example whose input is a subset of the incoming one", () => {
     const a = answer("getAnimal", { name: "lion", detail: true });
     expect(a.source).toBe('example "lion"');
-    expect(a).toMatchObject({ output: { animal: { name: "lion", legs: 4, diet: "CARNIVORE", born: new Date("2020-02-03T04:05:06Z"), tags: ["big", "cat"], photo: new TextEncoder().encode("lion") } } });
+    expect(a).toMatchObject({
+      output: {
+        animal: {
+          name: "lion",
+          legs: 4,
+          diet: "CARNIVORE",
+          born: new Date("2020-02-03T04:05:06Z"),
+          tags: ["big", "cat"],
+          photo: new TextEncoder().encode("lion"),
+        },
+      },
+    });
   });
 
   it("throws the modeled error of a matched error example, required members filled", () => {
@@ -123,13 +134,22 @@ describe("fakeOperation + fakeAnswer", () => {
     const ping = zoo.operations.ping!;
     const warnings: string[] = [];
     const which: unknown[] = [];
-    const table = fakeOperation(ping, [{ title: "bad", input: {}, error: { shapeId: "example.fakes#NotFound" } }, { title: "ok", output: { message: "m" } }], (w, example) => {
-      warnings.push(w);
-      which.push(example);
-    });
+    const table = fakeOperation(
+      ping,
+      [
+        { title: "bad", input: {}, error: { shapeId: "example.fakes#NotFound" } },
+        { title: "ok", output: { message: "m" } },
+      ],
+      (w, example) => {
+        warnings.push(w);
+        which.push(example);
+      },
+    );
     expect(which).toEqual([{ operation: "example.fakes#Ping", title: "bad" }]);
     expect(table.examples.map((e) => e.title)).toEqual([]);
     expect(table.outputFrom).toBe("ok");
-    expect(warnings).toEqual(['example "bad" of `example.fakes#Ping` names error `example.fakes#NotFound`, which the operation does not declare: the fake leaves it out']);
+    expect(warnings).toEqual([
+      'example "bad" of `example.fakes#Ping` names error `example.fakes#NotFound`, which the operation does not declare: the fake leaves it out',
+    ]);
   });
 });

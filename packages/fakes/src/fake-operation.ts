@@ -36,13 +36,20 @@ export interface OperationExample {
  * @param onWarning - Told about examples the fake cannot use (an error the operation does not declare): why, and which one.
  * @throws `UnterminatedRecursionError` when a required member cannot be synthesized.
  */
-export function fakeOperation(operation: OperationSchema, examples: readonly OperationExample[], onWarning?: (message: string, example: { readonly operation: string; readonly title: string }) => void): FakeOperation {
+export function fakeOperation(
+  operation: OperationSchema,
+  examples: readonly OperationExample[],
+  onWarning?: (message: string, example: { readonly operation: string; readonly title: string }) => void,
+): FakeOperation {
   const usable = examples.filter((e) => {
     if (!e.error || operation.errors.some((s) => s.id === e.error!.shapeId)) return true;
-    onWarning?.(`example ${JSON.stringify(e.title)} of \`${operation.id}\` names error \`${e.error.shapeId}\`, which the operation does not declare: the fake leaves it out`, {
-      operation: operation.id,
-      title: e.title,
-    });
+    onWarning?.(
+      `example ${JSON.stringify(e.title)} of \`${operation.id}\` names error \`${e.error.shapeId}\`, which the operation does not declare: the fake leaves it out`,
+      {
+        operation: operation.id,
+        title: e.title,
+      },
+    );
     return false;
   });
   const outputOf = (given: Readonly<Record<string, unknown>> | undefined) =>

@@ -16,7 +16,9 @@ it("serves a model's fakes as the README shows", async () => {
   );
   const calls: FakeCall[] = [];
   const handler = createFakeHandler(service, tables, { onCall: (call) => calls.push(call) });
-  const server = createServer(service, { protocols: [restJson1()] }).register(handler).mapService("aws.protocols#restJson1");
+  const server = createServer(service, { protocols: [restJson1()] })
+    .register(handler)
+    .mapService("aws.protocols#restJson1");
   const listener = await listen(server, { port: 0 });
   try {
     const response = await fetch(`${listener.url}/shape`);

@@ -278,7 +278,12 @@ function complete(schema: Schema, value: unknown): unknown {
     case "map": {
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
-        Object.defineProperty(out, key, { value: complete(schema.value.target, (value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: complete(schema.value.target, (value as Record<string, unknown>)[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

@@ -81,9 +81,7 @@ function mapBack(map: (id: string) => string, id: string, traits: Map<string, No
 function definitionSummary(value: NodeValue | undefined, map: (id: string) => string): unknown {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value ?? null;
   const selector = typeof value["selector"] === "string" ? normalizeSelector(value["selector"]) : null;
-  const conflicts = Array.isArray(value["conflicts"])
-    ? value["conflicts"].map((c) => (typeof c === "string" ? map(c) : c)).sort()
-    : [];
+  const conflicts = Array.isArray(value["conflicts"]) ? value["conflicts"].map((c) => (typeof c === "string" ? map(c) : c)).sort() : [];
   return { selector, structurallyExclusive: value["structurallyExclusive"] ?? null, conflicts };
 }
 
@@ -96,12 +94,7 @@ function normalizeSelector(selector: string): string {
     .trim();
 }
 
-function compare(
-  theirs: ReadonlyMap<string, Shape>,
-  ours: ReadonlyMap<string, Shape>,
-  ids: Iterable<string>,
-  mapTheirs: (id: string) => string,
-): string[] {
+function compare(theirs: ReadonlyMap<string, Shape>, ours: ReadonlyMap<string, Shape>, ids: Iterable<string>, mapTheirs: (id: string) => string): string[] {
   const problems: string[] = [];
   const same = (id: string) => id;
   for (const theirId of ids) {

@@ -121,7 +121,15 @@ export function flattenMixins(model: Model): Model {
     if (shape.traits.has("smithy.api#mixin")) continue;
     const members = new Map<string, MemberShape>();
     for (const m of shape.members.values()) {
-      members.set(m.name, { type: "member", id: m.id, name: m.name, container: m.container, target: m.target, traits: new Map(m.traits), location: m.location });
+      members.set(m.name, {
+        type: "member",
+        id: m.id,
+        name: m.name,
+        container: m.container,
+        target: m.target,
+        traits: new Map(m.traits),
+        location: m.location,
+      });
     }
     const { inheritedTraits: _inherited, ...rest } = shape;
     shapes.set(shape.id, { ...rest, traits: new Map(shape.traits), members, mixins: [] });

@@ -77,7 +77,9 @@ describe("loadModel: traits", () => {
   it("validates trait values against their definitions", () => {
     const { events } = idl(`namespace ex\n@length(min: "one")\nstring S`);
     const e = errors(events).find((ev) => ev.id === "TraitValue")!;
-    expect(e.message).toBe("Error validating trait `smithy.api#length`.min: Expected number value for long shape, `smithy.api#Long`; found string value, `one`");
+    expect(e.message).toBe(
+      "Error validating trait `smithy.api#length`.min: Expected number value for long shape, `smithy.api#Long`; found string value, `one`",
+    );
   });
 
   it("rejects traits applied where their selector does not allow them", () => {
@@ -128,7 +130,12 @@ apply Thing$id @required`;
     expect(messages(cyc.events).filter((m) => m.startsWith("Unable to resolve mixins; cycles detected"))).toHaveLength(2);
     // Upstream lists a cycle as Tarjan's algorithm pops it, visiting shapes in Java
     // `HashMap<ShapeId>` order; by ShapeId.hashCode, ex#South comes first here.
-    const ring = idl(["North with [East]", "East with [South]", "South with [West]", "West with [North]"].map((s) => `@mixin structure ${s} {}`).join("\n").replace(/^/, "namespace ex\n"));
+    const ring = idl(
+      ["North with [East]", "East with [South]", "South with [West]", "West with [North]"]
+        .map((s) => `@mixin structure ${s} {}`)
+        .join("\n")
+        .replace(/^/, "namespace ex\n"),
+    );
     const between = (shape: string) => ring.events.find((e) => e.shapeId === shape)?.message.replace(/^.*and /, "");
     expect(between("ex#North")).toBe("[ex#West, ex#East, ex#South]");
     expect(between("ex#South")).toBe("[ex#West, ex#North, ex#East]");
@@ -139,7 +146,9 @@ apply Thing$id @required`;
 
 describe("loadModel: JSON AST", () => {
   it("round-trips a model through the JSON AST", () => {
-    const a = idl(`namespace ex\nservice S { version: "1", operations: [Op] }\n@http(method: "GET", uri: "/x/{id}")\noperation Op { input := { @required @httpLabel id: String }, output: Unit }`);
+    const a = idl(
+      `namespace ex\nservice S { version: "1", operations: [Op] }\n@http(method: "GET", uri: "/x/{id}")\noperation Op { input := { @required @httpLabel id: String }, output: Unit }`,
+    );
     expect(errors(a.events)).toEqual([]);
     const json = JSON.stringify(modelToJsonAst(a.model));
     const b = loadModel({ sources: [{ file: "m.json", text: json }] });
@@ -158,7 +167,10 @@ describe("loadModel: JSON AST", () => {
     ];
     for (const [text, message] of cases) {
       const { events } = loadModel({ sources: [{ file: "m.json", text }] });
-      expect(messages(events).some((m) => m.startsWith(message)), message).toBe(true);
+      expect(
+        messages(events).some((m) => m.startsWith(message)),
+        message,
+      ).toBe(true);
     }
   });
 });
@@ -180,7 +192,9 @@ operation Op {
   input := { @protoIndex(1) a: String, @protoIndex(1) b: String, nested: Nested }
 }
 structure Nested { c: String }`);
-    const grpc = errors(events).filter((e) => e.id === "AnvilGrpc.ProtoIndex").map((e) => e.shapeId);
+    const grpc = errors(events)
+      .filter((e) => e.id === "AnvilGrpc.ProtoIndex")
+      .map((e) => e.shapeId);
     expect(grpc).toEqual(expect.arrayContaining(["ex#OpInput$b", "ex#OpInput$nested", "ex#Nested$c"]));
   });
 
@@ -197,7 +211,8 @@ blob Body`);
   });
 
   it("warns, at the member, about a @streaming blob in a service that declares awsJson or rpcv2Cbor", () => {
-    const { events } = idl(`namespace ex
+    const { events } = idl(
+      `namespace ex
 use aws.protocols#awsJson1_1
 use aws.protocols#restJson1
 use smithy.protocols#rpcv2Cbor
@@ -206,7 +221,9 @@ service S { operations: [Upload] }
 @http(method: "PUT", uri: "/upload")
 operation Upload { input := { @httpPayload body: Body } }
 @streaming
-blob Body`, "upload.smithy");
+blob Body`,
+      "upload.smithy",
+    );
     const warnings = events.filter((e) => e.id === "AnvilProtocol.StreamingBlob");
     expect(warnings.map((e) => [e.severity, e.shapeId, e.location?.file])).toEqual([
       ["WARNING", "ex#UploadInput$body", "upload.smithy"],
@@ -257,7 +274,12 @@ describe("bundled definitions", () => {
 describe("IDL 1.0", () => {
   it("gives members targeting unboxed primitives a zero default, as Smithy's upgrade does", () => {
     const { model, events } = loadModel({
-      sources: [{ file: "v1.smithy", text: `$version: "1.0"\nnamespace ex\nstructure S {\n a: PrimitiveInteger,\n b: Integer,\n c: MyInt,\n @box\n d: PrimitiveBoolean,\n e: PrimitiveBoolean\n}\ninteger MyInt` }],
+      sources: [
+        {
+          file: "v1.smithy",
+          text: `$version: "1.0"\nnamespace ex\nstructure S {\n a: PrimitiveInteger,\n b: Integer,\n c: MyInt,\n @box\n d: PrimitiveBoolean,\n e: PrimitiveBoolean\n}\ninteger MyInt`,
+        },
+      ],
     });
     expect(errors(events)).toEqual([]);
     const defaults = [...model.getShape("ex#S")!.members.values()].map((m) => m.traits.get("smithy.api#default"));

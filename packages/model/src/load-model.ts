@@ -78,7 +78,12 @@ export function findModelFiles(paths: readonly string[], events: ValidationEvent
     try {
       stat = statSync(path);
     } catch (e) {
-      events.push({ severity: "ERROR", id: "Model", message: `Unable to read model path \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, location: { file: path, line: 0, column: 0 } });
+      events.push({
+        severity: "ERROR",
+        id: "Model",
+        message: `Unable to read model path \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        location: { file: path, line: 0, column: 0 },
+      });
       return;
     }
     if (stat.isDirectory()) {
@@ -86,7 +91,12 @@ export function findModelFiles(paths: readonly string[], events: ValidationEvent
       try {
         entries = readdirSync(path).sort();
       } catch (e) {
-        events.push({ severity: "ERROR", id: "Model", message: `Unable to list model directory \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, location: { file: path, line: 0, column: 0 } });
+        events.push({
+          severity: "ERROR",
+          id: "Model",
+          message: `Unable to list model directory \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          location: { file: path, line: 0, column: 0 },
+        });
         return;
       }
       for (const entry of entries) if (!entry.startsWith(".")) walk(join(path, entry), false);
@@ -95,7 +105,12 @@ export function findModelFiles(paths: readonly string[], events: ValidationEvent
     const ext = extname(path);
     if (ext === ".smithy" || ext === ".json") out.push(path);
     else if (explicit) {
-      events.push({ severity: "ERROR", id: "Model", message: `Unsupported model file \`${path}\`: expected a .smithy (IDL) or .json (JSON AST) file`, location: { file: path, line: 0, column: 0 } });
+      events.push({
+        severity: "ERROR",
+        id: "Model",
+        message: `Unsupported model file \`${path}\`: expected a .smithy (IDL) or .json (JSON AST) file`,
+        location: { file: path, line: 0, column: 0 },
+      });
     }
   };
   for (const p of paths) walk(resolve(p), true);
@@ -112,7 +127,12 @@ function readModelFile(file: string, events: ValidationEvent[]): FileDraft | und
     }
     return parseModelFile(file, readFileSync(file, "utf8"));
   } catch (e) {
-    events.push({ severity: "ERROR", id: "Model", message: `Unable to read model file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, location });
+    events.push({
+      severity: "ERROR",
+      id: "Model",
+      message: `Unable to read model file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      location,
+    });
     return undefined;
   }
 }

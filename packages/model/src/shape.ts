@@ -18,30 +18,38 @@ export type SimpleShapeType =
   | "document";
 
 /** Every Smithy shape type. `set` is the IDL 1.0 type, kept as a list with unique items. */
-export type ShapeType =
-  | SimpleShapeType
-  | "enum"
-  | "intEnum"
-  | "list"
-  | "set"
-  | "map"
-  | "structure"
-  | "union"
-  | "member"
-  | "service"
-  | "resource"
-  | "operation";
+export type ShapeType = SimpleShapeType | "enum" | "intEnum" | "list" | "set" | "map" | "structure" | "union" | "member" | "service" | "resource" | "operation";
 
 /** The simple shape types. */
 export const SIMPLE_TYPES: ReadonlySet<string> = new Set<SimpleShapeType>([
-  "blob", "boolean", "string", "byte", "short", "integer", "long", "float", "double",
-  "bigInteger", "bigDecimal", "timestamp", "document",
+  "blob",
+  "boolean",
+  "string",
+  "byte",
+  "short",
+  "integer",
+  "long",
+  "float",
+  "double",
+  "bigInteger",
+  "bigDecimal",
+  "timestamp",
+  "document",
 ]);
 
 /** Every shape type except `member`. */
 export const SHAPE_TYPES: ReadonlySet<string> = new Set<ShapeType>([
   ...(SIMPLE_TYPES as ReadonlySet<SimpleShapeType>),
-  "enum", "intEnum", "list", "set", "map", "structure", "union", "service", "resource", "operation",
+  "enum",
+  "intEnum",
+  "list",
+  "set",
+  "map",
+  "structure",
+  "union",
+  "service",
+  "resource",
+  "operation",
 ]);
 
 /** Trait values keyed by absolute trait shape id, in application order. */

@@ -11,7 +11,13 @@ const ValidationException = struct(
   "smithy.framework#ValidationException",
   [
     member("message", string, { required: true }),
-    member("fieldList", list("smithy.framework#ValidationExceptionFieldList", member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string), member("message", string)])))),
+    member(
+      "fieldList",
+      list(
+        "smithy.framework#ValidationExceptionFieldList",
+        member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string), member("message", string)])),
+      ),
+    ),
   ],
   { error: "client" },
 );
@@ -21,7 +27,11 @@ const GetCityInput = struct("example.weather#GetCityInput", [
   member("since", timestamp),
 ]);
 const GetCityOutput = struct("example.weather#GetCityOutput", [member("name", string)]);
-const GetCity = operation("example.weather#GetCity", { input: GetCityInput, output: GetCityOutput, errors: [NoSuchCity, Outage, RateExceeded, ValidationException] });
+const GetCity = operation("example.weather#GetCity", {
+  input: GetCityInput,
+  output: GetCityOutput,
+  errors: [NoSuchCity, Outage, RateExceeded, ValidationException],
+});
 const Ping = operation("example.weather#Ping", { input: unit, output: unit });
 const Weather = service("example.weather#Weather", { operations: { getCity: GetCity, ping: Ping }, protocols: ["aws.protocols#awsJson1_0"] });
 
@@ -113,7 +123,9 @@ describe("client responses", () => {
   });
 
   it("answers an unknown error type with an UnmodeledError carrying the type", async () => {
-    const error = await client.deserializeResponse(GetCity, response(400, `{"__type":"ns#Throttled","message":"slow down"}`), clientContext).catch((e: unknown) => e);
+    const error = await client
+      .deserializeResponse(GetCity, response(400, `{"__type":"ns#Throttled","message":"slow down"}`), clientContext)
+      .catch((e: unknown) => e);
     expect(UnmodeledError.is(error)).toBe(true);
     expect((error as UnmodeledError).code).toBe("Throttled");
     expect((error as UnmodeledError).message).toBe("slow down");
@@ -134,15 +146,21 @@ describe("server", () => {
       since: new Date(1000),
     });
     expect(await server.deserializeRequest(Ping, request("Weather.Ping", ""), serverContext)).toEqual({});
-    expect(await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":"much-too-long"}`), serverContext)).toEqual({ cityId: "much-too-long" });
-    const malformed = await (async () => server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":`), serverContext))().catch((e: unknown) => e);
+    expect(await server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":"much-too-long"}`), serverContext)).toEqual({
+      cityId: "much-too-long",
+    });
+    const malformed = await (async () => server.deserializeRequest(GetCity, request("Weather.GetCity", `{"cityId":`), serverContext))().catch(
+      (e: unknown) => e,
+    );
     expect(SerializationError.is(malformed)).toBe(true);
   });
 
   it("reads requests strictly: unpadded base64 is malformed", async () => {
     const Upload = operation("example.weather#Upload", { input: struct("example.weather#UploadInput", [member("data", blob)]), output: unit });
     expect(await server.deserializeRequest(Upload, request("Weather.Upload", `{"data":"YmxvYg=="}`), serverContext)).toEqual({ data: bytes("blob") });
-    const malformed = await (async () => server.deserializeRequest(Upload, request("Weather.Upload", `{"data":"xyz"}`), serverContext))().catch((e: unknown) => e);
+    const malformed = await (async () => server.deserializeRequest(Upload, request("Weather.Upload", `{"data":"xyz"}`), serverContext))().catch(
+      (e: unknown) => e,
+    );
     expect(SerializationError.is(malformed)).toBe(true);
   });
 
@@ -153,13 +171,22 @@ describe("server", () => {
   });
 
   it.each([
-    ["a modeled client error with @httpError", new (errorClass(NoSuchCity))({ message: "gone" }), 404, { __type: "example.weather#NoSuchCity", message: "gone" }],
+    [
+      "a modeled client error with @httpError",
+      new (errorClass(NoSuchCity))({ message: "gone" }),
+      404,
+      { __type: "example.weather#NoSuchCity", message: "gone" },
+    ],
     ["a modeled server error", new (errorClass(Outage))({ message: "down" }), 500, { __type: "example.weather#Outage", message: "down" }],
     [
       "a ValidationError, as the modeled ValidationException",
       new ValidationError([{ path: "/cityId", message: "too long" }]),
       400,
-      { __type: "smithy.framework#ValidationException", message: "1 validation error detected. too long", fieldList: [{ path: "/cityId", message: "too long" }] },
+      {
+        __type: "smithy.framework#ValidationException",
+        message: "1 validation error detected. too long",
+        fieldList: [{ path: "/cityId", message: "too long" }],
+      },
     ],
     ["a SerializationError", new SerializationError("decode json: bad"), 400, { __type: "SerializationException", message: "decode json: bad" }],
     ["anything else, without leaking its message", new Error("db password is hunter2"), 500, { __type: "InternalFailure", message: "Internal failure" }],

@@ -45,8 +45,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
     return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
   };
 
-  const plainError = (status: number, type: string, message: string): HttpResponse =>
-    errorResponse(status, type, JSON.stringify({ message }));
+  const plainError = (status: number, type: string, message: string): HttpResponse => errorResponse(status, type, JSON.stringify({ message }));
 
   return Object.freeze({
     id: variant.id,
@@ -93,7 +92,12 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
         try {
           const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
-          return errorResponse(status, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members), queryErrorHeader(schema as StructSchema, error.$fault, context.service));
+          return errorResponse(
+            status,
+            typeOf(schema.id),
+            compileWriter(schema, JSON_SETTINGS)(members),
+            queryErrorHeader(schema as StructSchema, error.$fault, context.service),
+          );
         } catch {
           return plainError(500, "InternalFailure", "Internal failure");
         }
@@ -123,12 +127,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
           : target
             ? `unknown operation ${target}`
             : "missing X-Amz-Target header";
-      return Promise.resolve(
-        errorResponse(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }),
-      );
+      return Promise.resolve(errorResponse(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }));
     },
   });
 }
-
-
-

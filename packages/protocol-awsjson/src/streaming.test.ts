@@ -48,7 +48,11 @@ describe("awsJson event streams", () => {
   });
 
   it("round-trips both directions through the server: initial members, then events", async () => {
-    const req = await client.serializeRequest(Watch, { cityId: "paris", requests: source([{ $case: "subscribe", value: { topic: "rain", detail: "hourly" } }]) }, clientContext);
+    const req = await client.serializeRequest(
+      Watch,
+      { cityId: "paris", requests: source([{ $case: "subscribe", value: { topic: "rain", detail: "hourly" } }]) },
+      clientContext,
+    );
     const input = (await server.deserializeRequest(Watch, req, serverContext)) as { cityId: string; requests: AsyncIterable<UnionValue> };
     expect(input.cityId).toBe("paris");
     expect(await drain(input.requests)).toEqual([{ $case: "subscribe", value: { topic: "rain", detail: "hourly" } }]);
@@ -68,7 +72,13 @@ describe("awsJson @streaming blobs (the protocol has no binding for them)", () =
   });
 
   it("the server answers 400 for the operation's request, before its handler runs", async () => {
-    const req: HttpRequest = { method: "POST", path: "/", query: [], headers: new Headers({ "content-type": "application/x-amz-json-1.1" }), body: new Uint8Array(0) };
+    const req: HttpRequest = {
+      method: "POST",
+      path: "/",
+      query: [],
+      headers: new Headers({ "content-type": "application/x-amz-json-1.1" }),
+      body: new Uint8Array(0),
+    };
     const error = await (async () => server.deserializeRequest(Download, req, serverContext))().catch((e: unknown) => e);
     const res = await server.serializeError(Download, error, serverContext);
     expect(res.status).toBe(400);

@@ -44,4 +44,3 @@ export const UNIT = "smithy.api#Unit";
 export function targetOf(service: ServiceSchema, operation: OperationSchema): string {
   return `${service.name}.${operation.name}`;
 }
-

@@ -207,10 +207,21 @@ describe("grpc server: streams after their call", () => {
     try {
       // A unary call (body taken whole, trailers sent on `wantTrailers`) and a client stream (read as it comes).
       expect((await client().sayHello({ name: "ada" })).message).toBe("hello ada");
-      expect((await client().sum({ ticks: from([{ $case: "tick", value: { n: 1 } }, { $case: "tick", value: { n: 2 } }]) })).total).toBe(3);
+      expect(
+        (
+          await client().sum({
+            ticks: from([
+              { $case: "tick", value: { n: 1 } },
+              { $case: "tick", value: { n: 2 } },
+            ]),
+          })
+        ).total,
+      ).toBe(3);
       await expect.poll(() => streams.length === 2 && streams.every((s) => s.closed)).toBe(true);
       // Node's own listeners are its symbol-named methods (`[kMaybeDestroy]`).
-      const ours = ["close", "data", "end", "wantTrailers"].flatMap((event) => streams.flatMap((s) => s.listeners(event))).filter((l) => !l.name.startsWith("["));
+      const ours = ["close", "data", "end", "wantTrailers"]
+        .flatMap((event) => streams.flatMap((s) => s.listeners(event)))
+        .filter((l) => !l.name.startsWith("["));
       expect(ours).toEqual([]);
     } finally {
       listener.server.off("stream", capture);

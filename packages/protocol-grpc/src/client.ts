@@ -69,7 +69,11 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
         if (stream === undefined) throw fail({ code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null });
         return { [stream.name]: emptyEvents() };
       }
-      const messages = readMessages(response.body, { maxMessageBytes: options.maxReceiveMessageBytes, encoding: response.headers.get("grpc-encoding") ?? undefined, side: SIDE });
+      const messages = readMessages(response.body, {
+        maxMessageBytes: options.maxReceiveMessageBytes,
+        encoding: response.headers.get("grpc-encoding") ?? undefined,
+        side: SIDE,
+      });
       if (stream !== undefined) {
         return { [stream.name]: decodeEach(messages, codec.reader(stream.schema), response, fail) };
       }
@@ -107,7 +111,10 @@ async function notGrpc(response: HttpResponse): Promise<UnmodeledError> {
     // the excerpt is for diagnosis only
   }
   const type = response.headers.get("content-type") ?? "no content type";
-  return new UnmodeledError(statusName(code), `${SIDE}: HTTP ${response.status} (${type}) is not a gRPC answer`, { $metadata: { httpStatus: code }, bodyExcerpt });
+  return new UnmodeledError(statusName(code), `${SIDE}: HTTP ${response.status} (${type}) is not a gRPC answer`, {
+    $metadata: { httpStatus: code },
+    bodyExcerpt,
+  });
 }
 
 /** A frame-level failure (over the limit, cut short) as the call's error. */

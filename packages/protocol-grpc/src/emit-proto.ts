@@ -3,7 +3,19 @@
  * layout the codec uses (field numbers, enum numbers, wrappers), so a peer
  * compiled from the file reads and writes the codec's bytes.
  */
-import type { EnumSchema, IntEnumSchema, ListSchema, MapSchema, MemberSchema, OperationSchema, Schema, ServiceSchema, StructSchema, Traits, UnionSchema } from "@anvil/core";
+import type {
+  EnumSchema,
+  IntEnumSchema,
+  ListSchema,
+  MapSchema,
+  MemberSchema,
+  OperationSchema,
+  Schema,
+  ServiceSchema,
+  StructSchema,
+  Traits,
+  UnionSchema,
+} from "@anvil/core";
 import { checkFieldNumbers, enumNumbers, flatFields, isOpenEnum, oneofLayout, structLayout } from "./protobuf/layout.js";
 import { variantKey } from "./protobuf/messages.js";
 import { protoTimestampFormat } from "./protobuf/well-known.js";
@@ -206,7 +218,9 @@ class Emitter {
   }
 
   private oneof(name: string, union: UnionSchema<unknown>, start: number): string[] {
-    const fields = oneofLayout(union, start).map(({ member, number }) => `  ${this.fieldType(member.target, member.traits, "variant")} ${member.name} = ${number};`);
+    const fields = oneofLayout(union, start).map(
+      ({ member, number }) => `  ${this.fieldType(member.target, member.traits, "variant")} ${member.name} = ${number};`,
+    );
     return [`oneof ${name} {`, ...fields, "}"];
   }
 

@@ -136,10 +136,17 @@ export function errorOfStatus(status: ReceivedStatus, operation: OperationSchema
     try {
       for (const detail of decodeRpcStatus(decodeBinaryHeader(status.details)).details) {
         const schema = errorSchemaOf(detail.typeUrl, operation, service);
-        if (schema !== undefined) return createModeledError(schema, options.codec.reader(schema)(detail.value) as Record<string, unknown>, { $metadata, message: status.message || undefined });
+        if (schema !== undefined)
+          return createModeledError(schema, options.codec.reader(schema)(detail.value) as Record<string, unknown>, {
+            $metadata,
+            message: status.message || undefined,
+          });
       }
     } catch (cause) {
-      return new UnmodeledError(statusName(status.code), `grpc: the status details of a ${statusName(status.code)} answer cannot be read`, { $metadata, cause });
+      return new UnmodeledError(statusName(status.code), `grpc: the status details of a ${statusName(status.code)} answer cannot be read`, {
+        $metadata,
+        cause,
+      });
     }
   }
   return new UnmodeledError(statusName(status.code), status.message || `grpc: the call ended with ${statusName(status.code)}`, { $metadata });

@@ -195,7 +195,12 @@ async function collectMessage(chunks: AsyncIterable<Uint8Array>, options: Messag
 }
 
 /** The one message of a whole body, decoded (see {@link readOneMessage}); a promise only for a compressed message. */
-function decodeOneMessage(whole: Uint8Array, headers: Pick<Headers, "get">, options: OneMessageOptions, decode: (message: Uint8Array | undefined) => unknown): unknown {
+function decodeOneMessage(
+  whole: Uint8Array,
+  headers: Pick<Headers, "get">,
+  options: OneMessageOptions,
+  decode: (message: Uint8Array | undefined) => unknown,
+): unknown {
   if (whole.byteLength === 0) return decode(undefined);
   const length = checkPrefix(whole, options);
   const end = PREFIX_BYTES + length;

@@ -5,7 +5,7 @@
  * trailers, validation, deadlines and cancellation.
  */
 import { createClient } from "@anvil/client-core";
-import { UnmodeledError } from "@anvil/core";
+import type { UnmodeledError } from "@anvil/core";
 import { createInMemoryTransport, createServer } from "@anvil/server";
 import { describe, expect, it } from "vitest";
 import { grpc } from "./index.js";

@@ -47,7 +47,11 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     if (plan === undefined) plans.set(operation, (plan = new OperationPlan(operation, codec)));
     return plan;
   };
-  const readOptions = (request: HttpRequest) => ({ maxMessageBytes: options.maxReceiveMessageBytes, encoding: request.headers.get("grpc-encoding") ?? undefined, side: SIDE });
+  const readOptions = (request: HttpRequest) => ({
+    maxMessageBytes: options.maxReceiveMessageBytes,
+    encoding: request.headers.get("grpc-encoding") ?? undefined,
+    side: SIDE,
+  });
   const unary = oneMessageOptions(options.maxReceiveMessageBytes, SIDE);
 
   const errorAnswer = (operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse => {
@@ -73,8 +77,13 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): unknown {
       const contentType = request.headers.get("content-type");
       if (!isGrpcContentType(contentType)) {
-        if (isAnyGrpcContentType(contentType)) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: content type ${contentType} is not supported (application/grpc+proto)`);
-        throw new ProtocolError("UnsupportedMediaTypeException", 415, `${SIDE}: a gRPC request must be application/grpc+proto, got ${contentType ?? "no Content-Type"}`);
+        if (isAnyGrpcContentType(contentType))
+          throw grpcFailure("UNIMPLEMENTED", `${SIDE}: content type ${contentType} is not supported (application/grpc+proto)`);
+        throw new ProtocolError(
+          "UnsupportedMediaTypeException",
+          415,
+          `${SIDE}: a gRPC request must be application/grpc+proto, got ${contentType ?? "no Content-Type"}`,
+        );
       }
       const plan = planOf(operation);
       if (plan.refusal !== undefined) throw grpcFailure("UNIMPLEMENTED", plan.refusal);
@@ -119,7 +128,12 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     notFound(request: HttpRequest): Promise<HttpResponse> | undefined {
       // Only a gRPC caller hears about it in gRPC terms; other protocols answer the rest.
       if (!isAnyGrpcContentType(request.headers.get("content-type"))) return undefined;
-      const headers = writeStatus(new HttpHeaders({ "content-type": GRPC_PROTO }), { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` }, undefined, options);
+      const headers = writeStatus(
+        new HttpHeaders({ "content-type": GRPC_PROTO }),
+        { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` },
+        undefined,
+        options,
+      );
       return Promise.resolve({ status: 200, headers, body: undefined });
     },
   });
@@ -192,7 +206,11 @@ class OperationPlan {
 }
 
 /** Request messages decoded one by one as the handler asks for them. */
-async function* decodeEach(messages: AsyncIterable<Uint8Array>, read: (bytes: Uint8Array) => unknown, signal: AbortSignal | undefined): AsyncGenerator<unknown, void, undefined> {
+async function* decodeEach(
+  messages: AsyncIterable<Uint8Array>,
+  read: (bytes: Uint8Array) => unknown,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<unknown, void, undefined> {
   const iterator = messages[Symbol.asyncIterator]();
   for (;;) {
     const next = await nextOrAbort(iterator, signal);

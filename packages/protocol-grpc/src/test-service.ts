@@ -17,7 +17,9 @@ const NoSuchNameSchema = struct<{ message?: string; name?: string }>(
 export const NoSuchName = errorClass(NoSuchNameSchema);
 
 /** A modeled error no operation declares. */
-export const Undeclared = errorClass(struct<{ message?: string }>("example.grpctest#Undeclared", [member("message", string, { protoIndex: 1 })], { error: "client" }));
+export const Undeclared = errorClass(
+  struct<{ message?: string }>("example.grpctest#Undeclared", [member("message", string, { protoIndex: 1 })], { error: "client" }),
+);
 
 const TickSchema = struct<{ n: number }>("example.grpctest#Tick", [member("n", integer, { required: true, protoIndex: 1 })]);
 const SaySchema = struct<{ text: string }>("example.grpctest#Say", [member("text", string, { required: true, protoIndex: 1 })]);
@@ -41,7 +43,10 @@ const SayHello = operation("example.grpctest#SayHello", {
 
 const Echo = operation("example.grpctest#Echo", {
   input: struct<{ data?: Uint8Array }>("example.grpctest#EchoInput", [member("data", blob, { protoIndex: 1 })]),
-  output: struct<{ size?: number; data?: Uint8Array }>("example.grpctest#EchoOutput", [member("size", integer, { protoIndex: 1 }), member("data", blob, { protoIndex: 2 })]),
+  output: struct<{ size?: number; data?: Uint8Array }>("example.grpctest#EchoOutput", [
+    member("size", integer, { protoIndex: 1 }),
+    member("data", blob, { protoIndex: 2 }),
+  ]),
 });
 
 const Fail = operation("example.grpctest#Fail", {

@@ -25,15 +25,17 @@ describe("grpc client: transports", () => {
     expect(() => createClient(Greeter, { endpoint: "http://127.0.0.1:1", protocols: [grpc()], transport: fetchTransport() })).toThrow(
       /alloy.proto#grpc needs HTTP\/2, but the transport given speaks HTTP\/1.1; use http2Transport\(\)/,
     );
-    expect(() => createClient(Greeter, { endpoint: "http://127.0.0.1:1", protocols: [grpc()], transport: { send: () => Promise.reject(new Error("no")) } })).toThrow(
-      /undeclared HTTP version/,
-    );
+    expect(() =>
+      createClient(Greeter, { endpoint: "http://127.0.0.1:1", protocols: [grpc()], transport: { send: () => Promise.reject(new Error("no")) } }),
+    ).toThrow(/undeclared HTTP version/);
   });
 });
 
 describe("grpc server: shutting down", () => {
   it("ends a stream still going with UNAVAILABLE once the grace period is over", async () => {
-    const server = createServer(Greeter, { protocols: [grpc()] }).register(greeterHandlers({ aborted: [] }) as never).mapService();
+    const server = createServer(Greeter, { protocols: [grpc()] })
+      .register(greeterHandlers({ aborted: [] }) as never)
+      .mapService();
     const listener = await listen(server, { http2: true });
     const transport = http2Transport();
     try {
@@ -73,7 +75,12 @@ describe("grpc client: answers that are not gRPC", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const transport = http2Transport();
     try {
-      const client = createClient(Greeter, { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, protocols: [grpc()], transport, retry: { maxAttempts: 1 } });
+      const client = createClient(Greeter, {
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        protocols: [grpc()],
+        transport,
+        retry: { maxAttempts: 1 },
+      });
       const error = await client.sayHello({ name: "ada" }).catch((e: unknown) => e);
       expect(UnmodeledError.is(error)).toBe(true);
       expect((error as UnmodeledError).code).toBe(code);
@@ -102,8 +109,25 @@ describe.skipIf(!hasOpenssl)("grpc over TLS", () => {
     try {
       execFileSync(
         "openssl",
-        ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-          "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=localhost",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem"),
+        ],
         { stdio: "ignore" },
       );
       key = readFileSync(join(dir, "key.pem"));
@@ -111,7 +135,9 @@ describe.skipIf(!hasOpenssl)("grpc over TLS", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const server = createServer(Greeter, { protocols: [grpc()] }).register(greeterHandlers({ aborted: [] }) as never).mapService();
+    const server = createServer(Greeter, { protocols: [grpc()] })
+      .register(greeterHandlers({ aborted: [] }) as never)
+      .mapService();
     const listener = await listen(server, { tls: { key, cert } });
     const transport = http2Transport({ connect: { ca: cert } });
     try {

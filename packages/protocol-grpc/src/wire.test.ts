@@ -228,7 +228,11 @@ describe("metadata", () => {
 
 describe("google.rpc.Status", () => {
   it("round-trips a status with details", () => {
-    const status = { code: 5, message: "no such city: Zürich", details: [{ typeUrl: "type.googleapis.com/ex.NoSuchCity", value: new Uint8Array([10, 1, 65]) }] };
+    const status = {
+      code: 5,
+      message: "no such city: Zürich",
+      details: [{ typeUrl: "type.googleapis.com/ex.NoSuchCity", value: new Uint8Array([10, 1, 65]) }],
+    };
     const decoded = decodeRpcStatus(encodeRpcStatus(status));
     expect(decoded.code).toBe(5);
     expect(decoded.message).toBe(status.message);

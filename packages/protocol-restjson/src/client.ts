@@ -147,7 +147,13 @@ function isOutputStatus(output: StructSchema, status: number): boolean {
  * headers are the stream's initial response, and a stream without its
  * required initial members is not one the operation produces.
  */
-function readEventStreamOutput(streams: EventStreams, settings: HttpBindingSettings, output: StructSchema, stream: EventStreamMember, response: HttpResponse): Obj {
+function readEventStreamOutput(
+  streams: EventStreams,
+  settings: HttpBindingSettings,
+  output: StructSchema,
+  stream: EventStreamMember,
+  response: HttpResponse,
+): Obj {
   const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
   for (const m of output.members) {
     if (m.traits.required && m !== stream && value[m.name] === undefined) {
@@ -221,8 +227,7 @@ function errorOf(settings: HttpBindingSettings, operation: OperationSchema, resp
     }
   }
   const code = name || `Http${response.status}`;
-  const message =
-    bodyMessage(body) ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
+  const message = bodyMessage(body) ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH) });
 }
 

@@ -5,7 +5,7 @@
  * at once, as for any other operation.
  */
 import { describe, expect, it } from "vitest";
-import { type HttpRequest, type UnionValue } from "@anvil/core";
+import type { HttpRequest, UnionValue } from "@anvil/core";
 import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegen";
 import { restJson1 } from "./index.js";
 
@@ -20,7 +20,10 @@ const Clock = service("example.clock#Clock", { operations: { echo: Echo }, proto
 
 const { client, server } = restJson1();
 const serverContext = { service: Clock, labels: { id: "a" } };
-const ticks: UnionValue[] = [{ $case: "tick", value: { n: 1 } }, { $case: "tick", value: { n: 2 } }];
+const ticks: UnionValue[] = [
+  { $case: "tick", value: { n: 1 } },
+  { $case: "tick", value: { n: 2 } },
+];
 
 function request(body: AsyncIterable<Uint8Array>): HttpRequest {
   return { method: "POST", path: "/echo/a", query: [], headers: new Headers({ "content-type": "application/vnd.amazon.eventstream" }), body };

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  collectBytes,
-  errorClass,
-  SerializationError,
-  validateValue,
-  type HttpRequest,
-  type HttpResponse,
-  type UnionValue,
-} from "@anvil/core";
+import { collectBytes, errorClass, SerializationError, validateValue, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
 import { decodeEventMessage, splitFrames } from "@anvil/eventstream";
 import { integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegen";
 import { restJson1 } from "./index.js";

@@ -52,6 +52,10 @@ export function eventStreamBody(
 }
 
 /** The events of an incoming body, read as the application iterates them. */
-export function eventStreamValue(settings: HttpBindingSettings, member: EventStreamMember, body: Parameters<typeof readEventStream>[0]): AsyncIterable<UnionValue> {
+export function eventStreamValue(
+  settings: HttpBindingSettings,
+  member: EventStreamMember,
+  body: Parameters<typeof readEventStream>[0],
+): AsyncIterable<UnionValue> {
   return readEventStream(body, serdeOf(settings, member));
 }

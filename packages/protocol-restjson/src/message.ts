@@ -216,7 +216,12 @@ function jsonEncoder(schema: Schema, json: JsonSettings, direction: Direction): 
  * A cache of something compiled per protocol settings, structure and
  * direction (readers and writers of messages).
  */
-function perSettings<T>(): (settings: HttpBindingSettings, schema: StructSchema, direction: Direction, compile: (settings: HttpBindingSettings, schema: StructSchema, direction: Direction) => T) => T {
+function perSettings<T>(): (
+  settings: HttpBindingSettings,
+  schema: StructSchema,
+  direction: Direction,
+  compile: (settings: HttpBindingSettings, schema: StructSchema, direction: Direction) => T,
+) => T {
   const bySettings = new WeakMap<HttpBindingSettings, { request: WeakMap<StructSchema, T>; response: WeakMap<StructSchema, T> }>();
   return (settings, schema, direction, compile) => {
     let caches = bySettings.get(settings);
@@ -289,10 +294,18 @@ function compileMessageReader(settings: HttpBindingSettings, schema: StructSchem
           for (const pair of pairs) refuseUndecoded(settings, member, pair);
           // Which of several values a single-valued member should take is anyone's guess (smithy-rs refuses them too).
           if (pairs.length > 1 && member.target.kind !== "list") {
-            throw new SerializationError(`decode ${settings.name}: query parameter ${JSON.stringify(key)} appears ${pairs.length} times, but /${member.name} takes one value`, { path: `/${member.name}` });
+            throw new SerializationError(
+              `decode ${settings.name}: query parameter ${JSON.stringify(key)} appears ${pairs.length} times, but /${member.name} takes one value`,
+              { path: `/${member.name}` },
+            );
           }
         }
-        out[member.name] = fromTexts(member, pairs.map(([, v]) => v), "query", strict);
+        out[member.name] = fromTexts(
+          member,
+          pairs.map(([, v]) => v),
+          "query",
+          strict,
+        );
       }
       if (paramsMember !== undefined && paramsMember.target.kind === "map") {
         const listValued = paramsMember.target.value.target.kind === "list";
@@ -336,7 +349,8 @@ function compileMessageReader(settings: HttpBindingSettings, schema: StructSchem
 /** A server refuses a query parameter it reads whose name or value is not valid percent-encoding (the transport kept it as written). */
 function refuseUndecoded(settings: HttpBindingSettings, member: MemberSchema, pair: readonly [string, string]): void {
   const problem = queryPairProblem(pair);
-  if (problem !== undefined) throw new SerializationError(`decode ${settings.name}: query parameter ${JSON.stringify(pair[0])}: ${problem}`, { path: `/${member.name}` });
+  if (problem !== undefined)
+    throw new SerializationError(`decode ${settings.name}: query parameter ${JSON.stringify(pair[0])}: ${problem}`, { path: `/${member.name}` });
 }
 
 function fromTexts(member: MemberSchema, texts: readonly string[], location: Location, strict: boolean): unknown {
@@ -362,7 +376,8 @@ function readPayload(settings: HttpBindingSettings, json: JsonSettings, payload:
   const target = payload.target;
   if (settings.rawPayloads && !isJsonPayload(target)) {
     // An empty body is an unset payload, unless the member is required: then it is the empty blob or text it says.
-    if (bytes.length === 0) return payload.traits.required !== true ? undefined : target.kind === "blob" ? new Uint8Array(0) : target.kind === "string" ? "" : undefined;
+    if (bytes.length === 0)
+      return payload.traits.required !== true ? undefined : target.kind === "blob" ? new Uint8Array(0) : target.kind === "string" ? "" : undefined;
     if (target.kind === "blob") return plainBytes(bytes);
     if (target.kind === "string" || target.kind === "enum") {
       try {

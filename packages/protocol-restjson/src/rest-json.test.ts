@@ -1,16 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, ModeledError, parseQuery, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
+import {
+  errorClass,
+  type ModeledError,
+  parseQuery,
+  ProtocolError,
+  SerializationError,
+  UnmodeledError,
+  ValidationError,
+  type HttpRequest,
+  type HttpResponse,
+} from "@anvil/core";
 import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { restJson1, simpleRestJson } from "./index.js";
 import { REST_JSON_1, routesOf } from "./bindings.js";
 import { createHttpBindingServer } from "./server.js";
 import { encodeLabel, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar } from "./text-values.js";
 
-const NoSuchCity = struct(
-  "example.weather#NoSuchCity",
-  [member("message", string), member("cityId", string, { httpHeader: "X-City-Id" })],
-  { error: "client", httpError: 404 },
-);
+const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string), member("cityId", string, { httpHeader: "X-City-Id" })], {
+  error: "client",
+  httpError: 404,
+});
 const Outage = struct("example.weather#Outage", [member("message", string)], { error: "server" });
 const ValidationException = struct(
   "smithy.framework#ValidationException",
@@ -18,7 +27,10 @@ const ValidationException = struct(
     member("message", string, { required: true }),
     member(
       "fieldList",
-      list("smithy.framework#ValidationExceptionFieldList", member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string), member("message", string)]))),
+      list(
+        "smithy.framework#ValidationExceptionFieldList",
+        member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string), member("message", string)])),
+      ),
     ),
   ],
   { error: "client" },
@@ -114,7 +126,9 @@ describe("text encodings", () => {
     expect(textToScalar(integer, {}, "12", "query", "/i")).toBe(12);
     expect(() => textToScalar(integer, {}, "1.5", "query", "/i")).toThrow(SerializationError);
     expect(() => textToScalar(boolean, {}, "yes", "header", "/b")).toThrow(SerializationError);
-    expect(() => textToScalar(integer, {}, "99999999999999", "query", "/i")).toThrow("decode restJson: query /i is not an integer from -2147483648 to 2147483647");
+    expect(() => textToScalar(integer, {}, "99999999999999", "query", "/i")).toThrow(
+      "decode restJson: query /i is not an integer from -2147483648 to 2147483647",
+    );
   });
 
   it.each([
@@ -133,7 +147,6 @@ describe("text encodings", () => {
     ]);
     expect(splitHeaderList("", false)).toEqual([]);
   });
-
 });
 
 describe("client requests", () => {
@@ -301,11 +314,23 @@ describe("server", () => {
   it("reads labels, query, headers and body into the input", async () => {
     const input = await server.deserializeRequest(
       GetCity,
-      request("GET", "/cities/sea/files/a/b", [["mode", "full"], ["tag", "x"], ["tag", "y"], ["units", "metric"], ["z", "1"]], {
-        "x-names": '"a,b", c',
-        "x-meta-color": "red",
-        "content-type": "application/json",
-      }, '{"the_note":"hi"}'),
+      request(
+        "GET",
+        "/cities/sea/files/a/b",
+        [
+          ["mode", "full"],
+          ["tag", "x"],
+          ["tag", "y"],
+          ["units", "metric"],
+          ["z", "1"],
+        ],
+        {
+          "x-names": '"a,b", c',
+          "x-meta-color": "red",
+          "content-type": "application/json",
+        },
+        '{"the_note":"hi"}',
+      ),
       serverContext({ cityId: "sea", path: "a/b" }),
     );
     expect(input).toEqual({
@@ -323,7 +348,10 @@ describe("server", () => {
   it("reads an empty body as an empty blob or text for a required payload member, as an unset one otherwise", async () => {
     const payloadOp = (name: string, target: typeof blob | typeof string, required: boolean) =>
       operation(`example.weather#${name}`, {
-        input: struct(`example.weather#${name}Input`, [member("cityId", string, { required: true, httpLabel: true }), member<unknown>("data", target, { httpPayload: true, required })]),
+        input: struct(`example.weather#${name}Input`, [
+          member("cityId", string, { required: true, httpLabel: true }),
+          member<unknown>("data", target, { httpPayload: true, required }),
+        ]),
         output: unit,
         traits: { http: { method: "POST", uri: "/cities/{cityId}/data", code: 200 } },
       });
@@ -337,18 +365,43 @@ describe("server", () => {
 
   describe("percent-escapes that do not decode are a SerializationError naming the label or parameter", () => {
     const read = (operation: typeof GetCity, path: string, search: string) =>
-      (async () => server.deserializeRequest(operation, request(operation.traits.http!.method, path, parseQuery(search)), serverContext({ cityId: "sea", path: "x" })))().then(
+      (async () =>
+        server.deserializeRequest(
+          operation,
+          request(operation.traits.http!.method, path, parseQuery(search)),
+          serverContext({ cityId: "sea", path: "x" }),
+        ))().then(
         () => "read",
         (e: unknown) => (SerializationError.is(e) ? `${e.path} ${e.message}` : String(e)),
       );
 
     it.each([
       ["a label", "/cities/%zz/files/x", "mode=full", `/cityId decode restJson: label "cityId": "%zz" is not a percent-escape (% and two hex digits)`],
-      ["a label with a lone %", "/cities/sea%/files/x", "mode=full", `/cityId decode restJson: label "cityId": "%" is not a percent-escape (% and two hex digits)`],
+      [
+        "a label with a lone %",
+        "/cities/sea%/files/x",
+        "mode=full",
+        `/cityId decode restJson: label "cityId": "%" is not a percent-escape (% and two hex digits)`,
+      ],
       ["a greedy label", "/cities/sea/files/a/%FF/b", "mode=full", `/path decode restJson: label "path": "%FF" is not UTF-8`],
-      ["a bound query value", "/cities/sea/files/x", "mode=full&units=%C3%28", `/units decode restJson: query parameter "units": in its value, "%C3%28" is not UTF-8`],
-      ["a list query value", "/cities/sea/files/x", "mode=full&tag=a&tag=%zz", `/tags decode restJson: query parameter "tag": in its value, "%zz" is not a percent-escape (% and two hex digits)`],
-      ["a name in @httpQueryParams", "/cities/sea/files/x", "mode=full&%FF=1", `/extra decode restJson: query parameter "%FF": in its name, "%FF" is not UTF-8`],
+      [
+        "a bound query value",
+        "/cities/sea/files/x",
+        "mode=full&units=%C3%28",
+        `/units decode restJson: query parameter "units": in its value, "%C3%28" is not UTF-8`,
+      ],
+      [
+        "a list query value",
+        "/cities/sea/files/x",
+        "mode=full&tag=a&tag=%zz",
+        `/tags decode restJson: query parameter "tag": in its value, "%zz" is not a percent-escape (% and two hex digits)`,
+      ],
+      [
+        "a name in @httpQueryParams",
+        "/cities/sea/files/x",
+        "mode=full&%FF=1",
+        `/extra decode restJson: query parameter "%FF": in its name, "%FF" is not UTF-8`,
+      ],
       ["nothing: valid escapes everywhere", "/cities/new%20york/files/a%2Fb/%F0%9F%98%B9", "mode=full&units=%20%25", "read"],
     ])("%s", async (_label, path, search, expected) => {
       expect(await read(GetCity, path, search)).toBe(expected);
@@ -366,12 +419,20 @@ describe("server", () => {
   });
 
   it.each([
-    ["a single-valued member given twice is refused, naming the parameter", "mode=full&units=metric&units=imperial", `decode restJson: query parameter "units" appears 2 times, but /units takes one value`],
+    [
+      "a single-valued member given twice is refused, naming the parameter",
+      "mode=full&units=metric&units=imperial",
+      `decode restJson: query parameter "units" appears 2 times, but /units takes one value`,
+    ],
     ["a list member takes every value", "mode=full&tag=a&tag=b&tag=a", { tags: ["a", "b", "a"] }],
     ["an @httpQueryParams map of strings keeps the first value", "mode=full&tag=a&z=1&z=2", { tags: ["a"], extra: { mode: "full", tag: "a", z: "1" } }],
   ])("query parameters given more than once: %s", async (_label, search, expected) => {
-    const read = await (async () => server.deserializeRequest(GetCity, request("GET", "/cities/sea/files/x", parseQuery(search)), serverContext({ cityId: "sea", path: "x" })))().catch((e: unknown) => e);
-    if (typeof expected === "string") expect([SerializationError.is(read), (read as SerializationError).path, (read as Error).message]).toEqual([true, "/units", expected]);
+    const read = await (async () =>
+      server.deserializeRequest(GetCity, request("GET", "/cities/sea/files/x", parseQuery(search)), serverContext({ cityId: "sea", path: "x" })))().catch(
+      (e: unknown) => e,
+    );
+    if (typeof expected === "string")
+      expect([SerializationError.is(read), (read as SerializationError).path, (read as Error).message]).toEqual([true, "/units", expected]);
     else expect(read).toMatchObject(expected);
   });
 
@@ -414,7 +475,9 @@ describe("server", () => {
   });
 
   it("answers malformed input with 400 and anything else with a 500 that leaks nothing", async () => {
-    const bad = await (async () => server.deserializeRequest(ListCities, request("GET", "/cities", [["open", "maybe"]]), serverContext()))().catch((e: unknown) => e);
+    const bad = await (async () => server.deserializeRequest(ListCities, request("GET", "/cities", [["open", "maybe"]]), serverContext()))().catch(
+      (e: unknown) => e,
+    );
     expect(SerializationError.is(bad)).toBe(true);
     expect((await server.serializeError(ListCities, bad, serverContext())).status).toBe(400);
     const res = await server.serializeError(ListCities, new Error("db password is hunter2"), serverContext());
@@ -428,7 +491,12 @@ describe("server", () => {
     ["simpleRestJson", simpleRestJson().server, "x-error-type"],
   ])("%s answers a path it routes under other methods with 405, an Allow header and its typed error body", async (_name, protocol, typeHeader) => {
     const res = await protocol.methodNotAllowed!(request("DELETE", "/cities/sea/photo"), ["GET", "PUT"]);
-    expect([res.status, res.headers.get("allow"), res.headers.get(typeHeader), res.headers.get("content-type")]).toEqual([405, "GET, PUT", "MethodNotAllowedException", "application/json"]);
+    expect([res.status, res.headers.get("allow"), res.headers.get(typeHeader), res.headers.get("content-type")]).toEqual([
+      405,
+      "GET, PUT",
+      "MethodNotAllowedException",
+      "application/json",
+    ]);
     expect(JSON.parse(text(res.body))).toEqual({ message: "DELETE is not allowed at /cities/sea/photo; it takes GET, PUT" });
     const unknown = await protocol.notFound!(request("DELETE", "/towns"));
     expect([unknown?.status, unknown?.headers.get(typeHeader), unknown?.headers.has("allow")]).toEqual([404, "UnknownOperationException", false]);

@@ -57,7 +57,8 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
   const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
 
   /** A response of a structure's bound members: status, headers, body. */
-  const boundResponse = (schema: StructSchema, value: Obj, status: number, extra?: Record<string, string>): HttpResponse => responseWriterOf(schema)(value, status, extra);
+  const boundResponse = (schema: StructSchema, value: Obj, status: number, extra?: Record<string, string>): HttpResponse =>
+    responseWriterOf(schema)(value, status, extra);
 
   const responseWriters = new WeakMap<StructSchema, ResponseWriter>();
   const responseWriterOf = (schema: StructSchema): ResponseWriter => {
@@ -141,7 +142,11 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       headers.delete("content-length");
       headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
       const onInternalError = context === undefined ? undefined : (error: unknown) => context.reportInternalError?.(error);
-      return withEventStreams((streams) => ({ status: response.status, headers, body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError) }));
+      return withEventStreams((streams) => ({
+        status: response.status,
+        headers,
+        body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError),
+      }));
     };
     return { read, write };
   };
@@ -234,7 +239,13 @@ function readStreamingBlobInput(settings: HttpBindingSettings, input: StructSche
  * as the handler iterates it. A promise only while the event-stream
  * machinery first loads.
  */
-function readEventStreamInput(settings: HttpBindingSettings, input: StructSchema, stream: EventStreamMember, request: HttpRequest, context: ServerCallContext): Obj | Promise<Obj> {
+function readEventStreamInput(
+  settings: HttpBindingSettings,
+  input: StructSchema,
+  stream: EventStreamMember,
+  request: HttpRequest,
+  context: ServerCallContext,
+): Obj | Promise<Obj> {
   const read = readMessage(settings, input, "request", { headers: request.headers, query: request.query, labels: context.labels }, new Uint8Array(0));
   const value = fillBoundDefaults(boundDefaultsOf(input), read);
   return withEventStreams((streams) => ({ ...value, [stream.name]: streams.eventStreamValue(settings, stream, binaryBody(request.body)) }));
@@ -260,7 +271,6 @@ function boundDefaultsOf(schema: StructSchema): readonly MemberSchema[] {
   }
   return members;
 }
-
 
 /** An operation as this protocol serves it. */
 interface CompiledOperation {
@@ -297,7 +307,11 @@ function compileResponseWriter(settings: HttpBindingSettings, schema: StructSche
     } else if (bodyless && data.length === 0) headers.delete("content-length");
     else if (typeof data !== "string") headers.set("content-length", String(data.byteLength));
     // A code that is no HTTP status (the 0 a 1.0 model's primitive integer defaults to) leaves the @http code.
-    return { status: typeof codeValue === "number" && Number.isInteger(codeValue) && codeValue >= 100 && codeValue <= 599 ? codeValue : status, headers, body: data };
+    return {
+      status: typeof codeValue === "number" && Number.isInteger(codeValue) && codeValue >= 100 && codeValue <= 599 ? codeValue : status,
+      headers,
+      body: data,
+    };
   };
 }
 

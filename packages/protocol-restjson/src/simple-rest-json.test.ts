@@ -78,7 +78,11 @@ describe("simpleRestJson", () => {
 
   it("routes the trailing-slash URI and keeps unknown variants in the @jsonUnknown member", async () => {
     expect(server.routes(Bakery).find((r) => r.operation === PlaceOrder)!.path).toBe("/shops/{shop}/orders");
-    const input = await server.deserializeRequest(PlaceOrder, request("POST", "/shops/main/orders", `{"kind":"cake","layers":3}`), serverContext({ shop: "main" }));
+    const input = await server.deserializeRequest(
+      PlaceOrder,
+      request("POST", "/shops/main/orders", `{"kind":"cake","layers":3}`),
+      serverContext({ shop: "main" }),
+    );
     expect(input).toEqual({ shop: "main", order: { $case: "other", value: { kind: "cake", layers: 3 } } });
   });
 
@@ -103,7 +107,10 @@ describe("simpleRestJson", () => {
   });
 
   it("accepts unknown values of an @alloy#openEnum, not of a closed enum", async () => {
-    expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"crust":"stuffed","size":1}`), serverContext())).toEqual({ crust: "stuffed", size: 1 });
+    expect(await server.deserializeRequest(Bake, request("POST", "/bake", `{"crust":"stuffed","size":1}`), serverContext())).toEqual({
+      crust: "stuffed",
+      size: 1,
+    });
     // The server pipeline validates what the protocol read (constraints are @anvil/server's step).
     const closed = await server.deserializeRequest(Bake, request("POST", "/bake", `{"size":3}`), serverContext());
     expect(validateValue(Bake.input, closed).map((f) => f.path)).toEqual(["/size"]);
@@ -118,7 +125,9 @@ describe("simpleRestJson", () => {
 
   it("gives an absent payload its @default, on both sides", async () => {
     expect(await server.deserializeRequest(GetNote, request("PUT", "/note"), serverContext())).toEqual({ note: "none" });
-    expect(await client.deserializeResponse(GetNote, { status: 200, headers: new Headers(), body: new Uint8Array(0) }, clientContext)).toEqual({ note: "none" });
+    expect(await client.deserializeResponse(GetNote, { status: 200, headers: new Headers(), body: new Uint8Array(0) }, clientContext)).toEqual({
+      note: "none",
+    });
   });
 
   it("reads a 3xx response as output when the output binds the status code", async () => {
@@ -155,7 +164,9 @@ describe("simpleRestJson", () => {
   });
 
   it("restJson1 does not guess errors from status codes", async () => {
-    const error = await restJson1().client.deserializeResponse(PlaceOrder, response(409, `{"item":"rye"}`), clientContext).catch((e: unknown) => e);
+    const error = await restJson1()
+      .client.deserializeResponse(PlaceOrder, response(409, `{"item":"rye"}`), clientContext)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnmodeledError);
   });
 });

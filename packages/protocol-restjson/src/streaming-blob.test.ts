@@ -44,7 +44,13 @@ function trickle(...chunks: string[]): { body: AsyncIterable<Uint8Array>; read: 
 describe("restJson1 @streaming blob payloads", () => {
   it("hand the server's handler the request body as a stream, unread", async () => {
     const { body, read } = trickle("ab", "cd");
-    const request: HttpRequest = { method: "PUT", path: "/photos/a/b.png", query: [], headers: new Headers({ "content-type": "application/octet-stream" }), body };
+    const request: HttpRequest = {
+      method: "PUT",
+      path: "/photos/a/b.png",
+      query: [],
+      headers: new Headers({ "content-type": "application/octet-stream" }),
+      body,
+    };
     const input = (await server.deserializeRequest(PutPhoto, request, { service: Photos, labels: { key: "a/b.png" } })) as { key: string; body: unknown };
     expect(input.key).toBe("a/b.png");
     expect(read()).toBe(0);

@@ -112,7 +112,8 @@ export function textToScalar(schema: Schema, traits: MemberSchema["traits"], tex
       if (!INTEGER.test(text)) return bad("an integer");
       const n = Number(text);
       const range = RANGES[schema.kind];
-      if (range !== undefined && (n < range[0] || n > range[1])) return bad(`${schema.kind === "integer" ? "an" : "a"} ${schema.kind} from ${range[0]} to ${range[1]}`);
+      if (range !== undefined && (n < range[0] || n > range[1]))
+        return bad(`${schema.kind === "integer" ? "an" : "a"} ${schema.kind} from ${range[0]} to ${range[1]}`);
       if (!Number.isSafeInteger(n)) return bad("an integer in range");
       return n;
     }

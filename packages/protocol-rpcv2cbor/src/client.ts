@@ -37,11 +37,7 @@ import { CBOR, PROTOCOL_ID, RPC_V2_CBOR, SMITHY_PROTOCOL, UNIT } from "./wire.js
  * What the client reads of an error body before it knows the error's shape:
  * the type marker and the message (unknown members are skipped).
  */
-const ErrorEnvelope = struct("anvil.rpcv2cbor#ErrorEnvelope", [
-  member("__type", string),
-  member("message", string),
-  member("Message", string),
-]);
+const ErrorEnvelope = struct("anvil.rpcv2cbor#ErrorEnvelope", [member("__type", string), member("message", string), member("Message", string)]);
 
 interface Envelope {
   readonly __type?: string;
@@ -129,8 +125,6 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
   const message = envelope?.message ?? envelope?.Message ?? `rpcv2Cbor: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
 }
-
-
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 

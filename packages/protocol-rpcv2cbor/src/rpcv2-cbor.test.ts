@@ -9,11 +9,9 @@ const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", strin
 const Outage = struct("example.weather#Outage", [member("message", string)], { error: "server" });
 const ValidationExceptionField = struct("smithy.framework#ValidationExceptionField", [member("path", string), member("message", string)]);
 const FieldList = list("smithy.framework#ValidationExceptionFieldList", member("member", ValidationExceptionField));
-const ValidationException = struct(
-  "smithy.framework#ValidationException",
-  [member("message", string, { required: true }), member("fieldList", FieldList)],
-  { error: "client" },
-);
+const ValidationException = struct("smithy.framework#ValidationException", [member("message", string, { required: true }), member("fieldList", FieldList)], {
+  error: "client",
+});
 const GetCityInput = struct("example.weather#GetCityInput", [
   member("cityId", string, { required: true, length: { min: 1, max: 8 } }),
   member("token", string, { idempotencyToken: true }),
@@ -161,7 +159,12 @@ describe("server", () => {
     const json = new TextEncoder().encode(`{"cityId":"sea"}`);
     const empty = new Uint8Array(0);
     const outcome = (operation: typeof GetCity, body: Uint8Array, headers: Record<string, string>) =>
-      (async () => server.deserializeRequest(operation, { ...request(operation.name, body), headers: new Headers({ "smithy-protocol": "rpc-v2-cbor", ...headers }) }, serverContext))().then(
+      (async () =>
+        server.deserializeRequest(
+          operation,
+          { ...request(operation.name, body), headers: new Headers({ "smithy-protocol": "rpc-v2-cbor", ...headers }) },
+          serverContext,
+        ))().then(
         () => "read",
         (e: unknown) => (ProtocolError.is(e) ? `${e.status} ${e.code}: ${e.message}` : String(e)),
       );
@@ -169,13 +172,43 @@ describe("server", () => {
     it.each([
       ["CBOR with parameters, in another case", GetCity, cbor, { "content-type": "Application/CBOR; x=y" }, "read"],
       ["no Accept", GetCity, cbor, { "content-type": "application/cbor" }, "read"],
-      ["an Accept admitting CBOR by a wildcard", GetCity, cbor, { "content-type": "application/cbor", accept: "application/json, application/*;q=0.5" }, "read"],
+      [
+        "an Accept admitting CBOR by a wildcard",
+        GetCity,
+        cbor,
+        { "content-type": "application/cbor", accept: "application/json, application/*;q=0.5" },
+        "read",
+      ],
       ["an empty body without Content-Type (an operation without input)", Ping, empty, {}, "read"],
       ["an empty body typed application/cbor", Ping, empty, { "content-type": "application/cbor" }, "read"],
-      ["a JSON body", GetCity, json, { "content-type": "application/json" }, "415 UnsupportedMediaTypeException: decode rpcv2Cbor: GetCity expects Content-Type application/cbor, got application/json"],
-      ["a body without Content-Type", GetCity, cbor, {}, "415 UnsupportedMediaTypeException: decode rpcv2Cbor: GetCity expects Content-Type application/cbor, got none"],
-      ["an Accept without CBOR", GetCity, cbor, { "content-type": "application/cbor", accept: "application/json" }, "406 NotAcceptableException: decode rpcv2Cbor: GetCity answers application/cbor, which Accept: application/json does not admit"],
-      ["an Accept refusing CBOR with q=0", Ping, empty, { accept: "application/cbor;q=0" }, "406 NotAcceptableException: decode rpcv2Cbor: Ping answers application/cbor, which Accept: application/cbor;q=0 does not admit"],
+      [
+        "a JSON body",
+        GetCity,
+        json,
+        { "content-type": "application/json" },
+        "415 UnsupportedMediaTypeException: decode rpcv2Cbor: GetCity expects Content-Type application/cbor, got application/json",
+      ],
+      [
+        "a body without Content-Type",
+        GetCity,
+        cbor,
+        {},
+        "415 UnsupportedMediaTypeException: decode rpcv2Cbor: GetCity expects Content-Type application/cbor, got none",
+      ],
+      [
+        "an Accept without CBOR",
+        GetCity,
+        cbor,
+        { "content-type": "application/cbor", accept: "application/json" },
+        "406 NotAcceptableException: decode rpcv2Cbor: GetCity answers application/cbor, which Accept: application/json does not admit",
+      ],
+      [
+        "an Accept refusing CBOR with q=0",
+        Ping,
+        empty,
+        { accept: "application/cbor;q=0" },
+        "406 NotAcceptableException: decode rpcv2Cbor: Ping answers application/cbor, which Accept: application/cbor;q=0 does not admit",
+      ],
     ])("%s", async (_label, operation, body, headers, expected) => {
       expect(await outcome(operation, body, headers)).toBe(expected);
     });
@@ -190,16 +223,30 @@ describe("server", () => {
   });
 
   it.each([
-    ["a modeled client error with @httpError", new (errorClass(NoSuchCity))({ message: "gone" }), 404, { __type: "example.weather#NoSuchCity", message: "gone" }],
+    [
+      "a modeled client error with @httpError",
+      new (errorClass(NoSuchCity))({ message: "gone" }),
+      404,
+      { __type: "example.weather#NoSuchCity", message: "gone" },
+    ],
     ["a modeled server error", new (errorClass(Outage))({ message: "down" }), 500, { __type: "example.weather#Outage", message: "down" }],
     [
       "a ValidationError, as the modeled ValidationException",
       new ValidationError([{ path: "/cityId", message: "too long" }]),
       400,
-      { __type: "smithy.framework#ValidationException", message: "1 validation error detected. too long", fieldList: [{ path: "/cityId", message: "too long" }] },
+      {
+        __type: "smithy.framework#ValidationException",
+        message: "1 validation error detected. too long",
+        fieldList: [{ path: "/cityId", message: "too long" }],
+      },
     ],
     ["a SerializationError", new SerializationError("decode cbor: bad"), 400, { __type: "SerializationException", message: "decode cbor: bad" }],
-    ["a ProtocolError, with its status and type", new ProtocolError("UnsupportedMediaTypeException", 415, "no"), 415, { __type: "UnsupportedMediaTypeException", message: "no" }],
+    [
+      "a ProtocolError, with its status and type",
+      new ProtocolError("UnsupportedMediaTypeException", 415, "no"),
+      415,
+      { __type: "UnsupportedMediaTypeException", message: "no" },
+    ],
     ["anything else, without leaking its message", new Error("db password is hunter2"), 500, { __type: "InternalFailure", message: "Internal failure" }],
   ])("writes %s", async (_label, error, status, body) => {
     const res = await server.serializeError(GetCity, error, serverContext);

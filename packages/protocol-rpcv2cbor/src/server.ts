@@ -52,7 +52,10 @@ const BuiltinValidationException = struct(
       "fieldList",
       list(
         "smithy.framework#ValidationExceptionFieldList",
-        member("member", struct("smithy.framework#ValidationExceptionField", [member("path", string, { required: true }), member("message", string, { required: true })])),
+        member(
+          "member",
+          struct("smithy.framework#ValidationExceptionField", [member("path", string, { required: true }), member("message", string, { required: true })]),
+        ),
       ),
     ),
   ],
@@ -75,7 +78,8 @@ export function createRpcV2CborServer(): ServerProtocol {
       const contentType = request.headers.get("content-type");
       const stream = eventStreamMember(operation.input);
       if (stream !== undefined) {
-        if (contentType === null || baseMediaType(contentType) !== EVENT_STREAM_MEDIA_TYPE) throw unsupportedMediaType(operation, EVENT_STREAM_MEDIA_TYPE, contentType);
+        if (contentType === null || baseMediaType(contentType) !== EVENT_STREAM_MEDIA_TYPE)
+          throw unsupportedMediaType(operation, EVENT_STREAM_MEDIA_TYPE, contentType);
         // The handler reads the events as they arrive; the other members come in the initial-request message.
         return eventStreams.read(operation.input, stream, request.body, "initial-request");
       }
@@ -102,7 +106,11 @@ export function createRpcV2CborServer(): ServerProtocol {
         // The other members open the stream in its initial-response message; the events follow as the transport reads them.
         const initial = compileWriter(operation.output)({ ...value, [stream.name]: undefined });
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-        return { status: 200, headers, body: eventStreams.body(stream, value[stream.name], "initial-response", initial, (error) => context.reportInternalError?.(error)) };
+        return {
+          status: 200,
+          headers,
+          body: eventStreams.body(stream, value[stream.name], "initial-response", initial, (error) => context.reportInternalError?.(error)),
+        };
       }
       return { status: 200, headers, body: compileWriter(operation.output)(value) };
     },
@@ -178,5 +186,3 @@ function errorResponse(status: number, type: string, members: Uint8Array, extra?
 function plainError(status: number, type: string, message: string): HttpResponse {
   return errorResponse(status, type, compileWriter(PlainError)({ message }));
 }
-
-

@@ -45,7 +45,11 @@ const updates: UnionValue[] = [{ $case: "forecast", value: { station: "north", r
 
 describe("rpcv2Cbor event streams", () => {
   it("the client opens a request stream with an initial-request message carrying the other members as CBOR", async () => {
-    const req = await client.serializeRequest(Watch, { cityId: "paris", requests: source([{ $case: "subscribe", value: { topic: "rain", detail: "hourly" } }]) }, clientContext);
+    const req = await client.serializeRequest(
+      Watch,
+      { cityId: "paris", requests: source([{ $case: "subscribe", value: { topic: "rain", detail: "hourly" } }]) },
+      clientContext,
+    );
     expect(req.headers.get("content-type")).toBe("application/vnd.amazon.eventstream");
     expect(req.headers.get("accept")).toBe("application/vnd.amazon.eventstream");
     const [initial, event, ...rest] = await messages(req.body);
@@ -60,7 +64,10 @@ describe("rpcv2Cbor event streams", () => {
 
   it("round-trips both directions through the server: initial members, then events", async () => {
     const req = await client.serializeRequest(Watch, { cityId: "paris", requests: source([{ $case: "subscribe", value: { topic: "rain" } }]) }, clientContext);
-    const input = (await server.deserializeRequest(Watch, { ...req, query: [] } as HttpRequest, serverContext)) as { cityId: string; requests: AsyncIterable<UnionValue> };
+    const input = (await server.deserializeRequest(Watch, { ...req, query: [] } as HttpRequest, serverContext)) as {
+      cityId: string;
+      requests: AsyncIterable<UnionValue>;
+    };
     expect(input.cityId).toBe("paris");
     expect(await drain(input.requests)).toEqual([{ $case: "subscribe", value: { topic: "rain" } }]);
 
@@ -83,7 +90,13 @@ describe("rpcv2Cbor event streams", () => {
   });
 
   it("the server refuses an event-stream request that is not application/vnd.amazon.eventstream with a 415", async () => {
-    const req: HttpRequest = { method: "POST", path: "/service/Watcher/operation/Watch", query: [], headers: new Headers({ "content-type": "application/cbor" }), body: new Uint8Array(0) };
+    const req: HttpRequest = {
+      method: "POST",
+      path: "/service/Watcher/operation/Watch",
+      query: [],
+      headers: new Headers({ "content-type": "application/cbor" }),
+      body: new Uint8Array(0),
+    };
     const error = await (async () => server.deserializeRequest(Watch, req, serverContext))().catch((e: unknown) => e);
     expect(ProtocolError.is(error) && [error.status, error.code, error.message]).toEqual([
       415,
@@ -101,7 +114,13 @@ describe("rpcv2Cbor @streaming blobs (the protocol has no binding for them)", ()
   });
 
   it("the server answers 400 for the operation's request, before its handler runs", async () => {
-    const req: HttpRequest = { method: "POST", path: "/service/Watcher/operation/Upload", query: [], headers: new Headers({ "content-type": "application/cbor" }), body: new Uint8Array(0) };
+    const req: HttpRequest = {
+      method: "POST",
+      path: "/service/Watcher/operation/Upload",
+      query: [],
+      headers: new Headers({ "content-type": "application/cbor" }),
+      body: new Uint8Array(0),
+    };
     const error = await (async () => server.deserializeRequest(Upload, req, serverContext))().catch((e: unknown) => e);
     expect(SerializationError.is(error)).toBe(true);
     const res = await server.serializeError(Upload, error, serverContext);

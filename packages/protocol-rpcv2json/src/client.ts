@@ -98,15 +98,17 @@ function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint
       const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;
       return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
     } catch (cause) {
-      return new UnmodeledError(name ?? "UnknownError", `rpcv2Json: error ${name ?? queryCode} body does not match its shape`, { $metadata, cause, bodyExcerpt });
+      return new UnmodeledError(name ?? "UnknownError", `rpcv2Json: error ${name ?? queryCode} body does not match its shape`, {
+        $metadata,
+        cause,
+        bodyExcerpt,
+      });
     }
   }
   const code = queryCode || name || `Http${response.status}`;
   const message = bodyMessage(body) ?? `rpcv2Json: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
 }
-
-
 
 function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
   const v = body?.[key];

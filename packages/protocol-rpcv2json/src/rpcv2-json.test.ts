@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { BigDecimal, errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
+import {
+  BigDecimal,
+  errorClass,
+  type ModeledError,
+  SerializationError,
+  UnmodeledError,
+  ValidationError,
+  type HttpRequest,
+  type HttpResponse,
+} from "@anvil/core";
 import { bigDecimal, bigInteger, blob, integer, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
 import { rpcv2Json } from "./index.js";
 
@@ -80,7 +89,9 @@ describe("client responses", () => {
 
   it("throws the modeled error `__type` names (shape id or name, with or without a :qualifier)", async () => {
     for (const type of ["example.weather#NoSuchCity", "NoSuchCity", "example.weather#NoSuchCity:http://internal"]) {
-      const error = await client.deserializeResponse(GetCity, response(404, JSON.stringify({ __type: type, message: "no sea" })), clientContext).catch((e: unknown) => e);
+      const error = await client
+        .deserializeResponse(GetCity, response(404, JSON.stringify({ __type: type, message: "no sea" })), clientContext)
+        .catch((e: unknown) => e);
       expect(errorClass(NoSuchCity).is(error), type).toBe(true);
       expect((error as ModeledError).message).toBe("no sea");
       expect((error as ModeledError).$metadata.httpStatus).toBe(404);
@@ -107,15 +118,23 @@ describe("server", () => {
   });
 
   it("reads the input: epoch-seconds timestamps, big numbers from strings; an empty body is an empty input", async () => {
-    const input = await server.deserializeRequest(GetCity, request("GetCity", `{"cityId":"sea","since":1.5,"population":"-9223372036854775809","area":"-0.100000000000000000000001"}`), serverContext);
+    const input = await server.deserializeRequest(
+      GetCity,
+      request("GetCity", `{"cityId":"sea","since":1.5,"population":"-9223372036854775809","area":"-0.100000000000000000000001"}`),
+      serverContext,
+    );
     expect(input).toEqual({ cityId: "sea", since: new Date(1500), population: -9223372036854775809n, area: BigDecimal.from("-0.100000000000000000000001") });
     expect(await server.deserializeRequest(Ping, request("Ping", ""), serverContext)).toEqual({});
   });
 
   it("rejects malformed bodies and bodies that are not JSON with a SerializationError", async () => {
     await expect(server.deserializeRequest(GetCity, request("GetCity", `{"cityId":`), serverContext)).rejects.toBeInstanceOf(SerializationError);
-    await expect(server.deserializeRequest(GetCity, request("GetCity", `{"cityId":"a","area":"1.2.3"}`), serverContext)).rejects.toBeInstanceOf(SerializationError);
-    await expect(server.deserializeRequest(GetCity, request("GetCity", `{}`, { "content-type": "text/plain" }), serverContext)).rejects.toBeInstanceOf(SerializationError);
+    await expect(server.deserializeRequest(GetCity, request("GetCity", `{"cityId":"a","area":"1.2.3"}`), serverContext)).rejects.toBeInstanceOf(
+      SerializationError,
+    );
+    await expect(server.deserializeRequest(GetCity, request("GetCity", `{}`, { "content-type": "text/plain" }), serverContext)).rejects.toBeInstanceOf(
+      SerializationError,
+    );
   });
 
   it("writes the output; no body and no Content-Type for an operation without output", async () => {
@@ -139,7 +158,11 @@ describe("server", () => {
   it("answers invalid input with smithy.framework#ValidationException, bad bodies with 400, bugs with an opaque 500", async () => {
     const invalid = await server.serializeError(GetCity, new ValidationError([{ path: "/cityId", message: "too long" }]), serverContext);
     expect(invalid.status).toBe(400);
-    expect(JSON.parse(text(invalid.body))).toEqual({ __type: "smithy.framework#ValidationException", message: "1 validation error detected. too long", fieldList: [{ path: "/cityId", message: "too long" }] });
+    expect(JSON.parse(text(invalid.body))).toEqual({
+      __type: "smithy.framework#ValidationException",
+      message: "1 validation error detected. too long",
+      fieldList: [{ path: "/cityId", message: "too long" }],
+    });
     const malformed = await server.serializeError(GetCity, new SerializationError("decode json: bad"), serverContext);
     expect(malformed.status).toBe(400);
     expect(JSON.parse(text(malformed.body)).__type).toBe("SerializationException");
@@ -168,7 +191,6 @@ describe("round trip", () => {
     expect(errorClass(NoSuchCity).is(error)).toBe(true);
   });
 });
-
 
 describe("@streaming blobs", () => {
   const Upload = operation("example.weather#Upload", {

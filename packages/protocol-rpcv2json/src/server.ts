@@ -30,16 +30,7 @@ import {
   validationExceptionSchema,
 } from "@anvil/core";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import {
-  isJsonContentType,
-  JSON_MEDIA_TYPE,
-  JSON_SETTINGS,
-  PROTOCOL_ID,
-  REQUEST_JSON_SETTINGS,
-  RPC_V2_JSON,
-  SMITHY_PROTOCOL,
-  UNIT,
-} from "./wire.js";
+import { isJsonContentType, JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, REQUEST_JSON_SETTINGS, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 
 const ROUTE_HEADERS = Object.freeze({ [SMITHY_PROTOCOL]: RPC_V2_JSON });
 
@@ -57,7 +48,9 @@ export function createRpcV2JsonServer(): ServerProtocol {
       let bytes = await readBody(request.body);
       if (isGzipEncoded(request.headers)) bytes = await gunzipRequest(bytes, context, "rpcv2Json");
       if (bytes.length > 0 && !isJsonContentType(request.headers.get("content-type"))) {
-        throw new SerializationError(`decode rpcv2Json: a request body must be ${JSON_MEDIA_TYPE}, got ${request.headers.get("content-type") ?? "no Content-Type"}`);
+        throw new SerializationError(
+          `decode rpcv2Json: a request body must be ${JSON_MEDIA_TYPE}, got ${request.headers.get("content-type") ?? "no Content-Type"}`,
+        );
       }
       const read = compileReader(operation.input, REQUEST_JSON_SETTINGS);
       // An empty body is an empty input structure (defaults filled by the reader).
@@ -124,5 +117,3 @@ function errorResponse(status: number, type: string, membersJson: string, extra?
 function plainError(status: number, type: string, message: string): HttpResponse {
   return errorResponse(status, type, JSON.stringify({ message }));
 }
-
-

@@ -40,4 +40,3 @@ export const UNIT = "smithy.api#Unit";
 export function isJsonContentType(value: string | null): boolean {
   return value !== null && baseMediaType(value) === JSON_MEDIA_TYPE;
 }
-

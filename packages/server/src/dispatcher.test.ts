@@ -58,7 +58,12 @@ describe.each([
   it.each([
     ["an unknown route: the protocol's not-found answer", request("/towns/paris"), 404, "UnknownOperationException"],
     ["a malformed body: the caller's mistake (400)", request("/cities/paris", "{"), 400, "SerializationException"],
-    ["a refused content type: the protocol error's status", request("/cities/paris", "{}", { "content-type": "text/xml" }), 415, "UnsupportedMediaTypeException"],
+    [
+      "a refused content type: the protocol error's status",
+      request("/cities/paris", "{}", { "content-type": "text/xml" }),
+      415,
+      "UnsupportedMediaTypeException",
+    ],
     ["input breaking a constraint: ValidationException", request("/cities/far-too-long", `{"days":9}`), 400, "ValidationException"],
     ["a declared modeled error: serialized as such", request("/cities/nowhere"), 400, "NoSuchCity"],
   ])("answers %s", async (_label, req, status, type) => {

@@ -164,15 +164,26 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
     const limit = match.protocol.deadline?.(request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
-    return withDeadline(limit, dispatchOptions, (options) => answer(match, request, options), (error, options) =>
-      answerError(match.protocol, match.operation, error, new Context(service, request, match, options, onInternalError), onInternalError),
+    return withDeadline(
+      limit,
+      dispatchOptions,
+      (options) => answer(match, request, options),
+      (error, options) => answerError(match.protocol, match.operation, error, new Context(service, request, match, options, onInternalError), onInternalError),
     );
   };
 
   /** The answer to a request whose path takes other methods: the protocol's 405, its body unread, reported as rejected. */
-  async function methodNotAllowed(match: RouteMatch, allowed: readonly string[], request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> {
+  async function methodNotAllowed(
+    match: RouteMatch,
+    allowed: readonly string[],
+    request: HttpRequest,
+    dispatchOptions: DispatchOptions,
+  ): Promise<HttpResponse> {
     const context = new Context(service, request, match, dispatchOptions, onInternalError);
-    onRejected?.(new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`), context);
+    onRejected?.(
+      new ProtocolError("MethodNotAllowedException", 405, `route: ${request.method} is not allowed on ${request.path} (allowed: ${allowed.join(", ")})`),
+      context,
+    );
     try {
       return await match.protocol.methodNotAllowed!(request, allowed);
     } catch (error) {
@@ -205,7 +216,11 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     } catch (error) {
       return rejected(context, error);
     }
-    if (input instanceof Promise) return input.then((value: unknown) => handle(context, endpoint, value), (error: unknown) => rejected(context, error));
+    if (input instanceof Promise)
+      return input.then(
+        (value: unknown) => handle(context, endpoint, value),
+        (error: unknown) => rejected(context, error),
+      );
     return handle(context, endpoint, input);
   }
 
@@ -242,7 +257,11 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     } catch (error) {
       return handlerFailed(context, endpoint, error);
     }
-    if (isThenable(output)) return Promise.resolve(output).then((value: unknown) => respond(context, value), (error: unknown) => handlerFailed(context, endpoint, error));
+    if (isThenable(output))
+      return Promise.resolve(output).then(
+        (value: unknown) => respond(context, value),
+        (error: unknown) => handlerFailed(context, endpoint, error),
+      );
     return respond(context, output);
   }
 
@@ -317,7 +336,12 @@ async function withDeadline(
     if (outerSignal.aborted) controller.abort(outerSignal.reason);
     else outerSignal.addEventListener("abort", () => controller.abort(outerSignal.reason), { once: true });
   }
-  const options: DispatchOptions = { signal: controller.signal, get remoteAddress() { return outer.remoteAddress; } };
+  const options: DispatchOptions = {
+    signal: controller.signal,
+    get remoteAddress() {
+      return outer.remoteAddress;
+    },
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<HttpResponse>((resolve) => {
     timer = setTimeout(() => {

@@ -9,10 +9,17 @@ describe("fetchHandler", () => {
   it("answers a Request with a Response, with the handler context filled in", async () => {
     const { server, observed } = testServer();
     const handle = fetchHandler(server);
-    const response = await handle(post("/echo/ann?x=1", `{"text":"hey"}`, { headers: { "x-trace": "t", "content-type": "application/json" } }), { remoteAddress: "198.51.100.7" });
+    const response = await handle(post("/echo/ann?x=1", `{"text":"hey"}`, { headers: { "x-trace": "t", "content-type": "application/json" } }), {
+      remoteAddress: "198.51.100.7",
+    });
     expect([response.status, await response.json()]).toEqual([200, { message: "ann:3" }]);
     const context = observed.contexts[0]!;
-    expect([context.remoteAddress, context.headers.get("x-trace"), context.request.host, context.request.query]).toEqual(["198.51.100.7", "t", "api.example.com", [["x", "1"]]]);
+    expect([context.remoteAddress, context.headers.get("x-trace"), context.request.host, context.request.query]).toEqual([
+      "198.51.100.7",
+      "t",
+      "api.example.com",
+      [["x", "1"]],
+    ]);
     expect(server.inFlight).toBe(0);
   });
 

@@ -88,7 +88,12 @@ describe("createInMemoryTransport", () => {
     // The answer's text arrives as bytes, with the length the Node adapter gives it.
     expect([response.body instanceof Uint8Array, response.headers.get("content-length")]).toEqual([true, String(`{"message":"ann:3"}`.length)]);
     const context = observed.contexts[0]!;
-    expect([context.remoteAddress, context.headers.get("x-trace"), context.request.host, context.request.query]).toEqual([undefined, "t", "api.example.com", [["x", "1"]]]);
+    expect([context.remoteAddress, context.headers.get("x-trace"), context.request.host, context.request.query]).toEqual([
+      undefined,
+      "t",
+      "api.example.com",
+      [["x", "1"]],
+    ]);
     // Connection-specific fields stay behind, as over HTTP/2.
     expect([context.headers.get("connection"), context.headers.get("host")]).toEqual([null, null]);
     expect(server.inFlight).toBe(0);
@@ -248,7 +253,10 @@ describe("createInMemoryTransport", () => {
       async serializeResponse(operation, output, context) {
         const response = await base.serializeResponse(operation, output, context);
         // A streamed answer's trailers come after its last chunk: here, never.
-        return { ...response, trailers: response.body instanceof Uint8Array || typeof response.body === "string" ? Promise.resolve(finished) : new Promise<Headers>(() => {}) };
+        return {
+          ...response,
+          trailers: response.body instanceof Uint8Array || typeof response.body === "string" ? Promise.resolve(finished) : new Promise<Headers>(() => {}),
+        };
       },
     };
     const seen: Headers[] = [];
@@ -259,7 +267,12 @@ describe("createInMemoryTransport", () => {
           return { message: "ok" };
         },
         fail: () => ({}),
-        download: () => ({ data: (async function* () { yield new Uint8Array(1); await new Promise(() => {}); })() }),
+        download: () => ({
+          data: (async function* () {
+            yield new Uint8Array(1);
+            await new Promise(() => {});
+          })(),
+        }),
         upload: () => ({}),
         wait: () => ({}),
       })

@@ -222,7 +222,8 @@ function clientResponse(response: HttpResponse, call: Call, method: string): Htt
   if (given === undefined || given instanceof Uint8Array || typeof given === "string") {
     const bytes = given === undefined ? undefined : typeof given === "string" ? bodyBytes(given) : copyBytes(given);
     const length = bytes?.byteLength ?? 0;
-    if (response.trailers === undefined && !(length === 0 && (status === 204 || status === 304)) && !headers.has("content-length")) headers.set("content-length", String(length));
+    if (response.trailers === undefined && !(length === 0 && (status === 204 || status === 304)) && !headers.has("content-length"))
+      headers.set("content-length", String(length));
     call.end();
     return withTrailers({ status, headers, body: noBody ? undefined : bytes }, response.trailers, call);
   }
@@ -265,7 +266,7 @@ async function sendMounted(handler: MountedHandler, request: InMemoryTransportRe
   let response: Response;
   try {
     response = await handler(new Request(request.url, init));
-  } catch (error) {
+  } catch {
     if (signal?.aborted === true) throw signal.reason;
     return bare500();
   }

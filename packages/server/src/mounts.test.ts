@@ -6,9 +6,18 @@ import { listen } from "./node.js";
 import { testServer } from "./test-service.js";
 
 const echo = (tag: string) => async (request: Request) =>
-  new Response(JSON.stringify({ tag, url: request.url, method: request.method, body: request.body ? await request.text() : null, ...(request.headers.has("x-note") ? { note: request.headers.get("x-note") } : {}) }), {
-    headers: { "content-type": "application/json", "x-mounted": tag },
-  });
+  new Response(
+    JSON.stringify({
+      tag,
+      url: request.url,
+      method: request.method,
+      body: request.body ? await request.text() : null,
+      ...(request.headers.has("x-note") ? { note: request.headers.get("x-note") } : {}),
+    }),
+    {
+      headers: { "content-type": "application/json", "x-mounted": tag },
+    },
+  );
 
 describe("Mounts", () => {
   it.each([
@@ -33,7 +42,11 @@ describe("Mounts", () => {
     mounts.add("/docs/api", echo("api"));
     mounts.add("/openapi.json", echo("json"));
     const found = mounts.find(path);
-    const tags = new Map([[mounts.find("/docs"), "docs"], [mounts.find("/docs/api"), "api"], [mounts.find("/openapi.json"), "json"]]);
+    const tags = new Map([
+      [mounts.find("/docs"), "docs"],
+      [mounts.find("/docs/api"), "api"],
+      [mounts.find("/openapi.json"), "json"],
+    ]);
     expect(found === undefined ? undefined : tags.get(found)).toBe(want);
   });
 
@@ -55,7 +68,9 @@ describe("server.mount", () => {
     const handle = fetchHandler(server);
     const mounted = await handle(new Request("https://api.example.com/docs/index.html?q=1"));
     expect(await mounted.json()).toEqual({ tag: "docs", url: "https://api.example.com/docs/index.html?q=1", method: "GET", body: null });
-    const service = await handle(new Request("https://api.example.com/echo/ann", { method: "POST", body: `{"text":"hey"}`, headers: { "content-type": "application/json" } }));
+    const service = await handle(
+      new Request("https://api.example.com/echo/ann", { method: "POST", body: `{"text":"hey"}`, headers: { "content-type": "application/json" } }),
+    );
     expect([service.status, await service.json()]).toEqual([200, { message: "ann:3" }]);
   });
 

@@ -40,7 +40,7 @@ export class Mounts {
     const path = pathOf(target);
     for (let i = 0; i < mounts.length; i++) {
       const { prefix, handler } = mounts[i]!;
-      if (path.startsWith(prefix) && (path.length === prefix.length || prefix === "/" || path.charCodeAt(prefix.length) === 47 /* "/" */)) return handler;
+      if (path.startsWith(prefix) && (path.length === prefix.length || prefix === "/" || path.charCodeAt(prefix.length) === 47) /* "/" */) return handler;
     }
     return undefined;
   }

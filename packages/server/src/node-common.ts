@@ -178,10 +178,13 @@ export class QuarterTicker {
 
   /** Makes sure the timer runs (something is waiting). */
   start(): void {
-    this.#timer ??= setInterval(() => {
-      this.tick++;
-      if (!this.sweep(this.tick)) this.stop();
-    }, Math.max(1, this.periodMs / 4)).unref();
+    this.#timer ??= setInterval(
+      () => {
+        this.tick++;
+        if (!this.sweep(this.tick)) this.stop();
+      },
+      Math.max(1, this.periodMs / 4),
+    ).unref();
   }
 
   /** Stops the timer. */

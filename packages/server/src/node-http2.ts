@@ -7,7 +7,19 @@
  */
 import * as http2 from "node:http2";
 import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, headerObject, isPromise, needsContentLength, pipelineRequest, Peer, QuarterTicker, trailerObject, writeChunks } from "./node-common.js";
+import {
+  expectsContinue,
+  fetchRequest,
+  fromFetchResponse,
+  headerObject,
+  isPromise,
+  needsContentLength,
+  pipelineRequest,
+  Peer,
+  QuarterTicker,
+  trailerObject,
+  writeChunks,
+} from "./node-common.js";
 import { CheckPhase } from "./check-phase.js";
 import type { Exchange, Server } from "./server.js";
 
@@ -105,7 +117,13 @@ function wentAway(stream: http2.ServerHttp2Stream): boolean {
  * Answers a request that does not go through the pipeline: one with too many
  * header fields (431), or one for a mounted handler. True if answered.
  */
-function answeredApart(server: Server<any>, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[], maxHeaders: number): boolean {
+function answeredApart(
+  server: Server<any>,
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  rawHeaders: string[],
+  maxHeaders: number,
+): boolean {
   try {
     if (rawHeaders.length / 2 > maxHeaders) {
       stream.respond({ ":status": 431, "content-type": "text/plain" });
@@ -176,7 +194,13 @@ export function http2Request(
   rawHeaders: string[],
   body: Uint8Array | WholeBody | undefined = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), false),
 ): HttpRequest {
-  return pipelineRequest(headers[":method"] ?? "GET", headers[":path"] ?? "/", headers[":authority"] ?? headers.host ?? "", HttpHeaders.fromRawPairs(rawHeaders), body);
+  return pipelineRequest(
+    headers[":method"] ?? "GET",
+    headers[":path"] ?? "/",
+    headers[":authority"] ?? headers.host ?? "",
+    HttpHeaders.fromRawPairs(rawHeaders),
+    body,
+  );
 }
 
 /** The request as a web-standard `Request`, for a mounted handler. */

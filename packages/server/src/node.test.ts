@@ -76,7 +76,12 @@ describe("listen (HTTP/1.1)", () => {
     const response = await post(`${listener.url}/echo/ann`, `{"text":"hello"}`, { "x-trace": "t1" });
     expect([response.status, await response.json()]).toEqual([200, { message: "ann:5" }]);
     const context = observed.contexts[0]!;
-    expect([context.remoteAddress, context.headers.get("x-trace"), context.protocol, context.request.host]).toEqual(["127.0.0.1", "t1", "test#json", "127.0.0.1"]);
+    expect([context.remoteAddress, context.headers.get("x-trace"), context.protocol, context.request.host]).toEqual([
+      "127.0.0.1",
+      "t1",
+      "test#json",
+      "127.0.0.1",
+    ]);
     expect(context.signal.aborted).toBe(false);
   });
 
@@ -88,7 +93,10 @@ describe("listen (HTTP/1.1)", () => {
     let observed: ReturnType<typeof testServer>["observed"];
     let own: http.Server | undefined;
     if (viaListen) {
-      ({ observed, listener: { url } } = await start());
+      ({
+        observed,
+        listener: { url },
+      } = await start());
     } else {
       const test = testServer();
       observed = test.observed;
@@ -98,7 +106,19 @@ describe("listen (HTTP/1.1)", () => {
     }
     try {
       const body = `{"text":"hi"}`;
-      const head = [`POST /echo/ann HTTP/1.1`, `host: x`, `content-type: application/json`, `content-length: ${body.length}`, `X-Tag: a`, `x-tag: b`, `User-Agent: u1`, `user-agent: u2`, `Cookie: k=1`, `cookie: j=2`, `connection: close`];
+      const head = [
+        `POST /echo/ann HTTP/1.1`,
+        `host: x`,
+        `content-type: application/json`,
+        `content-length: ${body.length}`,
+        `X-Tag: a`,
+        `x-tag: b`,
+        `User-Agent: u1`,
+        `user-agent: u2`,
+        `Cookie: k=1`,
+        `cookie: j=2`,
+        `connection: close`,
+      ];
       const socket = net.connect(Number(new URL(url).port), "127.0.0.1");
       socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
       socket.resume();
@@ -187,7 +207,11 @@ describe("listen (HTTP/1.1)", () => {
     const listener = await listen(server);
     listeners.push(listener);
     const response = await rawRequest(`${listener.url}/echo/ann`, { headers: { "content-type": "application/json" } }, ["{}"]);
-    expect([response.status, response.headers["set-cookie"], response.headers["content-type"]]).toEqual([200, ["a=1; Path=/", "b=2, c; Path=/"], "application/json"]);
+    expect([response.status, response.headers["set-cookie"], response.headers["content-type"]]).toEqual([
+      200,
+      ["a=1; Path=/", "b=2, c; Path=/"],
+      "application/json",
+    ]);
   });
 
   it("answers an unmodeled exception with a 500 that leaks nothing", async () => {
@@ -214,7 +238,12 @@ describe("listen (HTTP/1.1)", () => {
     it("refuses a declared Content-Length over the limit with a 413 before the body is sent", async () => {
       const { listener } = await start();
       // Only the headers go out: the answer must come without the body.
-      const response = await rawRequest(`${listener.url}/echo/big`, { headers: { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) } }, [], false);
+      const response = await rawRequest(
+        `${listener.url}/echo/big`,
+        { headers: { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) } },
+        [],
+        false,
+      );
       expect([response.status, JSON.parse(response.body).type, response.headers.connection]).toEqual([413, "PayloadTooLargeException", "close"]);
     });
 
@@ -222,7 +251,12 @@ describe("listen (HTTP/1.1)", () => {
       const { listener } = await start();
       // 2 KiB + 1 in small chunks, and the request never ends: the count alone triggers the answer.
       const parts = [`{"text":"`, ..."x".repeat(2048).match(/.{1,256}/g)!];
-      const response = await rawRequest(`${listener.url}/echo/big`, { headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, parts, false);
+      const response = await rawRequest(
+        `${listener.url}/echo/big`,
+        { headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        parts,
+        false,
+      );
       expect([response.status, JSON.parse(response.body).type]).toEqual([413, "PayloadTooLargeException"]);
     });
 
@@ -244,11 +278,14 @@ describe("listen (HTTP/1.1)", () => {
     const { listener } = await start();
     const response = await new Promise<RawResponse>((resolve, reject) => {
       // A request line as sent to a proxy: `POST http://host/echo/abs HTTP/1.1`.
-      const req = http.request({ host: "127.0.0.1", port: listener.port, method: "POST", path: `${listener.url}/echo/abs`, headers: { "content-type": "application/json" } }, (res) => {
-        let body = "";
-        res.on("data", (c: Buffer) => (body += c.toString()));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      });
+      const req = http.request(
+        { host: "127.0.0.1", port: listener.port, method: "POST", path: `${listener.url}/echo/abs`, headers: { "content-type": "application/json" } },
+        (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
       req.on("error", reject);
       req.end("{}");
     });
@@ -261,7 +298,10 @@ describe("listen (HTTP/1.1)", () => {
       new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
         let continued = false;
         const body = `{"text":"${"x".repeat(length)}"}`;
-        const req = http.request(`${listener.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length, expect: "100-continue" } });
+        const req = http.request(`${listener.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": body.length, expect: "100-continue" },
+        });
         req.on("continue", () => {
           continued = true;
           req.end(body);
@@ -280,7 +320,12 @@ describe("listen (HTTP/1.1)", () => {
   it("answers 408 to a request body that does not arrive in time", async () => {
     const { listener, server } = await start({ requestTimeoutMs: 300 });
     const started = Date.now();
-    const response = await rawRequest(`${listener.url}/echo/slow`, { headers: { "content-type": "application/json", "content-length": "100" } }, [`{"text":`], false);
+    const response = await rawRequest(
+      `${listener.url}/echo/slow`,
+      { headers: { "content-type": "application/json", "content-length": "100" } },
+      [`{"text":`],
+      false,
+    );
     expect(response.status).toBe(408);
     expect(Date.now() - started).toBeLessThan(2_000);
     await expect.poll(() => server.inFlight).toBe(0);
@@ -358,7 +403,10 @@ describe("listen (HTTP/1.1)", () => {
   it("aborts calls that outlive the grace period", async () => {
     const { listener, observed } = await start();
     const waiting = observed.waiting();
-    const call = post(`${listener.url}/wait`).then((r) => r.status, () => "reset");
+    const call = post(`${listener.url}/wait`).then(
+      (r) => r.status,
+      () => "reset",
+    );
     await waiting;
     await listener.close({ graceMs: 20 });
     expect(observed.aborted).toEqual(["the server is shutting down"]);
@@ -415,7 +463,7 @@ describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
   });
 });
 
-describe("listen (cleartext, http2: \"both\"): HTTP/1.1 and h2c on one port", () => {
+describe('listen (cleartext, http2: "both"): HTTP/1.1 and h2c on one port', () => {
   /** The first bytes a raw connection is answered with, as latin1 text, or "closed" if it closes first. */
   function firstBytes(port: number, send: (socket: net.Socket) => void): Promise<string> {
     return new Promise((resolve) => {
@@ -433,14 +481,21 @@ describe("listen (cleartext, http2: \"both\"): HTTP/1.1 and h2c on one port", ()
     const { listener, observed } = await start({ http2: "both" });
     const session = http2.connect(listener.url);
     try {
-      const [h1, h2a, h2b] = await Promise.all([post(`${listener.url}/echo/one`, `{"text":"a"}`), h2Request(session, "/echo/two", `{"text":"bb"}`), h2Request(session, "/echo/three", `{"text":"ccc"}`)]);
+      const [h1, h2a, h2b] = await Promise.all([
+        post(`${listener.url}/echo/one`, `{"text":"a"}`),
+        h2Request(session, "/echo/two", `{"text":"bb"}`),
+        h2Request(session, "/echo/three", `{"text":"ccc"}`),
+      ]);
       expect([h1.status, await h1.json()]).toEqual([200, { message: "one:1" }]);
       expect([h2a.status, JSON.parse(h2a.body), h2b.status, JSON.parse(h2b.body)]).toEqual([200, { message: "two:2" }, 200, { message: "three:3" }]);
       expect(observed.contexts.map((c) => c.remoteAddress)).toEqual(["127.0.0.1", "127.0.0.1", "127.0.0.1"]);
       // Keep-alive HTTP/1.1 connections are served as before.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        for (const name of ["k1", "k2"]) expect((await rawRequest(`${listener.url}/echo/${name}`, { agent, headers: { "content-type": "application/json" } }, [`{"text":"x"}`])).status).toBe(200);
+        for (const name of ["k1", "k2"])
+          expect((await rawRequest(`${listener.url}/echo/${name}`, { agent, headers: { "content-type": "application/json" } }, [`{"text":"x"}`])).status).toBe(
+            200,
+          );
       } finally {
         agent.destroy();
       }
@@ -632,7 +687,9 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
       expect(await apart).toBe(200);
       await expect.poll(() => streams.length === 2 && streams.every((s) => s.closed)).toBe(true);
       // Node's own listeners are its symbol-named methods (`[kMaybeDestroy]`).
-      const ours = ["close", "data", "end", "wantTrailers"].flatMap((event) => streams.flatMap((s) => s.listeners(event))).filter((l) => !l.name.startsWith("["));
+      const ours = ["close", "data", "end", "wantTrailers"]
+        .flatMap((event) => streams.flatMap((s) => s.listeners(event)))
+        .filter((l) => !l.name.startsWith("["));
       expect(ours).toEqual([]);
     } finally {
       session.close();
@@ -690,8 +747,25 @@ describe.skipIf(!hasOpenssl)("listen (TLS, h2 and http/1.1 by ALPN on one port)"
     try {
       execFileSync(
         "openssl",
-        ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-          "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=localhost",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem"),
+        ],
         { stdio: "ignore" },
       );
       key = readFileSync(join(dir, "key.pem"));

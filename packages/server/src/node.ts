@@ -11,7 +11,17 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, readWholeBody, type WholeBody } from "@anvil/core";
-import { expectsContinue, fetchRequest, fromFetchResponse, isPromise, needsContentLength, pipelineRequest, Peer, trailerObject, writeChunks } from "./node-common.js";
+import {
+  expectsContinue,
+  fetchRequest,
+  fromFetchResponse,
+  isPromise,
+  needsContentLength,
+  pipelineRequest,
+  Peer,
+  trailerObject,
+  writeChunks,
+} from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
@@ -90,7 +100,10 @@ const DEFAULTS = {
  * `joinDuplicateHeaders: true` (as {@link listen} makes its own) lets the
  * pipeline read request fields from Node's parsed headers, which costs less.
  */
-export function nodeHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): (req: NodeRequest, res: NodeResponse) => void {
+export function nodeHandler(
+  server: Server<any>,
+  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {},
+): (req: NodeRequest, res: NodeResponse) => void {
   return listeners(server, limits).request;
 }
 
@@ -394,7 +407,6 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
   [Symbol.asyncIterator](): this {
     return this;
   }
-
 }
 
 async function* startingWith(first: Uint8Array, rest: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
@@ -413,7 +425,13 @@ function toFetchRequest(req: http.IncomingMessage): Request {
  * back-pressure, then trailers. Returns a promise only when it has to wait
  * (a streamed body, trailers still to come).
  */
-function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: HttpResponse, closing: boolean, requestBody: NodeBody | undefined): Promise<void> | undefined {
+function writeResponse(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  response: HttpResponse,
+  closing: boolean,
+  requestBody: NodeBody | undefined,
+): Promise<void> | undefined {
   // A flat list: Node writes it without making an object of it.
   const headers = HttpHeaders.fieldList(response.headers);
   // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
@@ -497,7 +515,12 @@ export async function listen(server: Server<any>, options: ListenOptions = {}): 
   // The server whose sessions are HTTP/2 sessions (the same as `node`, unless h2c is served beside HTTP/1.1).
   let sessionServer: http2.Http2Server | http2.Http2SecureServer | undefined;
   if (options.tls !== undefined) {
-    const secure = http2.createSecureServer({ ...options.tls, ...h2Options, allowHTTP1: true, maxHeaderSize: limits.maxHeaderBytes } as http2.SecureServerOptions);
+    const secure = http2.createSecureServer({
+      ...options.tls,
+      ...h2Options,
+      allowHTTP1: true,
+      maxHeaderSize: limits.maxHeaderBytes,
+    } as http2.SecureServerOptions);
     // HTTP/1.1 connections (by ALPN) answer through `request` events. Listening for those makes Node put its
     // HTTP/2 compatibility layer on `stream` events too; HTTP/2 streams are served on the stream API instead.
     secure.on("request", handlers.request);

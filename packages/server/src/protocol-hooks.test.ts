@@ -39,7 +39,13 @@ function protocolWithHooks(readsOwnBody: boolean): ServerProtocol & { readonly s
   };
 }
 
-const post = (headers: Record<string, string>, body?: Uint8Array): HttpRequest => ({ method: "POST", path: "/wait", query: [], headers: new Headers(headers), body });
+const post = (headers: Record<string, string>, body?: Uint8Array): HttpRequest => ({
+  method: "POST",
+  path: "/wait",
+  query: [],
+  headers: new Headers(headers),
+  body,
+});
 
 describe("protocol hooks of the dispatcher", () => {
   it("aborts the handler's signal when the request's deadline passes and answers the protocol's deadline error", async () => {

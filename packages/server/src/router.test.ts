@@ -31,9 +31,7 @@ const rest = routesProtocol("rest", [
   { operation: Ops.literal, method: "GET", path: "/cities/special" },
   { operation: Ops.withQuery, method: "GET", path: "/cities/{cityId}", query: [["mode", "full"]] },
 ]);
-const rpc = routesProtocol("rpc", [
-  { operation: Ops.withHeader, method: "POST", path: "/", headers: { "X-Amz-Target": "Svc.WithHeader" } },
-]);
+const rpc = routesProtocol("rpc", [{ operation: Ops.withHeader, method: "POST", path: "/", headers: { "X-Amz-Target": "Svc.WithHeader" } }]);
 const rootRest = routesProtocol("root", [{ operation: Ops.root, method: "POST", path: "/" }]);
 
 const router = compileRouter(Svc, [rootRest, rest, rpc]);
@@ -140,7 +138,12 @@ describe("compileRouter", () => {
 
     it("matches the most specific route of the path, with the methods the path takes", () => {
       const match = refusingRouter.match(req("DELETE", "/cities/x", [["mode", "full"]]));
-      expect([match?.operation.name, match?.protocol === refusing, match?.labels, match?.allowed]).toEqual(["WithQuery", true, { cityId: "x" }, ["GET", "PUT"]]);
+      expect([match?.operation.name, match?.protocol === refusing, match?.labels, match?.allowed]).toEqual([
+        "WithQuery",
+        true,
+        { cityId: "x" },
+        ["GET", "PUT"],
+      ]);
       expect(refusingRouter.match(req("GET", "/cities/x"))?.allowed).toBeUndefined();
     });
 
@@ -152,7 +155,11 @@ describe("compileRouter", () => {
     ])("answers 405 with Allow listing %s", async (_label, request, allow) => {
       const dispatch = createDispatcher({ service: Svc, protocols: [refusing], handlers: unreachableHandlers() });
       const response = await dispatch(request);
-      expect([response.status, response.headers.get("allow"), new TextDecoder().decode(response.body as Uint8Array)]).toEqual([405, allow, `${request.method} ${request.path}`]);
+      expect([response.status, response.headers.get("allow"), new TextDecoder().decode(response.body as Uint8Array)]).toEqual([
+        405,
+        allow,
+        `${request.method} ${request.path}`,
+      ]);
     });
 
     it("reports the refusal as rejected, without reading the body or calling a handler", async () => {

@@ -61,7 +61,9 @@ export class RouteConflictError extends Error {
     /** The route that would have been shadowed by, or would shadow, the first. */
     readonly second: { readonly route: Route; readonly protocol: string },
   ) {
-    super(`route conflict: ${describeRoute(first.route)} is served by both ${first.route.operation.id} (${first.protocol}) and ${second.route.operation.id} (${second.protocol})`);
+    super(
+      `route conflict: ${describeRoute(first.route)} is served by both ${first.route.operation.id} (${first.protocol}) and ${second.route.operation.id} (${second.protocol})`,
+    );
     this.name = "RouteConflictError";
   }
 }
@@ -92,7 +94,11 @@ export function compileRouter(service: ServiceSchema, protocols: readonly Server
     const method = c.route.method.toUpperCase();
     let table = byMethod.get(method);
     if (table === undefined) byMethod.set(method, (table = { all: [], exact: new Map(), few: undefined }));
-    const ranked: RankedRoute = { ...c, rank, literalMatch: Object.freeze({ route: c.route, operation: c.route.operation, protocol: c.protocol, labels: NO_LABELS, allowed: undefined }) };
+    const ranked: RankedRoute = {
+      ...c,
+      rank,
+      literalMatch: Object.freeze({ route: c.route, operation: c.route.operation, protocol: c.protocol, labels: NO_LABELS, allowed: undefined }),
+    };
     table.all.push(ranked);
     if (ranked.segments.every((segment) => segment.kind === "literal")) {
       const key = ranked.route.path;
@@ -152,7 +158,6 @@ function otherMethods(compiled: readonly CompiledRoute[], request: HttpRequest, 
   return { route: c.route, operation: c.route.operation, protocol: c.protocol, labels, allowed: [...allowed].sort() };
 }
 
-
 /** The routes of one method, in specificity order, and those whose path is all literal by that path. */
 interface MethodTable {
   readonly all: RankedRoute[];
@@ -200,7 +205,7 @@ interface ExactRoutes {
 }
 
 function indexByHeader(exact: ExactRoutes): void {
-  const header = exact.routes.find((c) => c.headers.length > 0)?.headers[0]![0];
+  const header = exact.routes.find((c) => c.headers.length > 0)?.headers[0]?.[0];
   if (header === undefined || exact.routes.length < 4) return;
   const byHeader = new Map<string, RankedRoute[]>();
   const others: RankedRoute[] = [];
@@ -267,7 +272,9 @@ function shapeKey(c: CompiledRoute): string {
 /** A route as people write it: `POST /?x-amz-target=...` style, for error messages. */
 function describeRoute(route: Route): string {
   const query = (route.query ?? []).map(([n, v]) => (v === undefined ? n : `${n}=${v}`)).join("&");
-  const headers = Object.entries(route.headers ?? {}).map(([n, v]) => ` [${n.toLowerCase()}: ${v}]`).join("");
+  const headers = Object.entries(route.headers ?? {})
+    .map(([n, v]) => ` [${n.toLowerCase()}: ${v}]`)
+    .join("");
   return `${route.method.toUpperCase()} ${route.path}${query === "" ? "" : `?${query}`}${headers}`;
 }
 

@@ -17,7 +17,13 @@ const Wave = operation("example.hello#Wave", {
 const Hello = service("example.hello#Hello", { operations: { greet: Greet, wave: Wave }, protocols: ["test#a", "test#b"] });
 
 const protocols = [testProtocol("test#a"), testProtocol("test#b", ["x-protocol", "b"]), testProtocol("test#other", ["x-protocol", "other"])];
-const req = (path: string, headers: Record<string, string> = {}): HttpRequest => ({ method: "POST", path, query: [], headers: new Headers(headers), body: undefined });
+const req = (path: string, headers: Record<string, string> = {}): HttpRequest => ({
+  method: "POST",
+  path,
+  query: [],
+  headers: new Headers(headers),
+  body: undefined,
+});
 const json = (response: HttpResponse): unknown => JSON.parse(new TextDecoder().decode(bodyBytes(response.body as Uint8Array | string)));
 
 async function call(server: Server<typeof Hello>, request: HttpRequest): Promise<HttpResponse> {
@@ -87,14 +93,34 @@ describe("createServer", () => {
   });
 
   it.each([
-    ["a missing handler", () => createServer(Hello, { protocols }).register("greet", () => ({})).mapService().start(), /no handler registered for wave/],
+    [
+      "a missing handler",
+      () =>
+        createServer(Hello, { protocols })
+          .register("greet", () => ({}))
+          .mapService()
+          .start(),
+      /no handler registered for wave/,
+    ],
     ["no mapped protocol", () => createServer(Hello, { protocols }).register(new HelloHandler("")).start(), /no protocol mapped; call mapService\(\)/],
-    ["a declared protocol without implementation", () => createServer(Hello, { protocols: [protocols[0]!] }).mapService(), /no implementation of protocol test#b was given \(options.protocols has test#a\)/],
+    [
+      "a declared protocol without implementation",
+      () => createServer(Hello, { protocols: [protocols[0]!] }).mapService(),
+      /no implementation of protocol test#b was given \(options.protocols has test#a\)/,
+    ],
     ["an unknown operation", () => createServer(Hello, { protocols }).register("nope" as "greet", () => ({})), /has no operation nope/],
-    ["an incomplete service handler", () => createServer(Hello, { protocols }).register({ greet: () => ({}) } as never), /no method wave \(example.hello#Wave\)/],
+    [
+      "an incomplete service handler",
+      () => createServer(Hello, { protocols }).register({ greet: () => ({}) } as never),
+      /no method wave \(example.hello#Wave\)/,
+    ],
     [
       "conflicting routes across protocols",
-      () => createServer(Hello, { protocols: [testProtocol("test#a"), testProtocol("test#b")] }).register(new HelloHandler("")).mapService().start(),
+      () =>
+        createServer(Hello, { protocols: [testProtocol("test#a"), testProtocol("test#b")] })
+          .register(new HelloHandler(""))
+          .mapService()
+          .start(),
       /route conflict: POST \/greet\/\{name\} is served by both example.hello#Greet \(test#a\) and example.hello#Greet \(test#b\)/,
     ],
   ])("refuses to start with %s", (_label, start, message) => {
@@ -168,7 +194,11 @@ describe("createServer", () => {
       const closed = server.close({ graceMs: 50 });
       expect(server.closing).toBe(true);
       const refused = await call(server, req("/greet/late"));
-      expect([refused.status, json(refused), refused.headers.get("retry-after")]).toEqual([503, { type: "ServiceUnavailableException", message: "the server is shutting down" }, "1"]);
+      expect([refused.status, json(refused), refused.headers.get("retry-after")]).toEqual([
+        503,
+        { type: "ServiceUnavailableException", message: "the server is shutting down" },
+        "1",
+      ]);
       release();
       expect(json(await quick)).toEqual({ greeting: "quick" });
       await closed;

@@ -181,7 +181,8 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
     register(first: ServiceHandler<S> | string, handler?: unknown) {
       mutable("register handlers");
       if (typeof first === "string") {
-        if (!Object.hasOwn(service.operations, first)) throw new TypeError(`${service.id} has no operation ${first} (it has ${Object.keys(service.operations).join(", ")})`);
+        if (!Object.hasOwn(service.operations, first))
+          throw new TypeError(`${service.id} has no operation ${first} (it has ${Object.keys(service.operations).join(", ")})`);
         if (typeof handler !== "function") throw new TypeError(`the handler of ${first} is not a function`);
         handlers.set(first, handler as AnyHandler);
         return this;
@@ -260,10 +261,7 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
       closing = true;
       if (exchanges.size > 0) {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          new Promise<void>((resolve) => idle.push(resolve)),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-        ]);
+        await Promise.race([new Promise<void>((resolve) => idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
         clearTimeout(timer);
       }
       const reason = new Error("the server is shutting down");

@@ -11,7 +11,10 @@ import { createServer, type HandlerContext, type Server } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
 
 const Echo = operation("example.test#Echo", {
-  input: struct<{ name: string; text?: string }>("example.test#EchoInput", [member("name", string, { required: true, httpLabel: true }), member("text", string)]),
+  input: struct<{ name: string; text?: string }>("example.test#EchoInput", [
+    member("name", string, { required: true, httpLabel: true }),
+    member("text", string),
+  ]),
   output: struct<{ message?: string }>("example.test#EchoOutput", [member("message", string)]),
   traits: { http: { method: "POST", uri: "/echo/{name}", code: 200 } },
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 const root = join(import.meta.dirname, "..", "..", "..");
 
 /** Every `code span` of a Markdown text that names a path in this repository (it starts with one of its top-level folders; globs and placeholders left out). */
-export function repositoryPaths(markdown: string): string[] {
+function repositoryPaths(markdown: string): string[] {
   const paths = new Set<string>();
   for (const [, span] of markdown.matchAll(/`([^`\s]+)`/g)) {
     if (/[*<>{}]/.test(span!)) continue;
@@ -16,7 +16,10 @@ export function repositoryPaths(markdown: string): string[] {
 
 describe("the contributor documents point at real files", () => {
   it("finds the paths a document names", () => {
-    expect(repositoryPaths("see `packages/core/src/index.ts`, `BENCHMARKS.md`, `apps/*` and `npm test` (`--flag`)")).toEqual(["BENCHMARKS.md", "packages/core/src/index.ts"]);
+    expect(repositoryPaths("see `packages/core/src/index.ts`, `BENCHMARKS.md`, `apps/*` and `npm test` (`--flag`)")).toEqual([
+      "BENCHMARKS.md",
+      "packages/core/src/index.ts",
+    ]);
   });
 
   it.each(["ARCHITECTURE.md", "CONTRIBUTING.md"])("every path %s names exists", (doc) => {

@@ -35,9 +35,18 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // emits .proto files with protocol-grpc's emitter (the same layout its codec uses). `anvil init`
   // writes each @anvil package's version as installed beside it, client-core's too.
   "@anvil/codegen": [
-    "@anvil/model", "@anvil/docs-site", "@anvil/dynamic", "@anvil/core", "@anvil/fakes", "@anvil/server",
-    "@anvil/protocol-restjson", "@anvil/protocol-awsjson", "@anvil/protocol-rpcv2cbor", "@anvil/protocol-rpcv2json",
-    "@anvil/protocol-grpc", "@anvil/client-core",
+    "@anvil/model",
+    "@anvil/docs-site",
+    "@anvil/dynamic",
+    "@anvil/core",
+    "@anvil/fakes",
+    "@anvil/server",
+    "@anvil/protocol-restjson",
+    "@anvil/protocol-awsjson",
+    "@anvil/protocol-rpcv2cbor",
+    "@anvil/protocol-rpcv2json",
+    "@anvil/protocol-grpc",
+    "@anvil/client-core",
   ],
   // `npm create anvil` is `anvil init` and nothing else.
   "create-anvil": ["@anvil/codegen"],

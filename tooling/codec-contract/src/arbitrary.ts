@@ -32,7 +32,18 @@ const DEFAULTS: ArbitraryOptions = Object.freeze({
 });
 
 /** Map keys that break naive object handling, mixed into every generated map. */
-export const ODD_KEYS: readonly string[] = Object.freeze(["__proto__", "", "constructor", "toString", "hasOwnProperty", "é", "\u{1F600}", "a\u0000b", "\"", "\\"]);
+export const ODD_KEYS: readonly string[] = Object.freeze([
+  "__proto__",
+  "",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "é",
+  "\u{1F600}",
+  "a\u0000b",
+  '"',
+  "\\",
+]);
 
 const TWO_63 = 2n ** 63n;
 const TWO_64 = 2n ** 64n;
@@ -215,7 +226,9 @@ function bigDecimals(): fc.Arbitrary<BigDecimal> {
   const text = fc
     .tuple(fc.boolean(), digits(40), fc.option(digits(30), { nil: undefined }), fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }))
     .map(([neg, whole, fraction, exp]) => `${neg ? "-" : ""}${whole}${fraction === undefined ? "" : `.${fraction}`}${exp === undefined ? "" : `e${exp}`}`);
-  return fc.oneof(text, fc.constantFrom("0", "-0.0", "1", "0.1", "3.14159", "1e-400", "123456789012345678901234567890.0987654321")).map((t) => BigDecimal.from(t));
+  return fc
+    .oneof(text, fc.constantFrom("0", "-0.0", "1", "0.1", "3.14159", "1e-400", "123456789012345678901234567890.0987654321"))
+    .map((t) => BigDecimal.from(t));
 }
 
 function dates(o: ArbitraryOptions, wholeSeconds: boolean): fc.Arbitrary<Date> {
@@ -241,7 +254,10 @@ function documents(o: ArbitraryOptions): fc.Arbitrary<Document> {
       fc.string({ unit: "binary", maxLength: 8 }),
       fc.array(tie("doc"), { maxLength: o.maxLength }),
       fc
-        .uniqueArray(fc.tuple(fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom(...ODD_KEYS)), tie("doc")), { selector: (e) => e[0], maxLength: o.maxLength })
+        .uniqueArray(fc.tuple(fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom(...ODD_KEYS)), tie("doc")), {
+          selector: (e) => e[0],
+          maxLength: o.maxLength,
+        })
         .map((e) => toObject(e) as { [key: string]: Document }),
     ),
   }));
@@ -263,7 +279,8 @@ function documentNumber(v: number): number | bigint {
  * keys, ignoring order and prototype.
  */
 export function firstDifference(a: unknown, b: unknown, path = ""): string | undefined {
-  if (typeof a === "number" || typeof b === "number") return typeof a === "number" && typeof b === "number" && Object.is(a, b) ? undefined : `${path || "/"}: ${show(a)} ≠ ${show(b)}`;
+  if (typeof a === "number" || typeof b === "number")
+    return typeof a === "number" && typeof b === "number" && Object.is(a, b) ? undefined : `${path || "/"}: ${show(a)} ≠ ${show(b)}`;
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return a === b ? undefined : `${path || "/"}: ${show(a)} ≠ ${show(b)}`;
   if (a instanceof Date || b instanceof Date) {
     return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime()) ? undefined : `${path || "/"}: ${show(a)} ≠ ${show(b)}`;

@@ -16,21 +16,7 @@ import { cborCodec } from "@anvil/codec-cbor";
 import { jsonCodec } from "@anvil/codec-json";
 import { SerializationError } from "@anvil/core";
 import type { Codec, Schema, StructSchema } from "@anvil/core";
-import {
-  bigDecimal,
-  blob,
-  document,
-  double,
-  integer,
-  list,
-  long,
-  map,
-  member,
-  string,
-  struct,
-  timestamp,
-  union,
-} from "@anvil/core/codegen";
+import { bigDecimal, blob, document, double, integer, list, long, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import fc from "fast-check";
@@ -91,8 +77,22 @@ const NS = "anvil.contract#";
 
 /** Model shapes the round trip and the fuzzing cover. */
 const MODEL_SHAPES = [
-  "Scalars", "Times", "Wire", "Collections", "Tree", "WithUnion", "Choice", "BigNumbers", "Documents",
-  "Defaults", "Everything", "Empty", "Strings", "SparseMap", "Color", "Level",
+  "Scalars",
+  "Times",
+  "Wire",
+  "Collections",
+  "Tree",
+  "WithUnion",
+  "Choice",
+  "BigNumbers",
+  "Documents",
+  "Defaults",
+  "Everything",
+  "Empty",
+  "Strings",
+  "SparseMap",
+  "Color",
+  "Level",
 ].map((n) => NS + n);
 
 const linked: StructSchema = struct("hand#Linked", [member("value", integer, { required: true }), member("next", () => linked)]);
@@ -181,47 +181,74 @@ describe.each(CODECS)("codec contract: $name", (c) => {
       const writer = write(schema);
       const valid = fc.sample(arbitraryFor(schema, { ...arbitraryOptions(c.skips), maxDepth: 2 }), { numRuns: 30 }).map((v) => writer(v));
       const inputs = fuzzInputs(valid, FUZZ_CASES, c.name.startsWith("json"));
-      const report = await runInWorker(c, inputs.map((bytes) => ({ schemaId: id, bytes })));
+      const report = await runInWorker(
+        c,
+        inputs.map((bytes) => ({ schemaId: id, bytes })),
+      );
       expect(report.hang, report.hang && `reader hung on ${preview(report.hang)}`).toBeUndefined();
       expect(report.crashes.slice(0, 5)).toEqual([]);
       expect(report.slow.slice(0, 5)).toEqual([]);
     });
 
-    it.each([`${NS}Everything`, `${NS}Documents`, `${NS}Tree`, "smithy.api#Document"])("%s: classic hostile inputs, deep nesting included, throw SerializationError", (id) => {
-      const reader = read(schemas.shape(id));
-      const deep = 100_000;
-      const classics = [
-        ...["", "{", "[", "\u0000", "\xff\xff\xff\xff", "{\"scalars\":", "9".repeat(400), "1e99999", "\"\\ud800\""].map(latin1),
-        latin1("[".repeat(deep)),
-        latin1(`{"doc":${"[".repeat(deep)}`),
-        latin1(`{"label":"x","children":[${'{"label":"x","children":['.repeat(deep / 10)}`),
-        new Uint8Array(deep).fill(0x81), // CBOR: arrays of one element, nested
-        concat(Uint8Array.of(0xa1, 0x63, 0x64, 0x6f, 0x63), new Uint8Array(deep).fill(0x9f)), // CBOR: {"doc": [_ [_ [_ ...
-        Uint8Array.of(0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), // CBOR: an array claiming 2^64-1 items
-        Uint8Array.of(0x5b, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00), // CBOR: a 64 GiB byte string header
-      ];
-      for (const bytes of classics) {
-        const started = performance.now();
-        try {
-          reader(bytes);
-        } catch (e) {
-          expect(SerializationError.is(e), `${preview(bytes)} threw ${String(e)}`).toBe(true);
+    it.each([`${NS}Everything`, `${NS}Documents`, `${NS}Tree`, "smithy.api#Document"])(
+      "%s: classic hostile inputs, deep nesting included, throw SerializationError",
+      (id) => {
+        const reader = read(schemas.shape(id));
+        const deep = 100_000;
+        const classics = [
+          ...["", "{", "[", "\u0000", "\xff\xff\xff\xff", '{"scalars":', "9".repeat(400), "1e99999", '"\\ud800"'].map(latin1),
+          latin1("[".repeat(deep)),
+          latin1(`{"doc":${"[".repeat(deep)}`),
+          latin1(`{"label":"x","children":[${'{"label":"x","children":['.repeat(deep / 10)}`),
+          new Uint8Array(deep).fill(0x81), // CBOR: arrays of one element, nested
+          concat(Uint8Array.of(0xa1, 0x63, 0x64, 0x6f, 0x63), new Uint8Array(deep).fill(0x9f)), // CBOR: {"doc": [_ [_ [_ ...
+          Uint8Array.of(0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), // CBOR: an array claiming 2^64-1 items
+          Uint8Array.of(0x5b, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00), // CBOR: a 64 GiB byte string header
+        ];
+        for (const bytes of classics) {
+          const started = performance.now();
+          try {
+            reader(bytes);
+          } catch (e) {
+            expect(SerializationError.is(e), `${preview(bytes)} threw ${String(e)}`).toBe(true);
+          }
+          expect(performance.now() - started, preview(bytes)).toBeLessThan(SLOW_MS * 4);
         }
-        expect(performance.now() - started, preview(bytes)).toBeLessThan(SLOW_MS * 4);
-      }
-    });
+      },
+    );
 
     it("writers throw SerializationError, and nothing else, on values that do not fit the schema", () => {
-      const targets = [`${NS}Everything`, `${NS}Choice`, `${NS}Collections`, `${NS}Defaults`, "smithy.api#Timestamp", "smithy.api#BigDecimal", "smithy.api#Long"];
+      const targets = [
+        `${NS}Everything`,
+        `${NS}Choice`,
+        `${NS}Collections`,
+        `${NS}Defaults`,
+        "smithy.api#Timestamp",
+        "smithy.api#BigDecimal",
+        "smithy.api#Long",
+      ];
       const writers = targets.map((id) => write(schemas.shape(id)));
       fc.assert(
-        fc.property(fc.nat({ max: writers.length - 1 }), fc.anything({ withBigInt: true, withDate: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true, withMap: true, withSet: true }), (i, value) => {
-          try {
-            writers[i]!(value as never);
-          } catch (e) {
-            if (!SerializationError.is(e)) throw new Error(`writer for ${targets[i]} threw ${String(e)}`, { cause: e });
-          }
-        }),
+        fc.property(
+          fc.nat({ max: writers.length - 1 }),
+          fc.anything({
+            withBigInt: true,
+            withDate: true,
+            withTypedArray: true,
+            withNullPrototype: true,
+            withSparseArray: true,
+            withBoxedValues: true,
+            withMap: true,
+            withSet: true,
+          }),
+          (i, value) => {
+            try {
+              writers[i]!(value as never);
+            } catch (e) {
+              if (!SerializationError.is(e)) throw new Error(`writer for ${targets[i]} threw ${String(e)}`, { cause: e });
+            }
+          },
+        ),
         { numRuns: RUNS * 4 },
       );
     });
@@ -232,7 +259,10 @@ describe.each(CODECS)("codec contract: $name", (c) => {
     const defaulted = full.members.filter((m) => m.traits.default !== undefined);
 
     it("every default, from an encoding with only the required member", () => {
-      const view = struct(full.id, full.members.filter((m) => m.traits.default === undefined));
+      const view = struct(
+        full.id,
+        full.members.filter((m) => m.traits.default === undefined),
+      );
       const back = read(full)(write(view)({ id: "x" })) as Record<string, unknown>;
       expect(back.id).toBe("x");
       for (const m of defaulted) {
@@ -244,7 +274,10 @@ describe.each(CODECS)("codec contract: $name", (c) => {
     it("any subset of defaulted members absent", () => {
       fc.assert(
         fc.property(fc.subarray(defaulted.map((m) => m.name)), (present) => {
-          const view = struct(full.id, full.members.filter((m) => m.traits.default === undefined || present.includes(m.name)));
+          const view = struct(
+            full.id,
+            full.members.filter((m) => m.traits.default === undefined || present.includes(m.name)),
+          );
           const sent = fc.sample(arbitraryFor(view, arbitraryOptions(c.skips)), { numRuns: 1 })[0] as Record<string, unknown>;
           const back = read(full)(write(view)(sent)) as Record<string, unknown>;
           for (const m of full.members) {
@@ -263,37 +296,68 @@ describe.each(CODECS)("codec contract: $name", (c) => {
 // Fuzzing helpers
 // ---------------------------------------------------------------------------
 
-const JSON_CHARS = "{}[]\":,0123456789-+.eEtrufalsn \\u/bfnrt\u00e9\u{1F600}";
+const JSON_CHARS = '{}[]":,0123456789-+.eEtrufalsn \\u/bfnrt\u00e9\u{1F600}';
 
 /** Random bytes, random text in the codec's alphabet, and valid encodings mutated in small ways. */
 function fuzzInputs(valid: readonly Uint8Array[], count: number, json: boolean): Uint8Array[] {
   const random = fc.uint8Array({ maxLength: 64 });
   const text = fc.string({ unit: fc.constantFrom(...JSON_CHARS), maxLength: 64 }).map((t) => new TextEncoder().encode(t));
-  const cborish = fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x1b, 0x3b, 0x5f, 0x7f, 0x9f, 0xbf, 0xff, 0xc1, 0xc2, 0xc4, 0xf9, 0xfa, 0xfb, 0xa1, 0x81)), { maxLength: 48 }).map((a) => Uint8Array.from(a));
-  const mutated = fc.tuple(fc.constantFrom(...(valid.length ? valid : [new Uint8Array()])), fc.array(mutation(json), { minLength: 1, maxLength: 4 })).map(([bytes, muts]) => muts.reduce((b, m) => m(b), bytes));
+  const cborish = fc
+    .array(
+      fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x1b, 0x3b, 0x5f, 0x7f, 0x9f, 0xbf, 0xff, 0xc1, 0xc2, 0xc4, 0xf9, 0xfa, 0xfb, 0xa1, 0x81)),
+      { maxLength: 48 },
+    )
+    .map((a) => Uint8Array.from(a));
+  const mutated = fc
+    .tuple(fc.constantFrom(...(valid.length ? valid : [new Uint8Array()])), fc.array(mutation(json), { minLength: 1, maxLength: 4 }))
+    .map(([bytes, muts]) => muts.reduce((b, m) => m(b), bytes));
   return fc.sample(fc.oneof(random, json ? text : cborish, { arbitrary: mutated, weight: 3 }), { numRuns: count });
 }
 
 type Mutation = (bytes: Uint8Array) => Uint8Array;
 
 function mutation(json: boolean): fc.Arbitrary<Mutation> {
-  const special = json ? [0x7b, 0x7d, 0x5b, 0x5d, 0x22, 0x2c, 0x3a, 0x5c, 0x2d, 0x30, 0x65, 0x00, 0xff] : [0x00, 0x1b, 0x5f, 0x7f, 0x9f, 0xbf, 0xff, 0xf9, 0xfb, 0xc1, 0xe0];
+  const special = json
+    ? [0x7b, 0x7d, 0x5b, 0x5d, 0x22, 0x2c, 0x3a, 0x5c, 0x2d, 0x30, 0x65, 0x00, 0xff]
+    : [0x00, 0x1b, 0x5f, 0x7f, 0x9f, 0xbf, 0xff, 0xf9, 0xfb, 0xc1, 0xe0];
   const byte = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...special));
   const at = fc.nat();
   return fc.oneof(
-    fc.tuple(at, byte).map(([i, v]): Mutation => (b) => (b.length ? b.map((x, j) => (j === i % b.length ? v : x)) : b)),
-    fc.tuple(at, fc.integer({ min: 0, max: 7 })).map(([i, bit]): Mutation => (b) => (b.length ? b.map((x, j) => (j === i % b.length ? x ^ (1 << bit) : x)) : b)),
-    at.map((i): Mutation => (b) => b.slice(0, b.length ? i % b.length : 0)),
-    fc.tuple(at, byte).map(([i, v]): Mutation => (b) => concat(b.slice(0, i % (b.length + 1)), Uint8Array.of(v), b.slice(i % (b.length + 1)))),
-    fc.tuple(at, at).map(([i, n]): Mutation => (b) => {
-      const start = b.length ? i % b.length : 0;
-      return concat(b.slice(0, start), b.slice(start + (n % 8)));
-    }),
-    fc.tuple(at, at).map(([i, n]): Mutation => (b) => {
-      const start = b.length ? i % b.length : 0;
-      const chunk = b.slice(start, start + 1 + (n % 16));
-      return concat(b.slice(0, start), chunk, chunk, b.slice(start));
-    }),
+    fc.tuple(at, byte).map(
+      ([i, v]): Mutation =>
+        (b) =>
+          b.length ? b.map((x, j) => (j === i % b.length ? v : x)) : b,
+    ),
+    fc.tuple(at, fc.integer({ min: 0, max: 7 })).map(
+      ([i, bit]): Mutation =>
+        (b) =>
+          b.length ? b.map((x, j) => (j === i % b.length ? x ^ (1 << bit) : x)) : b,
+    ),
+    at.map(
+      (i): Mutation =>
+        (b) =>
+          b.slice(0, b.length ? i % b.length : 0),
+    ),
+    fc.tuple(at, byte).map(
+      ([i, v]): Mutation =>
+        (b) =>
+          concat(b.slice(0, i % (b.length + 1)), Uint8Array.of(v), b.slice(i % (b.length + 1))),
+    ),
+    fc.tuple(at, at).map(
+      ([i, n]): Mutation =>
+        (b) => {
+          const start = b.length ? i % b.length : 0;
+          return concat(b.slice(0, start), b.slice(start + (n % 8)));
+        },
+    ),
+    fc.tuple(at, at).map(
+      ([i, n]): Mutation =>
+        (b) => {
+          const start = b.length ? i % b.length : 0;
+          const chunk = b.slice(start, start + 1 + (n % 16));
+          return concat(b.slice(0, start), chunk, chunk, b.slice(start));
+        },
+    ),
   );
 }
 
@@ -364,4 +428,3 @@ function preview(bytes: Uint8Array, max = 160): string {
   }
   return text.length > max ? `${text.slice(0, max)}... (${bytes.length} bytes)` : text;
 }
-

@@ -40,7 +40,12 @@ const load = (name: string, text: string) => {
 };
 const PbEverything = load("kitchen.proto", proto);
 // the same file with every packable repeated field unpacked: protobufjs then writes one tag per element
-const PbUnpacked = load("unpacked.proto", proto.replace(/(repeated (?:u?int|sint|s?fixed)(?:32|64) \w+ = \d+);/g, "$1 [packed = false];").replace(/(repeated (?:bool|float|double|Color|Level) \w+ = \d+);/g, "$1 [packed = false];"));
+const PbUnpacked = load(
+  "unpacked.proto",
+  proto
+    .replace(/(repeated (?:u?int|sint|s?fixed)(?:32|64) \w+ = \d+);/g, "$1 [packed = false];")
+    .replace(/(repeated (?:bool|float|double|Color|Level) \w+ = \d+);/g, "$1 [packed = false];"),
+);
 
 const readAnvil = compileProtobufReader(Everything);
 const writeAnvil = compileProtobufWriter(Everything);
@@ -113,7 +118,8 @@ function fromPb(s: Schema, t: Traits, p: Position, v: unknown): unknown {
     }
     case "map": {
       const out: Record<string, unknown> = {};
-      for (const [k, e] of Object.entries(v as object)) out[k] = s.traits.sparse ? sparseFromPb(s.value, e) : fromPb(s.value.target, s.value.traits, "mapValue", e);
+      for (const [k, e] of Object.entries(v as object))
+        out[k] = s.traits.sparse ? sparseFromPb(s.value, e) : fromPb(s.value.target, s.value.traits, "mapValue", e);
       return out;
     }
     case "structure": {
@@ -121,7 +127,8 @@ function fromPb(s: Schema, t: Traits, p: Position, v: unknown): unknown {
       const out: Record<string, unknown> = {};
       for (const m of s.members) {
         if (m.target.kind === "union" && m.target.traits.protoInlinedOneOf) {
-          for (const variant of m.target.members) if (own(o, variant.name)) out[m.name] = { $case: variant.name, value: fromPb(variant.target, variant.traits, "variant", o[variant.name]) };
+          for (const variant of m.target.members)
+            if (own(o, variant.name)) out[m.name] = { $case: variant.name, value: fromPb(variant.target, variant.traits, "variant", o[variant.name]) };
         } else if (own(o, m.name)) out[m.name] = fromPb(m.target, m.traits, "field", o[m.name]);
         else if (m.traits.required) out[m.name] = zeroOf(m.target);
       }
@@ -147,7 +154,8 @@ function docFromPb(v: Record<string, unknown>): Document {
   if (own(v, "boolValue")) return v.boolValue as boolean;
   if (own(v, "structValue")) {
     const out: Record<string, Document> = {};
-    for (const [k, e] of Object.entries(((v.structValue as { fields?: object }).fields ?? {}) as Record<string, Record<string, unknown>>)) out[k] = docFromPb(e);
+    for (const [k, e] of Object.entries(((v.structValue as { fields?: object }).fields ?? {}) as Record<string, Record<string, unknown>>))
+      out[k] = docFromPb(e);
     return out;
   }
   if (own(v, "listValue")) return (((v.listValue as { values?: unknown[] }).values ?? []) as Record<string, unknown>[]).map(docFromPb);
@@ -178,11 +186,21 @@ function toPb(s: Schema, t: Traits, p: Position, v: unknown): unknown {
     case "intEnum":
       return s.traits.openEnum ? v : s.values.find((e) => e.value === v)!.name;
     case "list":
-      return (v as unknown[]).map((e) => (s.traits.sparse ? (e === null ? {} : { value: toPb(s.member.target, unwrap(s.member.traits), "field", e) }) : toPb(s.member.target, s.member.traits, "element", e)));
+      return (v as unknown[]).map((e) =>
+        s.traits.sparse
+          ? e === null
+            ? {}
+            : { value: toPb(s.member.target, unwrap(s.member.traits), "field", e) }
+          : toPb(s.member.target, s.member.traits, "element", e),
+      );
     case "map": {
       const out: Record<string, unknown> = {};
       for (const [k, e] of Object.entries(v as object)) {
-        out[k] = s.traits.sparse ? (e === null ? {} : { value: toPb(s.value.target, unwrap(s.value.traits), "field", e) }) : toPb(s.value.target, s.value.traits, "mapValue", e);
+        out[k] = s.traits.sparse
+          ? e === null
+            ? {}
+            : { value: toPb(s.value.target, unwrap(s.value.traits), "field", e) }
+          : toPb(s.value.target, s.value.traits, "mapValue", e);
       }
       return out;
     }
@@ -384,7 +402,10 @@ describe("protobuf codec vs protobufjs (emitted .proto)", () => {
         if (!SerializationError.is(error)) throw error;
       }
     };
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => check(bytes)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => check(bytes)),
+      { numRuns: 2000 },
+    );
     fc.assert(
       fc.property(values, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), (v, edits, cut) => {
         const bytes = writeAnvil(v);

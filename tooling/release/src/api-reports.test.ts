@@ -93,7 +93,8 @@ function report(entry: Entry): { text: string; problems: string[] } {
     localBuild: true,
     messageCallback: (message: ExtractorMessage) => {
       message.handled = true;
-      if (message.logLevel === ExtractorLogLevel.Error || message.logLevel === ExtractorLogLevel.Warning) problems.push(message.formatMessageWithLocation(entry.dir));
+      if (message.logLevel === ExtractorLogLevel.Error || message.logLevel === ExtractorLogLevel.Warning)
+        problems.push(message.formatMessageWithLocation(entry.dir));
     },
   });
   return { text: readFileSync(join(out, entry.report), "utf8"), problems };

@@ -209,7 +209,9 @@ describe("a browser client of one restJson1 operation", () => {
       const key = file.path.slice(dir.length + 1);
       if (key.endsWith(".map")) continue;
       const meta = result.metafile.outputs[key]!;
-      const inputs = Object.entries(meta.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path);
+      const inputs = Object.entries(meta.inputs)
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([path]) => path);
       outputs.set(key, { bytes: file.contents.byteLength, gzip: gzipSync(file.contents).byteLength, inputs });
     }
     entryOutput = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === "entry.ts")![0];

@@ -268,7 +268,11 @@ const packPath = (path: string): string => path.replace(/^\.\//, "");
 
 /** The package's entry points that hold code: `@anvil/core`, `@anvil/core/codegen`. */
 const codeEntryPoints = (pkg: Pkg): string[] => [
-  ...new Set(exportTargets(pkg.manifest.exports).filter((t) => /\.[cm]?js$/.test(t.path)).map((t) => pkg.name + t.subpath.slice(1))),
+  ...new Set(
+    exportTargets(pkg.manifest.exports)
+      .filter((t) => /\.[cm]?js$/.test(t.path))
+      .map((t) => pkg.name + t.subpath.slice(1)),
+  ),
 ];
 
 /** Why a packed file should not be published, or undefined. */
@@ -321,7 +325,11 @@ function filesUnder(dir: string, path: string): string[] {
 }
 
 const isBuiltin = (specifier: string): boolean => specifier.startsWith("node:") || builtinModules.includes(specifier.split("/")[0]!);
-const packageNameOf = (specifier: string): string => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+const packageNameOf = (specifier: string): string =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 
 /** Bare specifiers of a shipped .js or .d.ts file (imports, re-exports, import types, dynamic imports, requires). */
 const bareImports = (text: string): string[] =>
@@ -471,9 +479,7 @@ const typechecked = (pkg: Pkg): Promise<Attw> =>
 
 interface Loaded {
   readonly requireModule: boolean | null;
-  readonly entries: Readonly<
-    Record<string, { required?: string[]; requireError?: string; imported?: string[]; importError?: string }>
-  >;
+  readonly entries: Readonly<Record<string, { required?: string[]; requireError?: string; imported?: string[]; importError?: string }>>;
   readonly stderr: string;
 }
 

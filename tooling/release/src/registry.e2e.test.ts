@@ -213,6 +213,7 @@ describe("a newcomer with plain npm", () => {
     expect(run(service, process.execPath, ["-e", "console.log(typeof require('@anvil/core').HttpHeaders)"], userEnv).stdout.trim()).toBe("function");
 
     const tested = run(service, "npm", ["test"], userEnv);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ ... m)
     expect(tested.stdout.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+\d+ passed/);
 
     const port = await freePort();

@@ -6,12 +6,40 @@
  * answers with its own schemas: outputs, typed modeled exceptions and the
  * server's ValidationException are asserted as an SDK user sees them.
  */
-import { DescribeTableCommand, DynamoDBClient, DynamoDBServiceException, GetItemCommand, ListTablesCommand, PutItemCommand, ResourceNotFoundException as DynamoNotFound } from "@aws-sdk/client-dynamodb";
-import { CloudWatchClient, CloudWatchServiceException, DashboardNotFoundError, GetDashboardCommand, InvalidParameterValueException, ListMetricsCommand, PutMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import {
+  DescribeTableCommand,
+  DynamoDBClient,
+  DynamoDBServiceException,
+  GetItemCommand,
+  ListTablesCommand,
+  PutItemCommand,
+  ResourceNotFoundException as DynamoNotFound,
+} from "@aws-sdk/client-dynamodb";
+import {
+  CloudWatchClient,
+  CloudWatchServiceException,
+  DashboardNotFoundError,
+  GetDashboardCommand,
+  InvalidParameterValueException,
+  ListMetricsCommand,
+  PutMetricDataCommand,
+} from "@aws-sdk/client-cloudwatch";
 import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
 import { NodeHttp2Handler } from "@smithy/node-http-handler";
-import { GetFunctionCommand, LambdaClient, LambdaServiceException, ListFunctionsCommand, ResourceNotFoundException as LambdaNotFound } from "@aws-sdk/client-lambda";
-import { DescribeServicesCommand, GetAttributeValuesCommand, NotFoundException as PricingNotFound, PricingClient, PricingServiceException } from "@aws-sdk/client-pricing";
+import {
+  GetFunctionCommand,
+  LambdaClient,
+  LambdaServiceException,
+  ListFunctionsCommand,
+  ResourceNotFoundException as LambdaNotFound,
+} from "@aws-sdk/client-lambda";
+import {
+  DescribeServicesCommand,
+  GetAttributeValuesCommand,
+  NotFoundException as PricingNotFound,
+  PricingClient,
+  PricingServiceException,
+} from "@aws-sdk/client-pricing";
 import {
   InternalStreamFailure,
   InvokeEndpointCommand,
@@ -46,7 +74,15 @@ import { restJson1 } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { createServer, type HandlerContext } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
-import { APIGATEWAY_MANAGEMENT_MODEL, CLOUDWATCH_MODEL, DYNAMODB_MODEL, LAMBDA_MODEL, PRICING_MODEL, SAGEMAKER_RUNTIME_MODEL, TRANSCRIBE_STREAMING_MODEL } from "./aws-models.js";
+import {
+  APIGATEWAY_MANAGEMENT_MODEL,
+  CLOUDWATCH_MODEL,
+  DYNAMODB_MODEL,
+  LAMBDA_MODEL,
+  PRICING_MODEL,
+  SAGEMAKER_RUNTIME_MODEL,
+  TRANSCRIBE_STREAMING_MODEL,
+} from "./aws-models.js";
 
 // The SDK warns once per process that its later versions will need Node 22; not this test's concern.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -69,7 +105,12 @@ function sdkConfig(listener: NodeListener) {
 }
 
 /** An Anvil server for one of our models on a loopback port: the handlers, the protocols, unmodeled errors not logged. */
-function serve(service: ServiceSchema, protocols: Parameters<typeof createServer>[1]["protocols"], handlers: Record<string, Handler>, options: { http2?: boolean | "both" } = {}): Promise<NodeListener> {
+function serve(
+  service: ServiceSchema,
+  protocols: Parameters<typeof createServer>[1]["protocols"],
+  handlers: Record<string, Handler>,
+  options: { http2?: boolean | "both" } = {},
+): Promise<NodeListener> {
   const server = createServer(service, { protocols, onInternalError: () => {} })
     .register(handlers as never)
     .mapService();
@@ -314,7 +355,8 @@ describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor
     async putMetricData(input, context) {
       protocolsSeen.push(context.protocol);
       for (const datum of (input.MetricData as Datum[] | undefined) ?? []) {
-        if (datum.Unit === "Count" && (datum.Value ?? 0) < 0) throw new InvalidValue({ message: `The value ${datum.Value} for ${datum.MetricName} is negative` });
+        if (datum.Unit === "Count" && (datum.Value ?? 0) < 0)
+          throw new InvalidValue({ message: `The value ${datum.Value} for ${datum.MetricName} is negative` });
         stored.push({ namespace: input.Namespace as string, datum });
       }
       return {};
@@ -322,7 +364,10 @@ describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor
     async listMetrics(input, context) {
       protocolsSeen.push(context.protocol);
       const metrics = stored
-        .filter(({ namespace, datum }) => (input.Namespace === undefined || namespace === input.Namespace) && (input.MetricName === undefined || datum.MetricName === input.MetricName))
+        .filter(
+          ({ namespace, datum }) =>
+            (input.Namespace === undefined || namespace === input.Namespace) && (input.MetricName === undefined || datum.MetricName === input.MetricName),
+        )
         .map(({ namespace, datum }) => ({ Namespace: namespace, MetricName: datum.MetricName, ...(datum.Dimensions ? { Dimensions: datum.Dimensions } : {}) }));
       return { Metrics: metrics };
     },
@@ -361,14 +406,26 @@ describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor
         new PutMetricDataCommand({
           Namespace: namespace,
           MetricData: [
-            { MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }], Timestamp: new Date("2024-05-01T10:20:30.250Z"), Value: 12.5, Unit: "Seconds" },
+            {
+              MetricName: "Latency",
+              Dimensions: [{ Name: "Route", Value: "/books" }],
+              Timestamp: new Date("2024-05-01T10:20:30.250Z"),
+              Value: 12.5,
+              Unit: "Seconds",
+            },
             { MetricName: "Requests", Values: [1, 2.5, 1e300], Unit: "Count" },
           ],
         }),
       );
       expect(out.$metadata.httpStatusCode).toBe(200);
       const latency = stored.find((s) => s.namespace === namespace && s.datum.MetricName === "Latency")?.datum;
-      expect(latency).toEqual({ MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }], Timestamp: new Date("2024-05-01T10:20:30.250Z"), Value: 12.5, Unit: "Seconds" });
+      expect(latency).toEqual({
+        MetricName: "Latency",
+        Dimensions: [{ Name: "Route", Value: "/books" }],
+        Timestamp: new Date("2024-05-01T10:20:30.250Z"),
+        Value: 12.5,
+        Unit: "Seconds",
+      });
       const listed = await client.send(new ListMetricsCommand({ Namespace: namespace }));
       expect(listed.Metrics).toEqual([
         { Namespace: namespace, MetricName: "Latency", Dimensions: [{ Name: "Route", Value: "/books" }] },
@@ -381,7 +438,9 @@ describe("@aws-sdk/client-cloudwatch (awsJson1_0 query-compatible, and rpcv2Cbor
       const missing = await rejection(client.send(new GetDashboardCommand({ DashboardName: "other" })));
       expect(missing).toBeInstanceOf(DashboardNotFoundError);
       expect((missing as DashboardNotFoundError).message).toBe("Dashboard other does not exist");
-      const negative = await rejection(client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: [{ MetricName: "Requests", Value: -1, Unit: "Count" }] })));
+      const negative = await rejection(
+        client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: [{ MetricName: "Requests", Value: -1, Unit: "Count" }] })),
+      );
       expect(negative).toBeInstanceOf(InvalidParameterValueException);
       const e = negative as InvalidParameterValueException;
       expect(e.message).toBe("The value -1 for Requests is negative");
@@ -471,7 +530,12 @@ describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server"
   const service = schemas.service("com.amazonaws.sagemakerruntime#AmazonSageMakerRuntime");
   const NoEndpoint = errorClass(schemas.shape("com.amazonaws.sagemakerruntime#ValidationError") as StructSchema<{ Message?: string }>);
   const Failed = errorClass(
-    schemas.shape("com.amazonaws.sagemakerruntime#ModelError") as StructSchema<{ Message?: string; OriginalStatusCode?: number; OriginalMessage?: string; LogStreamArn?: string }>,
+    schemas.shape("com.amazonaws.sagemakerruntime#ModelError") as StructSchema<{
+      Message?: string;
+      OriginalStatusCode?: number;
+      OriginalMessage?: string;
+      LogStreamArn?: string;
+    }>,
   );
   const StreamFailed = errorClass(schemas.shape("com.amazonaws.sagemakerruntime#ModelStreamError") as StructSchema<{ Message?: string; ErrorCode?: string }>);
   const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -493,14 +557,20 @@ describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server"
       endpoint(input.EndpointName);
       if (words(input.Body).includes("fail")) {
         throw new Failed({
-          Message: "Received client error (400) from primary with message \"bad prompt\".",
+          Message: 'Received client error (400) from primary with message "bad prompt".',
           OriginalStatusCode: 400,
           OriginalMessage: "bad prompt",
           LogStreamArn: "arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/llm-1",
         });
       }
-      const body = input.ContentType === "application/octet-stream" ? (input.Body as Uint8Array).toReversed() : utf8(JSON.stringify({ words: words(input.Body) }));
-      return { Body: body, ContentType: input.ContentType === "application/octet-stream" ? "application/octet-stream" : "application/json", InvokedProductionVariant: "AllTraffic", CustomAttributes: input.CustomAttributes };
+      const body =
+        input.ContentType === "application/octet-stream" ? (input.Body as Uint8Array).toReversed() : utf8(JSON.stringify({ words: words(input.Body) }));
+      return {
+        Body: body,
+        ContentType: input.ContentType === "application/octet-stream" ? "application/octet-stream" : "application/json",
+        InvokedProductionVariant: "AllTraffic",
+        CustomAttributes: input.CustomAttributes,
+      };
     },
     async invokeEndpointWithResponseStream(input, context) {
       seen.input = input;
@@ -532,11 +602,25 @@ describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server"
 
   it("invokes an endpoint: a blob payload both ways, media types and attributes in headers", async () => {
     const out = await client.send(
-      new InvokeEndpointCommand({ EndpointName: "llm-1", Body: utf8("hello there"), ContentType: "text/plain", Accept: "application/json", CustomAttributes: "trace=1; c000b4f9", TargetVariant: "blue" }),
+      new InvokeEndpointCommand({
+        EndpointName: "llm-1",
+        Body: utf8("hello there"),
+        ContentType: "text/plain",
+        Accept: "application/json",
+        CustomAttributes: "trace=1; c000b4f9",
+        TargetVariant: "blue",
+      }),
     );
     // The blob arrives as a plain Uint8Array (not the Buffer Node read it into).
-    expect((seen.input?.Body as Uint8Array).constructor).toBe(Uint8Array);
-    expect(seen.input).toEqual({ EndpointName: "llm-1", Body: utf8("hello there"), ContentType: "text/plain", Accept: "application/json", CustomAttributes: "trace=1; c000b4f9", TargetVariant: "blue" });
+    expect((seen.input?.Body as Uint8Array | undefined)?.constructor).toBe(Uint8Array);
+    expect(seen.input).toEqual({
+      EndpointName: "llm-1",
+      Body: utf8("hello there"),
+      ContentType: "text/plain",
+      Accept: "application/json",
+      CustomAttributes: "trace=1; c000b4f9",
+      TargetVariant: "blue",
+    });
     expect([seen.contentType, seen.accept]).toEqual(["text/plain", "application/json"]);
     expect(JSON.parse(new TextDecoder().decode(out.Body))).toEqual({ words: ["hello", "there"] });
     expect(out.ContentType).toBe("application/json");
@@ -556,8 +640,12 @@ describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server"
     const failed = await rejection(client.send(new InvokeEndpointCommand({ EndpointName: "llm-1", Body: utf8("please fail") })));
     expect(failed).toBeInstanceOf(ModelError);
     const e = failed as ModelError;
-    expect(e.message).toBe("Received client error (400) from primary with message \"bad prompt\".");
-    expect(e).toMatchObject({ OriginalStatusCode: 400, OriginalMessage: "bad prompt", LogStreamArn: "arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/llm-1" });
+    expect(e.message).toBe('Received client error (400) from primary with message "bad prompt".');
+    expect(e).toMatchObject({
+      OriginalStatusCode: 400,
+      OriginalMessage: "bad prompt",
+      LogStreamArn: "arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/llm-1",
+    });
     expect(e.$metadata.httpStatusCode).toBe(424);
   });
 
@@ -577,7 +665,9 @@ describe("@aws-sdk/client-sagemaker-runtime (restJson1) against an Anvil server"
   });
 
   it("streams the answer as PayloadPart events, each with its bytes", async () => {
-    const out = await client.send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: "llm-1", Body: utf8("one two three"), ContentType: "text/plain", Accept: "text/plain" }));
+    const out = await client.send(
+      new InvokeEndpointWithResponseStreamCommand({ EndpointName: "llm-1", Body: utf8("one two three"), ContentType: "text/plain", Accept: "text/plain" }),
+    );
     expect(seen.accept).toBe("text/plain");
     expect(out.ContentType).toBe("text/plain");
     expect(out.InvokedProductionVariant).toBe("AllTraffic");
@@ -687,7 +777,11 @@ describe("@aws-sdk/client-apigatewaymanagementapi (restJson1) against an Anvil s
   it("deletes a connection (204), after which every call is the SDK's typed GoneException (410)", async () => {
     const out = await client.send(new DeleteConnectionCommand({ ConnectionId: id }));
     expect(out.$metadata.httpStatusCode).toBe(204);
-    for (const command of [new GetConnectionCommand({ ConnectionId: id }), new PostToConnectionCommand({ ConnectionId: id, Data: new Uint8Array([1]) }), new DeleteConnectionCommand({ ConnectionId: id })]) {
+    for (const command of [
+      new GetConnectionCommand({ ConnectionId: id }),
+      new PostToConnectionCommand({ ConnectionId: id, Data: new Uint8Array([1]) }),
+      new DeleteConnectionCommand({ ConnectionId: id }),
+    ]) {
       const error = await rejection(client.send(command as GetConnectionCommand));
       expect(error).toBeInstanceOf(GoneException);
       expect((error as GoneException).name).toBe("GoneException");
@@ -742,7 +836,11 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
   };
   const result = (transcript: string, partial: boolean, n: number): UnionValue => ({
     $case: "TranscriptEvent",
-    value: { Transcript: { Results: [{ ResultId: "r-1", StartTime: 0, EndTime: n * 0.5, IsPartial: partial, Alternatives: [{ Transcript: transcript }], ChannelId: "ch_0" }] } },
+    value: {
+      Transcript: {
+        Results: [{ ResultId: "r-1", StartTime: 0, EndTime: n * 0.5, IsPartial: partial, Alternatives: [{ Transcript: transcript }], ChannelId: "ch_0" }],
+      },
+    },
   });
 
   let listener: NodeListener;
@@ -759,7 +857,14 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
   });
 
   async function* speak(chunks: readonly string[], waitAfterFirst = false): AsyncGenerator<AudioStream> {
-    yield { ConfigurationEvent: { ChannelDefinitions: [{ ChannelId: 0, ParticipantRole: "AGENT" }, { ChannelId: 1, ParticipantRole: "CUSTOMER" }] } };
+    yield {
+      ConfigurationEvent: {
+        ChannelDefinitions: [
+          { ChannelId: 0, ParticipantRole: "AGENT" },
+          { ChannelId: 1, ParticipantRole: "CUSTOMER" },
+        ],
+      },
+    };
     for (const [i, chunk] of chunks.entries()) {
       yield { AudioEvent: { AudioChunk: audio(chunk) } };
       if (i === 0 && waitAfterFirst) await firstAnswered;
@@ -797,12 +902,19 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
       ["the quick brown fox jumps", false],
     ]);
     // Every event came inside the SDK's signed envelope, and was opened: the handler read the events as sent.
-    expect(heard).toEqual([`channels {"ChannelDefinitions":[{"ChannelId":0,"ParticipantRole":"AGENT"},{"ChannelId":1,"ParticipantRole":"CUSTOMER"}]}`, "the quick", "brown fox", "jumps"]);
+    expect(heard).toEqual([
+      `channels {"ChannelDefinitions":[{"ChannelId":0,"ParticipantRole":"AGENT"},{"ChannelId":1,"ParticipantRole":"CUSTOMER"}]}`,
+      "the quick",
+      "brown fox",
+      "jumps",
+    ]);
   });
 
   it("ends the transcript stream with the SDK's typed exception when the handler's stream fails with a modeled error", async () => {
     heard = [];
-    const out = await client.send(new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 8_000, MediaEncoding: "flac", AudioStream: speak(["hello", "overload", "never heard"]) }));
+    const out = await client.send(
+      new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 8_000, MediaEncoding: "flac", AudioStream: speak(["hello", "overload", "never heard"]) }),
+    );
     const seen: string[] = [];
     const error = await rejection(
       (async () => {
@@ -816,7 +928,9 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
 
   it("refuses a sample rate out of @range with a ValidationException (400) naming it, before any audio is read", async () => {
     heard = [];
-    const error = await rejection(client.send(new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 4_000, MediaEncoding: "pcm", AudioStream: speak(["unheard"]) })));
+    const error = await rejection(
+      client.send(new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 4_000, MediaEncoding: "pcm", AudioStream: speak(["unheard"]) })),
+    );
     expect(error).toBeInstanceOf(TranscribeStreamingServiceException);
     const e = error as TranscribeStreamingServiceException;
     expect([e.name, e.$metadata.httpStatusCode]).toEqual(["ValidationException", 400]);

@@ -12,7 +12,17 @@
 import * as http2 from "node:http2";
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClientCallContext, type ClientProtocol, errorClass, gzip, type HttpRequest, type OperationSchema, readBody, type ServerProtocol, UnmodeledError } from "@anvil/core";
+import {
+  type ClientCallContext,
+  type ClientProtocol,
+  errorClass,
+  gzip,
+  type HttpRequest,
+  type OperationSchema,
+  readBody,
+  type ServerProtocol,
+  UnmodeledError,
+} from "@anvil/core";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
@@ -111,7 +121,10 @@ describe.each(PROTOCOLS.flatMap((p) => TRANSPORTS.map((t) => ({ ...p, ...t }))))
   let call: ReturnType<typeof clientFor>;
 
   beforeAll(async () => {
-    const server = () => createServer(service, { protocols: [serverProtocol], onInternalError: () => {} }).register(handlers).mapService();
+    const server = () =>
+      createServer(service, { protocols: [serverProtocol], onInternalError: () => {} })
+        .register(handlers)
+        .mapService();
     served = await p.serve(server());
     if (p.http2) h2 = await listen(server(), { http2: true });
     call = clientFor(service, client, served.send, served.url);
@@ -170,7 +183,12 @@ describe.each(PROTOCOLS.flatMap((p) => TRANSPORTS.map((t) => ({ ...p, ...t }))))
   it("answers an unknown route with the protocol's not-found answer, which the client reads as an error", async () => {
     // The protocol's own request for an operation the server does not know.
     const other = library(p.id);
-    const unknown = { ...service.operations.crash, id: "example.library#Unknown", name: "Unknown", traits: { http: { method: "POST", uri: "/unknown", code: 200 } } };
+    const unknown = {
+      ...service.operations.crash,
+      id: "example.library#Unknown",
+      name: "Unknown",
+      traits: { http: { method: "POST", uri: "/unknown", code: 200 } },
+    };
     const otherService = { ...other, operations: { ...other.operations, unknown } };
     const request = await client.serializeRequest(unknown, {}, { endpoint: new URL(served.url), service: otherService });
     const response = await served.send(request);
@@ -221,7 +239,11 @@ interface OutcomeCase {
   readonly name: string;
   /** The status both transports must see (the case is what its name says). */
   readonly status: number;
-  readonly prepare: (client: ClientProtocol, service: ReturnType<typeof library>, context: ClientCallContext) => Promise<{ operation: OperationSchema; request: HttpRequest }>;
+  readonly prepare: (
+    client: ClientProtocol,
+    service: ReturnType<typeof library>,
+    context: ClientCallContext,
+  ) => Promise<{ operation: OperationSchema; request: HttpRequest }>;
 }
 
 /** A call of an operation of the library. */
@@ -260,13 +282,22 @@ const OUTCOME_CASES: readonly OutcomeCase[] = [
     name: "an unknown operation",
     status: 404,
     async prepare(client, service, context) {
-      const unknown = { ...service.operations.crash, id: "example.library#Unknown", name: "Unknown", traits: { http: { method: "POST", uri: "/unknown", code: 200 } } };
+      const unknown = {
+        ...service.operations.crash,
+        id: "example.library#Unknown",
+        name: "Unknown",
+        traits: { http: { method: "POST", uri: "/unknown", code: 200 } },
+      };
       const otherService = { ...service, operations: { ...service.operations, unknown } };
       return { operation: unknown, request: await client.serializeRequest(unknown, {}, { ...context, service: otherService }) };
     },
   },
   { name: "a gzip body", status: 200, prepare: putBookWith(async (plain) => ({ body: await gzip(plain), encoding: "gzip" })) },
-  { name: "a gzip body that inflates past the limit", status: 413, prepare: putBookWith(async (plain) => ({ body: await gzip(padded(plain)), encoding: "gzip" })) },
+  {
+    name: "a gzip body that inflates past the limit",
+    status: 413,
+    prepare: putBookWith(async (plain) => ({ body: await gzip(padded(plain)), encoding: "gzip" })),
+  },
   { name: "a body over the limit", status: 413, prepare: putBookWith(async (plain) => ({ body: padded(plain) })) },
 ];
 
@@ -301,7 +332,9 @@ describe.each(PROTOCOLS)("$id: the in-memory transport answers as an HTTP/1.1 so
 
   beforeAll(async () => {
     // One server behind both transports: the same handlers, the same books.
-    const server = createServer(service, { protocols: [serverProtocol], onInternalError: () => {} }).register(libraryHandlers()).mapService();
+    const server = createServer(service, { protocols: [serverProtocol], onInternalError: () => {} })
+      .register(libraryHandlers())
+      .mapService();
     listener = await listen(server);
     memory = inMemoryTransport(server, { remoteAddress: "127.0.0.1" });
     await clientFor(service, client, memory, IN_MEMORY_URL)(service.operations.putBook, BOOK);
@@ -322,7 +355,11 @@ describe("a server of several protocols", () => {
   let listener: NodeListener;
   beforeAll(async () => {
     const service = { ...library("aws.protocols#restJson1"), protocols: cases.map((c) => c.server.id) };
-    listener = await listen(createServer(service, { protocols: cases.map((c) => c.server) }).register(libraryHandlers()).mapService());
+    listener = await listen(
+      createServer(service, { protocols: cases.map((c) => c.server) })
+        .register(libraryHandlers())
+        .mapService(),
+    );
   });
   afterAll(() => listener.close({ graceMs: 0 }));
 
@@ -377,7 +414,11 @@ operation GetEmpty { input := { @required @httpLabel key: String } output := { @
       // A GET answers with its body: a bound length that is not the body's cannot stand.
       getEmpty: () => ({ length: 99 }),
     };
-    listener = await listen(createServer(service, { protocols: [restJson1().server] }).register(handlers as never).mapService());
+    listener = await listen(
+      createServer(service, { protocols: [restJson1().server] })
+        .register(handlers as never)
+        .mapService(),
+    );
   });
   afterAll(() => listener.close({ graceMs: 0 }));
 

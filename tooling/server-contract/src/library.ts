@@ -28,16 +28,18 @@ const ValidationExceptionField = struct("smithy.framework#ValidationExceptionFie
 /** `smithy.framework#ValidationException`, as the model declares it. */
 export const ValidationException = struct<{ message: string; fieldList?: { path: string; message: string }[] }>(
   "smithy.framework#ValidationException",
-  [member("message", string, { required: true }), member("fieldList", list("smithy.framework#ValidationExceptionFieldList", member("member", ValidationExceptionField)))],
+  [
+    member("message", string, { required: true }),
+    member("fieldList", list("smithy.framework#ValidationExceptionFieldList", member("member", ValidationExceptionField))),
+  ],
   { error: "client" },
 );
 
 /** The modeled error of `getBook`. */
-export const NoSuchBook = struct<{ message?: string; bookId?: string }>(
-  "example.library#NoSuchBook",
-  [member("message", string), member("bookId", string)],
-  { error: "client", httpError: 404 },
-);
+export const NoSuchBook = struct<{ message?: string; bookId?: string }>("example.library#NoSuchBook", [member("message", string), member("bookId", string)], {
+  error: "client",
+  httpError: 404,
+});
 
 const bookMembers = [
   member("title", string, { required: true, length: { min: 1, max: 64 } }),
@@ -69,7 +71,12 @@ const GetBook = operation("example.library#GetBook", {
     member("shelf", string, { required: true, httpLabel: true }),
     member("bookId", string, { required: true, httpLabel: true }),
   ]),
-  output: struct<Book>("example.library#GetBookOutput", [member("shelf", string, { required: true }), member("bookId", string, { required: true }), member("edition", integer), ...bookMembers]),
+  output: struct<Book>("example.library#GetBookOutput", [
+    member("shelf", string, { required: true }),
+    member("bookId", string, { required: true }),
+    member("edition", integer),
+    ...bookMembers,
+  ]),
   errors: [NoSuchBook],
   traits: { http: { method: "GET", uri: "/shelves/{shelf}/books/{bookId}", code: 200 }, readonly: true },
 });

@@ -5,7 +5,7 @@
  * a `node:http2` session (h2c), and, to compare with them, one with no
  * socket at all (`@anvil/server`'s in-memory transport).
  */
-import * as http2 from "node:http2";
+import type * as http2 from "node:http2";
 import { type HttpRequest, type HttpResponse, readBody } from "@anvil/core";
 import { createInMemoryTransport, type InMemoryTransportOptions, type Server } from "@anvil/server";
 
@@ -78,6 +78,11 @@ export function inMemoryTransport(server: Server<any>, options: Partial<InMemory
       body: request.body,
       ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
     });
-    return { status: response.status, headers: response.headers, body: await readBody(response.body), ...(response.trailers !== undefined ? { trailers: response.trailers } : {}) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: await readBody(response.body),
+      ...(response.trailers !== undefined ? { trailers: response.trailers } : {}),
+    };
   };
 }

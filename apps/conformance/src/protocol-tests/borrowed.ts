@@ -83,9 +83,7 @@ export interface BorrowCandidate {
 /** Whether a rule matches a case run on one side. */
 export function ruleMatches(rule: BorrowRule, c: BorrowCandidate): boolean {
   return (
-    globToRegExp(rule.id).test(c.id) &&
-    (rule.appliesTo === undefined || rule.appliesTo === c.side) &&
-    (rule.testType === undefined || rule.testType === c.kind)
+    globToRegExp(rule.id).test(c.id) && (rule.appliesTo === undefined || rule.appliesTo === c.side) && (rule.testType === undefined || rule.testType === c.kind)
   );
 }
 

@@ -206,7 +206,11 @@ operation Op {}
     expect(cases.map((c) => c.id)).toEqual(["Good"]);
     expect(problems).toEqual([
       { shape: "test.bad#Op", trait: "smithy.test#httpRequestTests", message: expect.stringContaining("[1].uri: expected a string, got nothing") },
-      { shape: "test.bad#Op", trait: "smithy.test#httpRequestTests", message: expect.stringContaining('[2].appliesTo: expected "client" or "server", got "both"') },
+      {
+        shape: "test.bad#Op",
+        trait: "smithy.test#httpRequestTests",
+        message: expect.stringContaining('[2].appliesTo: expected "client" or "server", got "both"'),
+      },
     ]);
   });
 });

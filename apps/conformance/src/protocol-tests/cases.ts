@@ -6,17 +6,7 @@
  * one case per parameter index, as Smithy does.
  */
 import type { Model, NodeObject, NodeValue, Shape } from "@anvil/model";
-import {
-  asObject,
-  CaseShapeError,
-  defineKey,
-  objectOrEmpty,
-  optionalString,
-  requiredInteger,
-  requiredString,
-  stringList,
-  stringMap,
-} from "./node-read.js";
+import { asObject, CaseShapeError, defineKey, objectOrEmpty, optionalString, requiredInteger, requiredString, stringList, stringMap } from "./node-read.js";
 import { formatTemplate } from "./template.js";
 
 /** The protocol test trait ids. */
@@ -392,9 +382,7 @@ export function expandMalformedCase(c: MalformedRequestCase): MalformedRequestCa
   const length = params[names[0]!]!.length;
   const uneven = names.filter((n) => params[n]!.length !== length);
   if (uneven.length > 0) {
-    throw new CaseShapeError(
-      `${c.id}: testParameters lists differ in length (${names.map((n) => `${n}: ${params[n]!.length}`).join(", ")})`,
-    );
+    throw new CaseShapeError(`${c.id}: testParameters lists differ in length (${names.map((n) => `${n}: ${params[n]!.length}`).join(", ")})`);
   }
   const out: MalformedRequestCase[] = [];
   for (let index = 0; index < length; index++) {
@@ -434,10 +422,7 @@ export function expandMalformedCase(c: MalformedRequestCase): MalformedRequestCa
           ? {
               body: {
                 mediaType: f(body.mediaType),
-                assertion:
-                  "contents" in body.assertion
-                    ? { contents: f(body.assertion.contents) }
-                    : { messageRegex: f(body.assertion.messageRegex) },
+                assertion: "contents" in body.assertion ? { contents: f(body.assertion.contents) } : { messageRegex: f(body.assertion.messageRegex) },
               },
             }
           : {}),
@@ -448,9 +433,7 @@ export function expandMalformedCase(c: MalformedRequestCase): MalformedRequestCa
   return out;
 }
 
-const HEADER_TYPES: ReadonlySet<string> = new Set<EventHeaderValue["type"]>([
-  "boolean", "byte", "short", "integer", "long", "blob", "string", "timestamp",
-]);
+const HEADER_TYPES: ReadonlySet<string> = new Set<EventHeaderValue["type"]>(["boolean", "byte", "short", "integer", "long", "blob", "string", "timestamp"]);
 
 function readEventStreamCase(obj: NodeObject, attachedTo: EventStreamCase["attachedTo"], where: string): EventStreamCase {
   const eventsValue = obj["events"];

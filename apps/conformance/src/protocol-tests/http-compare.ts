@@ -11,12 +11,7 @@ import { valueDiff } from "./value-diff.js";
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 /** Problems with headers: expected values, forbidden and required names. */
-export function headerProblems(
-  actual: Headers,
-  expected: Readonly<Record<string, string>>,
-  forbid: readonly string[],
-  require: readonly string[],
-): string[] {
+export function headerProblems(actual: Headers, expected: Readonly<Record<string, string>>, forbid: readonly string[], require: readonly string[]): string[] {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(expected)) {
     const got = actual.get(name);

@@ -4,7 +4,7 @@ import { extractProtocolTests, type HttpRequestCase, type HttpResponseCase } fro
 import { repairCase } from "./repairs.js";
 import { targetOf } from "./run-case.js";
 
-const IDL = String.raw`
+const IDL = `
 $version: "2.0"
 namespace test.repairs
 

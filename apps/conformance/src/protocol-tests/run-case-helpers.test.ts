@@ -102,7 +102,13 @@ describe("matchRoute", () => {
   ];
   const service = { id: "s#S", operations: {} } as unknown as ServiceSchema;
   const server = { id: "p#x", routes: () => routes } as unknown as ServerProtocol;
-  const req = (method: string, path: string, headers: Record<string, string> = {}): HttpRequest => ({ method, path, query: [], headers: new Headers(headers), body: undefined });
+  const req = (method: string, path: string, headers: Record<string, string> = {}): HttpRequest => ({
+    method,
+    path,
+    query: [],
+    headers: new Headers(headers),
+    body: undefined,
+  });
 
   it("routes through the server's router: method, path pattern and headers, decoding labels", () => {
     expect(matchRoute(service, server, req("POST", "/", { "X-Amz-Target": "S.A" }))?.route.operation.id).toBe("a");

@@ -38,7 +38,11 @@ describe("runClientCase bodies", () => {
 const serverReading = (read: () => unknown): ServerProtocol => ({
   id: "aws.protocols#restJson1",
   routes: (service) =>
-    Object.values(service.operations).map((operation) => ({ operation, method: "POST", path: operation.id === "test.cases#Put" ? "/put/{label}" : `/${operation.id}` })),
+    Object.values(service.operations).map((operation) => ({
+      operation,
+      method: "POST",
+      path: operation.id === "test.cases#Put" ? "/put/{label}" : `/${operation.id}`,
+    })),
   deserializeRequest: async () => read(),
   serializeResponse: () => Promise.reject(new Error("unused")),
   serializeError: () => Promise.reject(new Error("unused")),
@@ -56,15 +60,33 @@ describe("runServerCase on a request case that gives no body", () => {
   });
 
   it("passes when the input matches", async () => {
-    expect(await runServerCase(serverReading(() => ({ label: "b" })), model, minimal)).toEqual([]);
+    expect(
+      await runServerCase(
+        serverReading(() => ({ label: "b" })),
+        model,
+        minimal,
+      ),
+    ).toEqual([]);
   });
 
   it("says the server received no body when the input differs", async () => {
-    expect(await runServerCase(serverReading(() => ({})), model, minimal)).toEqual([`${NO_BODY}: input /label: expected "b", got nothing`]);
+    expect(
+      await runServerCase(
+        serverReading(() => ({})),
+        model,
+        minimal,
+      ),
+    ).toEqual([`${NO_BODY}: input /label: expected "b", got nothing`]);
   });
 
   it("says so when the server rejects the request", async () => {
-    const problems = await runServerCase(serverReading(() => { throw new SerializationError("decode: nope"); }), model, minimal);
+    const problems = await runServerCase(
+      serverReading(() => {
+        throw new SerializationError("decode: nope");
+      }),
+      model,
+      minimal,
+    );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^the case gives no request body \(the server got none\): SerializationError: decode: nope/);
   });

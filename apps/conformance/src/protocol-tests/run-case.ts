@@ -39,7 +39,6 @@ const DEFAULT_HOST = "example.com";
  */
 export const TEST_IDEMPOTENCY_TOKEN = "00000000-0000-4000-8000-000000000000";
 
-
 /** Where a case's operation lives: its service (one declaring the protocol, if any) and its schema. */
 export interface Target {
   readonly service: ServiceSchema;

@@ -187,7 +187,9 @@ describe("event-stream cases find what is wrong", () => {
         return { lines: (async function* () {})() };
       },
     };
-    expect(await runClientEventStreamCase(lenient, model, c)).toEqual(["expected a failure (test.streams#Rude), got success with: response stream: expected 1 events, got 0"]);
+    expect(await runClientEventStreamCase(lenient, model, c)).toEqual([
+      "expected a failure (test.streams#Rude), got success with: response stream: expected 1 events, got 0",
+    ]);
   });
 
   it("a failure with another error than the case names, or an untyped one", async () => {
@@ -205,7 +207,12 @@ describe("event-stream cases find what is wrong", () => {
   it("message checks: typed header values, forbidden and required names, the body", () => {
     const event = caseNamed("SendsAndReads").events[0]!;
     const problems = messageProblems(event, {
-      headers: { ":message-type": { type: "string", value: "event" }, ":event-type": { type: "string", value: "say" }, who: { type: "binary", value: Uint8Array.of(1) }, seq: { type: "integer", value: 1 } },
+      headers: {
+        ":message-type": { type: "string", value: "event" },
+        ":event-type": { type: "string", value: "say" },
+        who: { type: "binary", value: Uint8Array.of(1) },
+        seq: { type: "integer", value: 1 },
+      },
       body: new TextEncoder().encode("bye"),
     });
     expect(problems).toEqual([

@@ -31,14 +31,7 @@ import {
   type ServerProtocol,
   type StructSchema,
 } from "@anvil/core";
-import {
-  decodeEventMessage,
-  encodeEventMessage,
-  EVENT_STREAM_MEDIA_TYPE,
-  type EventHeaderValue,
-  type EventMessage,
-  splitFrames,
-} from "@anvil/eventstream";
+import { decodeEventMessage, encodeEventMessage, EVENT_STREAM_MEDIA_TYPE, type EventHeaderValue, type EventMessage, splitFrames } from "@anvil/eventstream";
 import type { Model, NodeValue } from "@anvil/model";
 import type { EventStreamCase, StreamEvent } from "./cases.js";
 import { bodyProblems, caseBodyBytes, headerProblems, queryProblems } from "./http-compare.js";
@@ -181,14 +174,20 @@ function ioShape(model: Model, c: EventStreamCase, direction: "input" | "output"
 
 /** The client's input: the initial request params and the request events as a stream. */
 async function inputOf(model: Model, c: EventStreamCase, operation: OperationSchema): Promise<Obj> {
-  const params = c.initialRequestParams === undefined ? {} : (paramsToValue(model, ioShape(model, c, "input"), c.initialRequestParams, `${c.id}.initialRequestParams`) as Obj);
+  const params =
+    c.initialRequestParams === undefined
+      ? {}
+      : (paramsToValue(model, ioShape(model, c, "input"), c.initialRequestParams, `${c.id}.initialRequestParams`) as Obj);
   const stream = streamMemberOf(operation.input);
   return stream === undefined ? params : { ...params, [stream]: iterate(eventValues(model, c, "request")) };
 }
 
 /** The server's output: the initial response params and the response events as a stream. */
 async function outputOf(model: Model, c: EventStreamCase, operation: OperationSchema): Promise<Obj> {
-  const params = c.initialResponseParams === undefined ? {} : (paramsToValue(model, ioShape(model, c, "output"), c.initialResponseParams, `${c.id}.initialResponseParams`) as Obj);
+  const params =
+    c.initialResponseParams === undefined
+      ? {}
+      : (paramsToValue(model, ioShape(model, c, "output"), c.initialResponseParams, `${c.id}.initialResponseParams`) as Obj);
   const stream = streamMemberOf(operation.output);
   return stream === undefined ? params : { ...params, [stream]: iterate(eventValues(model, c, "response")) };
 }
@@ -205,7 +204,12 @@ async function readValueProblems(model: Model, c: EventStreamCase, type: StreamE
   const { [stream ?? ""]: events, ...initial } = value;
   const params = type === "request" ? c.initialRequestParams : c.initialResponseParams;
   if (params !== undefined) {
-    const expected = paramsToValue(model, ioShape(model, c, type === "request" ? "input" : "output"), params, `${c.id}.${type === "request" ? "initialRequestParams" : "initialResponseParams"}`);
+    const expected = paramsToValue(
+      model,
+      ioShape(model, c, type === "request" ? "input" : "output"),
+      params,
+      `${c.id}.${type === "request" ? "initialRequestParams" : "initialResponseParams"}`,
+    );
     const d = valueDiff(expected, stream === undefined ? value : initial);
     if (d !== undefined) problems.push(`initial ${type} ${d}`);
   }

@@ -9,7 +9,11 @@ const server = restJson1().server;
 const utf8 = new TextEncoder();
 
 /** A malformed case on the fixture's `Put` (`POST /put/{label}`, JSON body members). */
-const put = (body: string | undefined, response: MalformedResponse, headers: Record<string, string> = { "content-type": "application/json" }): MalformedRequestCase => ({
+const put = (
+  body: string | undefined,
+  response: MalformedResponse,
+  headers: Record<string, string> = { "content-type": "application/json" },
+): MalformedRequestCase => ({
   kind: "malformed",
   id: "Case",
   protocol: "aws.protocols#restJson1",
@@ -63,10 +67,22 @@ describe("malformedBodyProblems", () => {
   const body = utf8.encode(`{"message":"1 validation error detected.","fieldList":[]}`);
 
   it.each<[string, Parameters<typeof malformedBodyProblems>[1], string[]]>([
-    ["JSON contents, key order ignored", { mediaType: "application/json", assertion: { contents: `{"fieldList":[],"message":"1 validation error detected."}` } }, []],
-    ["different JSON contents", { mediaType: "application/json", assertion: { contents: `{"message":"x","fieldList":[]}` } }, [`body /message: expected "x", got "1 validation error detected."`]],
+    [
+      "JSON contents, key order ignored",
+      { mediaType: "application/json", assertion: { contents: `{"fieldList":[],"message":"1 validation error detected."}` } },
+      [],
+    ],
+    [
+      "different JSON contents",
+      { mediaType: "application/json", assertion: { contents: `{"message":"x","fieldList":[]}` } },
+      [`body /message: expected "x", got "1 validation error detected."`],
+    ],
     ["a message regex that matches", { mediaType: "application/json", assertion: { messageRegex: "validation error" } }, []],
-    ["a message regex that does not", { mediaType: "application/json", assertion: { messageRegex: "^2 " } }, [`body message: expected /^2 /, got "1 validation error detected."`]],
+    [
+      "a message regex that does not",
+      { mediaType: "application/json", assertion: { messageRegex: "^2 " } },
+      [`body message: expected /^2 /, got "1 validation error detected."`],
+    ],
   ])("%s", (_label, expected, problems) => {
     expect(malformedBodyProblems(body, expected)).toEqual(problems);
   });

@@ -6,7 +6,7 @@ describe("formatTemplate", () => {
   it.each([
     ["no placeholder", "plain text", "plain text"],
     ["literal", '{ "byteInBody" : $value:L }', '{ "byteInBody" : 256 }'],
-    ["quoted", "{ \"string\" : $other:S }", '{ "string" : "a\\"b" }'],
+    ["quoted", '{ "string" : $other:S }', '{ "string" : "a\\"b" }'],
     ["quoted, non-ASCII kept", "[$emoji:S]", '["👍"]'],
     ["braced", "x${value:L}y", "x256y"],
     ["two names", "$value:L/$inputLength:L", "256/3"],
@@ -19,7 +19,7 @@ describe("formatTemplate", () => {
 
   it.each([
     ["a lone $", "ends with $", /must start/],
-    ["a $ before a non-name", "^[a-m]+$\"", /must start/],
+    ["a $ before a non-name", '^[a-m]+$"', /must start/],
     ["a positional placeholder", "$L", /must start/],
     ["an unknown name", "$missing:L", /unknown test parameter `missing`/],
     ["an unknown formatter", "$value:T", /unknown formatter `T`/],

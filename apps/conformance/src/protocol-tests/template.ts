@@ -82,8 +82,8 @@ const ESCAPES: Readonly<Record<string, string>> = {
 export function quoteString(value: string): string {
   let out = '"';
   for (const ch of value) {
-    const escape = ESCAPES[ch];
-    if (escape !== undefined) out += escape;
+    const escaped = ESCAPES[ch];
+    if (escaped !== undefined) out += escaped;
     else {
       const code = ch.codePointAt(0)!;
       out += code < 0x20 || (code >= 0x7f && code <= 0x9f) ? `\\u${code.toString(16).padStart(4, "0")}` : ch;

@@ -28,14 +28,17 @@ export type ProtocolsUnderTest = ReadonlyMap<string, ProtocolUnderTest>;
  * The registered implementations: add `[protocolId, { client: ..., server: ... }]`
  * entries here as the protocols arrive (issue 4).
  */
-export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = withClientCustomizations(new Map<string, ProtocolUnderTest>([
-  ["aws.protocols#awsJson1_0", awsJson1_0()],
-  ["aws.protocols#awsJson1_1", awsJson1_1()],
-  ["aws.protocols#restJson1", restJson1()],
-  ["alloy#simpleRestJson", simpleRestJson()],
-  ["smithy.protocols#rpcv2Cbor", rpcv2Cbor()],
-  ["smithy.protocols#rpcv2Json", rpcv2Json()],
-]), AWS_CUSTOMIZATIONS);
+export const PROTOCOLS_UNDER_TEST: ProtocolsUnderTest = withClientCustomizations(
+  new Map<string, ProtocolUnderTest>([
+    ["aws.protocols#awsJson1_0", awsJson1_0()],
+    ["aws.protocols#awsJson1_1", awsJson1_1()],
+    ["aws.protocols#restJson1", restJson1()],
+    ["alloy#simpleRestJson", simpleRestJson()],
+    ["smithy.protocols#rpcv2Cbor", rpcv2Cbor()],
+    ["smithy.protocols#rpcv2Json", rpcv2Json()],
+  ]),
+  AWS_CUSTOMIZATIONS,
+);
 
 /**
  * The implementations with every client side wrapped in the request

@@ -44,12 +44,12 @@ export function valueDiff(expected: unknown, actual: unknown, path = ""): string
   const a = actual as Record<string, unknown>;
   for (const key of Object.keys(e)) {
     if (e[key] === undefined) continue;
-    if (a[key] === undefined) return `${path}/${escape(key)}: expected ${show(e[key])}, got nothing`;
-    const d = valueDiff(e[key], a[key], `${path}/${escape(key)}`);
+    if (a[key] === undefined) return `${path}/${pointerToken(key)}: expected ${show(e[key])}, got nothing`;
+    const d = valueDiff(e[key], a[key], `${path}/${pointerToken(key)}`);
     if (d !== undefined) return d;
   }
   for (const key of Object.keys(a)) {
-    if (a[key] !== undefined && e[key] === undefined) return `${path}/${escape(key)}: unexpected ${show(a[key])}`;
+    if (a[key] !== undefined && e[key] === undefined) return `${path}/${pointerToken(key)}: unexpected ${show(a[key])}`;
   }
   return undefined;
 }
@@ -63,7 +63,7 @@ function numericEqual(a: unknown, b: unknown): boolean {
   if ((typeof a !== "number" && typeof a !== "bigint") || (typeof b !== "number" && typeof b !== "bigint")) return false;
   if (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b)) return true;
   // Loose equality compares a number and a bigint exactly.
-  // eslint-disable-next-line eqeqeq
+  // biome-ignore lint/suspicious/noDoubleEquals: a number and a bigint compare exactly only with ==
   return a == b;
 }
 
@@ -79,7 +79,7 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-const escape = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
 function show(v: unknown): string {
   if (v === undefined) return "nothing";

@@ -37,7 +37,8 @@ function part(name: string, description: string, side: () => InteropSide): Suite
 /** The gRPC interop suite. */
 export const grpcSuite: Suite = {
   name: "grpc",
-  description: "gRPC interop with grpc-js (proto-loader on the emitted .proto): every call kind, errors, deadlines, cancellation, metadata and limits, both ways",
+  description:
+    "gRPC interop with grpc-js (proto-loader on the emitted .proto): every call kind, errors, deadlines, cancellation, metadata and limits, both ways",
   parts: [
     part("grpc-js-client", "a grpc-js client calling the Anvil server behaves as the case says", grpcJsClientSide),
     part("anvil-client", "the Anvil client calling a grpc-js server behaves as the case says", anvilClientSide),

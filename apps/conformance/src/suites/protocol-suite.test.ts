@@ -36,7 +36,11 @@ describe("runCase", () => {
   });
 
   it("runs a malformed case through the server's dispatcher (a protocol without routes fails it)", async () => {
-    const result = await runCase({ ...c("server", "malformed"), model: undefined } as unknown as CollectedCase, "p#x", new Map([["p#x", { server: fakeServer }]]));
+    const result = await runCase(
+      { ...c("server", "malformed"), model: undefined } as unknown as CollectedCase,
+      "p#x",
+      new Map([["p#x", { server: fakeServer }]]),
+    );
     expect(result.status).toBe("failed");
   });
 
@@ -47,12 +51,15 @@ describe("runCase", () => {
     expect(result.reason).toMatch(/Error/);
   });
 
-  it.each<["client" | "server"]>([["client"], ["server"]])("executes event-stream cases on the %s side (a protocol that throws fails the case)", async (side) => {
-    const protocols: ProtocolsUnderTest = new Map([["p#x", { client: fakeClient, server: fakeServer }]]);
-    const result = await runCase({ ...c(side, "eventstream"), model: undefined } as unknown as CollectedCase, "p#x", protocols);
-    expect(result.status).toBe("failed");
-    expect(result.reason).toMatch(/Error/);
-  });
+  it.each<["client" | "server"]>([["client"], ["server"]])(
+    "executes event-stream cases on the %s side (a protocol that throws fails the case)",
+    async (side) => {
+      const protocols: ProtocolsUnderTest = new Map([["p#x", { client: fakeClient, server: fakeServer }]]);
+      const result = await runCase({ ...c(side, "eventstream"), model: undefined } as unknown as CollectedCase, "p#x", protocols);
+      expect(result.status).toBe("failed");
+      expect(result.reason).toMatch(/Error/);
+    },
+  );
 
   it("says which issue brings the protocols", () => {
     expect(NOT_IMPLEMENTED).toBe("protocol not implemented yet (issue 4)");
@@ -61,17 +68,7 @@ describe("runCase", () => {
 
 describe("protocol suite registration", () => {
   it("registers every protocol suite after idl and models, with its parts", () => {
-    expect(SUITES.map((s) => s.name)).toEqual([
-      "idl",
-      "models",
-      "restJson1",
-      "simpleRestJson",
-      "awsJson1_0",
-      "awsJson1_1",
-      "rpcv2Cbor",
-      "rpcv2Json",
-      "grpc",
-    ]);
+    expect(SUITES.map((s) => s.name)).toEqual(["idl", "models", "restJson1", "simpleRestJson", "awsJson1_0", "awsJson1_1", "rpcv2Cbor", "rpcv2Json", "grpc"]);
     const parts = Object.fromEntries(PROTOCOL_SUITES.map((s) => [s.name, s.parts.map((p) => p.name)]));
     const http = ["request/client", "request/server", "response/client", "response/server"];
     expect(parts).toEqual({
@@ -142,9 +139,7 @@ describe.skipIf(!isCorpus(corpus.path))(`protocol suites against ${corpus.path}`
 
   it("restJson1: 191 malformed-request cases before testParameters expansion", () => {
     const { cases } = collectCases(configNamed("restJson1"), corpus.path);
-    const bases = new Set(
-      cases.flatMap((c) => (c.testCase.kind === "malformed" ? [c.testCase.expansion?.baseId ?? c.testCase.id] : [])),
-    );
+    const bases = new Set(cases.flatMap((c) => (c.testCase.kind === "malformed" ? [c.testCase.expansion?.baseId ?? c.testCase.id] : [])));
     expect(bases.size).toBe(191);
     const expanded = cases.filter((c) => c.testCase.kind === "malformed" && c.testCase.expansion !== undefined);
     expect(expanded.every((c) => /_case\d+$/.test(c.name))).toBe(true);
@@ -172,8 +167,7 @@ describe.skipIf(!isCorpus(corpus.path))(`protocol suites against ${corpus.path}`
 
   it("simpleRestJson: alloy's cases plus the borrowed restJson1 ones, per side and kind", () => {
     const { cases } = collectCases(configNamed("simpleRestJson"), corpus.path);
-    const names = (kind: TestKind, side: string) =>
-      new Set(cases.filter((c) => c.testCase.kind === kind && c.side === side).map((c) => c.name));
+    const names = (kind: TestKind, side: string) => new Set(cases.filter((c) => c.testCase.kind === kind && c.side === side).map((c) => c.name));
     const alloy = cases.filter((c) => c.source === "alloy");
     expect(alloy.every((c) => c.testCase.protocol === "alloy#simpleRestJson" && !c.name.includes("/"))).toBe(true);
     const borrowed = cases.filter((c) => c.source !== "alloy");
@@ -208,9 +202,7 @@ describe.skipIf(!isCorpus(corpus.path))(`protocol suites against ${corpus.path}`
   it("reports a missing folder as a failed case in every part", async () => {
     const suite = protocolSuite({ ...configNamed("awsJson1_0"), name: "x" });
     const results = await suite.parts[0]!.run("/nonexistent-corpus");
-    expect(results).toEqual([
-      { case: "(load smithy-aws-protocol-tests/awsJson1_0)", status: "failed", reason: expect.stringContaining("missing folder") },
-    ]);
+    expect(results).toEqual([{ case: "(load smithy-aws-protocol-tests/awsJson1_0)", status: "failed", reason: expect.stringContaining("missing folder") }]);
     expect(partName("malformed", "server")).toBe("malformed/server");
   });
 });

@@ -64,7 +64,10 @@ describe("signing in the client", () => {
   const service = { ...Things, auth: ["aws.auth#sigv4"], traits: { "aws.auth#sigv4": { name: "things" } } };
 
   it("signs afresh on every attempt", async () => {
-    const transport = scriptedTransport([{ status: 503, headers: { "x-error": "Busy" } }, { status: 200, body: { id: "a" } }]);
+    const transport = scriptedTransport([
+      { status: 503, headers: { "x-error": "Busy" } },
+      { status: 200, body: { id: "a" } },
+    ]);
     const scheme = countingScheme("aws.auth#sigv4");
     const client = createClient(service, { endpoint: "https://things.example.com", protocols: [testJson()], transport, auth: [scheme], sleep: async () => {} });
     await client.getThing({ id: "a" });
@@ -118,7 +121,10 @@ describe("signing in the client", () => {
         putThing: { ...ops.putThing, traits: { ...ops.putThing.traits, auth: [] } },
       },
     };
-    const transport = scriptedTransport([{ status: 200, body: { id: "a" } }, { status: 200, body: { id: "a" } }]);
+    const transport = scriptedTransport([
+      { status: 200, body: { id: "a" } },
+      { status: 200, body: { id: "a" } },
+    ]);
     const client = createClient(partly, { endpoint: "https://things.example.com", protocols: [testJson()], transport });
     await client.getThing({ id: "a" });
     await client.putThing({ id: "a" });

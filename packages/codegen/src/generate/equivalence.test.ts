@@ -100,7 +100,6 @@ function servicePicture(s: ServiceSchema): unknown {
   };
 }
 
-
 describe("generated schemas equal @anvil/dynamic's", () => {
   it.each([
     ["the example model", EXAMPLE_MODEL, { "example.weather#Weather": "weather.ts" }],
@@ -153,25 +152,29 @@ const suites: [string, () => string[]][] = [
 ];
 
 describe.skipIf(!existsSync(aws))(`protocol test models of the corpus (skipped when ${corpus} is absent)`, () => {
-  it.each(suites)("%s: generates, type-checks and matches dynamic schemas", async (_name, paths) => {
-    const model = loadOrThrow(paths());
-    const dir = scratchDir("corpus");
-    const { files, events } = generateInto(dir, model, { client: true, generateFakes: true });
-    expect(events.filter((e) => e.severity === "ERROR")).toEqual([]);
-    expect(files.length).toBeGreaterThan(0);
-    expect(typeCheck(files.map((f) => join(dir, f.path)))).toEqual([]);
-    const dynamic = schemasFromModel(model);
-    // The fake tables compiled into code are the ones `anvil serve --fake` builds from the model.
-    expect(files.some((f) => f.path.endsWith(".fakes.ts"))).toBe(true);
-    for (const f of files.filter((x) => x.path.endsWith(".fakes.ts"))) {
-      const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
-      const tables = Object.entries(generated).find(([name]) => name.endsWith("Fakes"))![1];
-      expect(strip(plain(tables))).toStrictEqual(strip(plain(serviceFakeTables(model, dynamic.service(f.service)))));
-    }
-    for (const f of files.filter((x) => !/\.(server|client|fakes)\.ts$/.test(x.path))) {
-      const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
-      const descriptor = Object.values(generated).find((v): v is ServiceSchema => (v as ServiceSchema | undefined)?.kind === "service")!;
-      expect(servicePicture(descriptor)).toStrictEqual(servicePicture(dynamic.service(f.service)));
-    }
-  }, 180_000);
+  it.each(suites)(
+    "%s: generates, type-checks and matches dynamic schemas",
+    async (_name, paths) => {
+      const model = loadOrThrow(paths());
+      const dir = scratchDir("corpus");
+      const { files, events } = generateInto(dir, model, { client: true, generateFakes: true });
+      expect(events.filter((e) => e.severity === "ERROR")).toEqual([]);
+      expect(files.length).toBeGreaterThan(0);
+      expect(typeCheck(files.map((f) => join(dir, f.path)))).toEqual([]);
+      const dynamic = schemasFromModel(model);
+      // The fake tables compiled into code are the ones `anvil serve --fake` builds from the model.
+      expect(files.some((f) => f.path.endsWith(".fakes.ts"))).toBe(true);
+      for (const f of files.filter((x) => x.path.endsWith(".fakes.ts"))) {
+        const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
+        const tables = Object.entries(generated).find(([name]) => name.endsWith("Fakes"))![1];
+        expect(strip(plain(tables))).toStrictEqual(strip(plain(serviceFakeTables(model, dynamic.service(f.service)))));
+      }
+      for (const f of files.filter((x) => !/\.(server|client|fakes)\.ts$/.test(x.path))) {
+        const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
+        const descriptor = Object.values(generated).find((v): v is ServiceSchema => (v as ServiceSchema | undefined)?.kind === "service")!;
+        expect(servicePicture(descriptor)).toStrictEqual(servicePicture(dynamic.service(f.service)));
+      }
+    },
+    180_000,
+  );
 });

@@ -55,7 +55,12 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
       tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, leftOut));
     } catch (e) {
       if (e instanceof UnterminatedRecursionError) {
-        events.push({ severity: "ERROR", id: "CodegenFakes", message: `operation \`${op.shape.id}\`: no fake output can be synthesized: recursion through required members never ends: ${e.shapes.join(" -> ")}`, ...where });
+        events.push({
+          severity: "ERROR",
+          id: "CodegenFakes",
+          message: `operation \`${op.shape.id}\`: no fake output can be synthesized: recursion through required members never ends: ${e.shapes.join(" -> ")}`,
+          ...where,
+        });
       } else if (e instanceof NodeValueError) {
         events.push({ severity: "ERROR", id: "CodegenFakes", message: e.reason, ...where });
       } else throw e;
@@ -92,7 +97,11 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
   const fakeOperationType = imports.type("FakeOperation");
   const opsType = imports.from(options.modelModule, plan.operationsName, "type");
   out.push(
-    docsOf(undefined, "", `What the fakes of \`${nameOf(plan.service.id)}\` answer, per operation: its \`@examples\` (compared with the input in model order) and the output answered when none matches. Compiled from the model: deterministic.`),
+    docsOf(
+      undefined,
+      "",
+      `What the fakes of \`${nameOf(plan.service.id)}\` answer, per operation: its \`@examples\` (compared with the input in model order) and the output answered when none matches. Compiled from the model: deterministic.`,
+    ),
   );
   const entries = plan.operations
     .filter((op) => tables.has(op.method))
@@ -108,7 +117,11 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     const fakeName = scope.both(`${plan.serviceName}Fake`);
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
-      const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`. Override it to replace just this operation.`);
+      const doc = docsOf(
+        undefined,
+        "  ",
+        `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`. Override it to replace just this operation.`,
+      );
       return `${doc}  ${propertyKey(op.method)}(input: ${inputOf}<typeof ${c}>, _context: Ctx): Promise<${outputOf}<typeof ${c}>> {\n    return ${fakeCall}(${c}, ${tablesName}.${op.method}, input);\n  }\n`;
     });
     out.push("\n");
@@ -125,11 +138,16 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     const client = imports.from(options.clientModule, `${plan.serviceName}Client`, "type");
     const callOptions = imports.type("CallOptions");
     const fakeClient = scope.both(`${plan.serviceName}FakeClient`);
-    const typeRef = (id: string | undefined) => (id === undefined || id === UNIT ? "Record<string, never>" : imports.from(options.modelModule, plan.names.get(id)!.type, "type"));
+    const typeRef = (id: string | undefined) =>
+      id === undefined || id === UNIT ? "Record<string, never>" : imports.from(options.modelModule, plan.names.get(id)!.type, "type");
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
       const unit = op.shape.input === undefined || op.shape.input === UNIT;
-      const doc = docsOf(undefined, "  ", `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`, with no network and no serialization; invalid input rejects as the server's ValidationException would.`);
+      const doc = docsOf(
+        undefined,
+        "  ",
+        `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`, with no network and no serialization; invalid input rejects as the server's ValidationException would.`,
+      );
       return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${typeRef(op.shape.input)}, _options?: ${callOptions}): Promise<${typeRef(op.shape.output)}> {\n    return ${fakeClientCall}(${c}, ${tablesName}.${op.method}, ${unit ? "input ?? {}" : "input"});\n  }\n`;
     });
     out.push("\n");

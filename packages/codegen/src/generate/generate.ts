@@ -76,7 +76,12 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     ids = [];
     for (const id of o.services) {
       if (all.includes(id)) ids.push(id);
-      else events.push({ severity: "ERROR", id: "CodegenService", message: `no service \`${id}\` in the model${all.length ? ` (services: ${all.join(", ")})` : ""}` });
+      else
+        events.push({
+          severity: "ERROR",
+          id: "CodegenService",
+          message: `no service \`${id}\` in the model${all.length ? ` (services: ${all.join(", ")})` : ""}`,
+        });
     }
   } else if (all.length === 0) {
     events.push({ severity: "ERROR", id: "CodegenService", message: "the model has no service to generate" });

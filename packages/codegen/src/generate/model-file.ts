@@ -228,7 +228,11 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
   out.push(`/** The operations of {@link ${plan.serviceName}}, by client and handler method name. */\n`);
   // A type alias, not an interface: only object literal types fit the service's index signature constraint.
   out.push(`export type ${plan.operationsName} = {${opsType ? `\n${opsType}` : ""}};\n\n`);
-  out.push(docsOf(service, "", `The \`${nameOf(service.id)}\` service.`, [`Service descriptor of \`${service.id}\`${service.version ? ` (version ${service.version})` : ""}.`]));
+  out.push(
+    docsOf(service, "", `The \`${nameOf(service.id)}\` service.`, [
+      `Service descriptor of \`${service.id}\`${service.version ? ` (version ${service.version})` : ""}.`,
+    ]),
+  );
   const serviceType = `${imports.type("ServiceSchema")}<${plan.operationsName}>`;
   out.push(`export const ${plan.serviceName}: ${serviceType} = ${pure}${imports.builder("service")}(${JSON.stringify(service.id)}, ${literal(init)});\n`);
 
@@ -244,4 +248,3 @@ export function modelFile(plan: ServicePlan, events: ValidationEvent[]): string 
 export function isOptional(m: MemberShape): boolean {
   return !m.traits.has("smithy.api#required") || m.traits.has("smithy.api#clientOptional");
 }
-

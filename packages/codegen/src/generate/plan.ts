@@ -30,8 +30,26 @@ export const PRELUDE_BUILDERS: ReadonlyMap<string, string> = new Map([
 export const UNIT = "smithy.api#Unit";
 
 const DATA_TYPES: ReadonlySet<string> = new Set([
-  "blob", "boolean", "string", "byte", "short", "integer", "long", "float", "double", "bigInteger",
-  "bigDecimal", "timestamp", "document", "enum", "intEnum", "list", "set", "map", "structure", "union",
+  "blob",
+  "boolean",
+  "string",
+  "byte",
+  "short",
+  "integer",
+  "long",
+  "float",
+  "double",
+  "bigInteger",
+  "bigDecimal",
+  "timestamp",
+  "document",
+  "enum",
+  "intEnum",
+  "list",
+  "set",
+  "map",
+  "structure",
+  "union",
 ]);
 
 /** The names of one data shape's declarations. */

@@ -16,11 +16,10 @@ interface NoSuchCityMembers {
   message: string;
   cityId?: string;
 }
-const NoSuchCitySchema = struct<NoSuchCityMembers>(
-  "ex#NoSuchCity",
-  [member("message", string, { required: true }), member("cityId", string)],
-  { error: "client", httpError: 404 },
-);
+const NoSuchCitySchema = struct<NoSuchCityMembers>("ex#NoSuchCity", [member("message", string, { required: true }), member("cityId", string)], {
+  error: "client",
+  httpError: 404,
+});
 const NoSuchCity = errorClass(NoSuchCitySchema);
 
 describe("modeled errors", () => {
@@ -46,7 +45,9 @@ describe("modeled errors", () => {
   });
 
   it("take their message from a member spelled Message (as AWS models spell it), then from the response, then the name", () => {
-    const Throttled = errorClass(struct<{ Message?: string; retryAfter?: string }>("ex#Throttled", [member("Message", string), member("retryAfter", string)], { error: "client" }));
+    const Throttled = errorClass(
+      struct<{ Message?: string; retryAfter?: string }>("ex#Throttled", [member("Message", string), member("retryAfter", string)], { error: "client" }),
+    );
     const e = new Throttled({ Message: "slow down", retryAfter: "5" });
     expect(e.message).toBe("slow down");
     expect(e.Message).toBe("slow down");

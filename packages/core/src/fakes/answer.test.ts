@@ -12,7 +12,10 @@ const FieldSchema = b.struct("smithy.framework#ValidationExceptionField", [
 ]);
 const ValidationException = b.struct(
   "smithy.framework#ValidationException",
-  [b.member("message", b.string, { required: true }), b.member("fieldList", b.list("smithy.framework#ValidationExceptionFieldList", b.member("member", FieldSchema)))],
+  [
+    b.member("message", b.string, { required: true }),
+    b.member("fieldList", b.list("smithy.framework#ValidationExceptionFieldList", b.member("member", FieldSchema))),
+  ],
   { error: "client" },
 );
 const NotFound = b.struct("t#NotFound", [b.member("message", b.string)], { error: "client" });

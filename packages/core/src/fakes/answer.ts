@@ -39,9 +39,7 @@ export interface FakeOperation {
 }
 
 /** A fake's answer to one call, and where it comes from (`example "title"` or `synthesized`). */
-export type FakeAnswer =
-  | { readonly output: unknown; readonly source: string }
-  | { readonly error: ModeledError; readonly source: string };
+export type FakeAnswer = { readonly output: unknown; readonly source: string } | { readonly error: ModeledError; readonly source: string };
 
 interface CompiledOperation {
   readonly matchInput: (example: unknown, input: unknown) => boolean;
@@ -92,11 +90,18 @@ function validationRejection(operation: OperationSchema): (fieldList: readonly V
   if (schema !== undefined) {
     const $metadata = { httpStatus: schema.traits.httpError ?? 400 };
     return (fieldList) =>
-      createModeledError(schema, { message: ValidationError.summary(fieldList), fieldList: fieldList.map((f) => ({ path: f.path, message: f.message })) }, { $metadata });
+      createModeledError(
+        schema,
+        { message: ValidationError.summary(fieldList), fieldList: fieldList.map((f) => ({ path: f.path, message: f.message })) },
+        { $metadata },
+      );
   }
   return (fieldList) => {
     const message = ValidationError.summary(fieldList);
-    return new UnmodeledError("ValidationException", message, { $metadata: { httpStatus: 400 }, bodyExcerpt: JSON.stringify({ message }).slice(0, BODY_EXCERPT_LENGTH) });
+    return new UnmodeledError("ValidationException", message, {
+      $metadata: { httpStatus: 400 },
+      bodyExcerpt: JSON.stringify({ message }).slice(0, BODY_EXCERPT_LENGTH),
+    });
   };
 }
 
@@ -139,7 +144,10 @@ export function fakeAnswer(operation: OperationSchema, fake: FakeOperation, inpu
     const source = sourceOf(example.title);
     if (example.error) {
       const schema = operation.errors.find((e) => e.id === example.error!.shapeId);
-      if (!schema) throw new TypeError(`fake ${operation.id}: example ${JSON.stringify(example.title)} names error ${example.error.shapeId}, which the operation does not declare`);
+      if (!schema)
+        throw new TypeError(
+          `fake ${operation.id}: example ${JSON.stringify(example.title)} names error ${example.error.shapeId}, which the operation does not declare`,
+        );
       return { error: createModeledError(schema, example.error.content as Record<string, unknown>), source };
     }
     return { output: c.materialize(example.output ?? {}), source };

@@ -81,7 +81,10 @@ describe("validationExceptionSchema", () => {
 });
 
 describe("awsQuery compatibility", () => {
-  const Throttled = struct("example#Throttled", [], { error: "client", custom: { "aws.protocols#awsQueryError": { code: "Throttling", httpResponseCode: 400 } } });
+  const Throttled = struct("example#Throttled", [], {
+    error: "client",
+    custom: { "aws.protocols#awsQueryError": { code: "Throttling", httpResponseCode: 400 } },
+  });
   const Plain = struct("example#Plain", [], { error: "client" });
   const compatible = service("example#S", { operations: {}, traits: { "aws.protocols#awsQueryCompatible": {} } });
   const plain = service("example#T", { operations: {} });

@@ -59,7 +59,11 @@ describe("HttpHeaders", () => {
   });
 
   it("copies every kind of init", () => {
-    const pairs: [string, string][] = [["B", "2"], ["a", "1"], ["a", "3"]];
+    const pairs: [string, string][] = [
+      ["B", "2"],
+      ["a", "1"],
+      ["a", "3"],
+    ];
     expect(all(new HttpHeaders(pairs))).toEqual(all(new Headers(pairs)));
     expect(all(new HttpHeaders({ B: "2", a: "1" }))).toEqual(all(new Headers({ B: "2", a: "1" })));
     expect(all(new HttpHeaders(new Headers(pairs)))).toEqual(all(new Headers(pairs)));
@@ -114,7 +118,24 @@ describe("HttpHeaders", () => {
   });
 
   it("answers lookups from a stack's parsed object as the raw pairs would, cookies and prototype names included", () => {
-    const raw = ["Content-Type", "application/json", "X-A", "1", "x-a", "2", "Set-Cookie", "a=1", "set-cookie", "b=2", "Cookie", "k=1", "cookie", "j=2", "Constructor", "c"];
+    const raw = [
+      "Content-Type",
+      "application/json",
+      "X-A",
+      "1",
+      "x-a",
+      "2",
+      "Set-Cookie",
+      "a=1",
+      "set-cookie",
+      "b=2",
+      "Cookie",
+      "k=1",
+      "cookie",
+      "j=2",
+      "Constructor",
+      "c",
+    ];
     // As Node parses them with `joinDuplicateHeaders: true`: cookies joined with "; ", set-cookie as a list.
     const parsed = { "content-type": "application/json", "x-a": "1, 2", "set-cookie": ["a=1", "b=2"], cookie: "k=1; j=2", constructor: "c" };
     const headers = HttpHeaders.fromParsed(parsed, raw);

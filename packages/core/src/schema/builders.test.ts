@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ByteStream, ByteStreamInput } from "../values/streams.js";
 import type { ClientOf, HandlersOf, InputOf, OutputOf, Sendable } from "./mapped-types.js";
-import { enumeration, integer, list, member, operation, service, string, struct, timestamp, union, unit } from "./builders.js";
+import { enumeration, integer, list, member, operation, service, string, struct, type timestamp, union, unit } from "./builders.js";
 import type { StructSchema, UnionValue, ValueOf } from "./schema.js";
 
 interface Node {
@@ -9,10 +9,7 @@ interface Node {
   children?: Node[];
 }
 
-const NodeSchema: StructSchema<Node> = struct("ex#Node", [
-  member("name", string, { required: true }),
-  member("children", () => NodeList),
-]);
+const NodeSchema: StructSchema<Node> = struct("ex#Node", [member("name", string, { required: true }), member("children", () => NodeList)]);
 const NodeList = list("ex#NodeList", member("member", NodeSchema));
 
 describe("builders", () => {
@@ -61,8 +58,15 @@ describe("types", () => {
   });
 
   it("let clients send, and handlers answer, streaming blobs as whole bytes or text too", () => {
-    interface Put { key: string; body: ByteStream; note?: string }
-    interface Got { size: number; body?: ByteStream }
+    interface Put {
+      key: string;
+      body: ByteStream;
+      note?: string;
+    }
+    interface Got {
+      size: number;
+      body?: ByteStream;
+    }
     expectTypeOf<Sendable<Put>>().toEqualTypeOf<{ key: string; body: ByteStreamInput; note?: string }>();
     expectTypeOf<Sendable<Got>>().toEqualTypeOf<{ size: number; body?: ByteStreamInput }>();
     expectTypeOf<Sendable<Record<string, never>>>().toEqualTypeOf<Record<string, never>>();

@@ -147,8 +147,7 @@ function patternRule(pattern: string): Rule {
  * float nearest 8.8 however the codec delivered it.
  */
 function rangeRule(bounds: Bounds, float32: boolean): Rule {
-  const fround = (b: number | bigint | undefined): number | bigint | undefined =>
-    float32 && typeof b === "number" ? Math.fround(b) : b;
+  const fround = (b: number | bigint | undefined): number | bigint | undefined => (float32 && typeof b === "number" ? Math.fround(b) : b);
   const min = fround(bounds.min);
   const max = fround(bounds.max);
   const minDecimal = min === undefined ? undefined : BigDecimal.from(min);
@@ -160,12 +159,14 @@ function rangeRule(bounds: Bounds, float32: boolean): Rule {
     if (typeof value === "number" && !float32 && value >= low && value <= high) return true;
     let v: number | bigint;
     if (typeof value === "number") {
-      if (value !== value) return false;
+      if (Number.isNaN(value)) return false;
       v = float32 ? Math.fround(value) : value;
     } else if (typeof value === "bigint") {
       v = value;
     } else {
-      return !BigDecimal.is(value) || !((minDecimal !== undefined && value.compare(minDecimal) < 0) || (maxDecimal !== undefined && value.compare(maxDecimal) > 0));
+      return (
+        !BigDecimal.is(value) || !((minDecimal !== undefined && value.compare(minDecimal) < 0) || (maxDecimal !== undefined && value.compare(maxDecimal) > 0))
+      );
     }
     return !((min !== undefined && v < min) || (max !== undefined && v > max));
   }, rangeConstraint(bounds));

@@ -41,7 +41,7 @@ function readNode(src: string, start: number): [NodeValue, number] {
       const o: Record<string, NodeValue> = {};
       for (;;) {
         ws();
-        if (src[i] === "}") return i++, o;
+        if (src[i] === "}") return (i++, o);
         const key = src[i] === '"' ? (value() as string) : /^[\w.#$]+/.exec(src.slice(i))![0];
         if (src[i - 1] !== '"') i += key.length;
         ws();
@@ -55,7 +55,7 @@ function readNode(src: string, start: number): [NodeValue, number] {
       const a: NodeValue[] = [];
       for (;;) {
         ws();
-        if (src[i] === "]") return i++, a;
+        if (src[i] === "]") return (i++, a);
         a.push(value());
       }
     }
@@ -63,14 +63,14 @@ function readNode(src: string, start: number): [NodeValue, number] {
       const end = src.indexOf('"""', i + 3);
       const raw = src.slice(i + 3, end);
       i = end + 3;
-      return unescape(textBlock(raw));
+      return unescapeString(textBlock(raw));
     }
     if (c === '"') {
       let j = i + 1;
       while (src[j] !== '"') j += src[j] === "\\" ? 2 : 1;
       const raw = src.slice(i + 1, j);
       i = j + 1;
-      return unescape(raw);
+      return unescapeString(raw);
     }
     const word = /^[-\w.#$+]+/.exec(src.slice(i))![0];
     i += word.length;
@@ -89,9 +89,11 @@ function textBlock(raw: string): string {
   return lines.map((l) => l.slice(indent).replace(/[ \t]+$/, "")).join("\n");
 }
 
-function unescape(s: string): string {
+function unescapeString(s: string): string {
   return s.replace(/\\(u[0-9a-fA-F]{4}|.)/gs, (_, e: string) =>
-    e.length > 1 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ({ n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "\n": "" } as Record<string, string>)[e] ?? e,
+    e.length > 1
+      ? String.fromCharCode(parseInt(e.slice(1), 16))
+      : (({ n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "\n": "" } as Record<string, string>)[e] ?? e),
   );
 }
 
@@ -245,11 +247,36 @@ const MalformedUniqueItemsInput = b.struct(ns + "MalformedUniqueItemsInput", [
   m("timestampList", set("TimestampSet", b.timestamp)),
   m("dateTimeList", set("DateTimeSet", b.scalar("timestamp", shared + "DateTime", { timestampFormat: "date-time" }))),
   m("httpDateList", set("HttpDateSet", b.scalar("timestamp", shared + "HttpDate", { timestampFormat: "http-date" }))),
-  m("enumList", set("FooEnumSet", b.enumeration(shared + "FooEnum", [{ name: "FOO", value: "Foo" }, { name: "BAZ", value: "Baz" }, { name: "BAR", value: "Bar" }, { name: "ONE", value: "1" }, { name: "ZERO", value: "0" }]))),
-  m("intEnumList", set("IntegerEnumSet", b.intEnum(shared + "IntegerEnum", [{ name: "A", value: 1 }, { name: "B", value: 2 }, { name: "C", value: 3 }]))),
+  m(
+    "enumList",
+    set(
+      "FooEnumSet",
+      b.enumeration(shared + "FooEnum", [
+        { name: "FOO", value: "Foo" },
+        { name: "BAZ", value: "Baz" },
+        { name: "BAR", value: "Bar" },
+        { name: "ONE", value: "1" },
+        { name: "ZERO", value: "0" },
+      ]),
+    ),
+  ),
+  m(
+    "intEnumList",
+    set(
+      "IntegerEnumSet",
+      b.intEnum(shared + "IntegerEnum", [
+        { name: "A", value: 1 },
+        { name: "B", value: 2 },
+        { name: "C", value: 3 },
+      ]),
+    ),
+  ),
   m("listList", set("ListSet", b.list(shared + "StringList", m("member", b.string)))),
   m("structureList", set("StructureSet", b.struct(shared + "GreetingStruct", [m("hi", b.string)]))),
-  m("structureListWithNoKey", b.list(ns + "StructureSetWithNoKey", m("member", b.struct(ns + "MissingKeyStructure", [m("hi", b.string, { required: true })])), { uniqueItems: true })),
+  m(
+    "structureListWithNoKey",
+    b.list(ns + "StructureSetWithNoKey", m("member", b.struct(ns + "MissingKeyStructure", [m("hi", b.string, { required: true })])), { uniqueItems: true }),
+  ),
   m("unionList", set("UnionSet", b.union(shared + "FooUnion", [m("string", b.string), m("integer", b.integer)]))),
 ]);
 

@@ -16,8 +16,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (ta === "number" || ta === "bigint") {
     if (tb !== "number" && tb !== "bigint") return false;
     // Loose equality compares a number and a bigint exactly.
-    // eslint-disable-next-line eqeqeq
-    return a == b || (a !== a && b !== b);
+    // biome-ignore lint/suspicious/noDoubleEquals: a number and a bigint compare exactly only with ==
+    return a == b || (Number.isNaN(a) && Number.isNaN(b));
   }
   if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
   if (a instanceof Date) return b instanceof Date && Object.is(a.getTime(), b.getTime());
@@ -63,7 +63,7 @@ export function canonicalKey(v: unknown): string {
     case "bigint":
       return "i" + v.toString();
     case "number":
-      if (v !== v) return "N";
+      if (Number.isNaN(v)) return "N";
       return Number.isInteger(v) ? "i" + BigInt(v).toString() : "d" + String(v);
     case "object": {
       if (v === null) return "n";
@@ -81,7 +81,6 @@ export function canonicalKey(v: unknown): string {
       return "?" + String(v);
   }
 }
-
 
 const PAIRWISE_MAX = 16;
 

@@ -91,7 +91,10 @@ describe("test and check", () => {
       const ctx = acquire();
       rule.check(value, ctx);
       const violations = release(ctx);
-      expect(rule.test(value), JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v))).toBe(violations.length === 0);
+      expect(
+        rule.test(value),
+        JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v)),
+      ).toBe(violations.length === 0);
       if (violations.length > 0) invalid++;
     }
     // Both outcomes are well represented.

@@ -212,13 +212,53 @@ describe("@uniqueItems", () => {
     ["timestamps by time", timestamp, [new Date(1000), new Date(1000)], true],
     ["BigDecimals by value", bigDecimal, [BigDecimal.from("1.0"), BigDecimal.from("1")], true],
     ["different BigDecimals", bigDecimal, [BigDecimal.from("1.01"), BigDecimal.from("1")], false],
-    ["structures deeply", Item, [{ name: "a", at: new Date(5) }, { name: "a", at: new Date(5) }], true],
+    [
+      "structures deeply",
+      Item,
+      [
+        { name: "a", at: new Date(5) },
+        { name: "a", at: new Date(5) },
+      ],
+      true,
+    ],
     ["structures: an undefined member is absent", Item, [{ name: "a", at: undefined }, { name: "a" }], true],
     ["different structures", Item, [{ name: "a" }, { name: "b" }], false],
-    ["unions", Choice, [{ $case: "s", value: "foo" }, { $case: "s", value: "foo" }], true],
-    ["unions with other cases", Choice, [{ $case: "s", value: "1" }, { $case: "i", value: 1 }], false],
-    ["lists of lists", strList, [["a", "b"], ["a", "b"]], true],
-    ["lists of lists in other order", strList, [["a", "b"], ["b", "a"]], false],
+    [
+      "unions",
+      Choice,
+      [
+        { $case: "s", value: "foo" },
+        { $case: "s", value: "foo" },
+      ],
+      true,
+    ],
+    [
+      "unions with other cases",
+      Choice,
+      [
+        { $case: "s", value: "1" },
+        { $case: "i", value: 1 },
+      ],
+      false,
+    ],
+    [
+      "lists of lists",
+      strList,
+      [
+        ["a", "b"],
+        ["a", "b"],
+      ],
+      true,
+    ],
+    [
+      "lists of lists in other order",
+      strList,
+      [
+        ["a", "b"],
+        ["b", "a"],
+      ],
+      false,
+    ],
     ["documents", document, [{ x: [1, { y: null }] }, { x: [1, { y: null }] }], true],
     ["long list of strings (hashed)", string, [...Array.from({ length: 40 }, (_, i) => `s${i}`), "s3"], true],
     ["long list of distinct strings (hashed)", string, Array.from({ length: 40 }, (_, i) => `s${i}`), false],
@@ -240,7 +280,11 @@ describe("nesting and paths", () => {
   ]);
 
   it.each([
-    ["list item member", { items: [{ name: "ok" }, { name: "x" }] }, [["/items/1/name", at("/items/1/name", "Member must have length greater than or equal to 2", 1)]]],
+    [
+      "list item member",
+      { items: [{ name: "ok" }, { name: "x" }] },
+      [["/items/1/name", at("/items/1/name", "Member must have length greater than or equal to 2", 1)]],
+    ],
     ["required inside a list item", { items: [{}] }, [["/items/0/name", at("/items/0/name", "Member must not be null")]]],
     ["map value", { byKey: { abc: { name: "x" } } }, [["/byKey/abc/name", at("/byKey/abc/name", "Member must have length greater than or equal to 2", 1)]]],
     [
@@ -251,15 +295,27 @@ describe("nesting and paths", () => {
         ["/byKey", at("/byKey", "Member must satisfy regular expression pattern: ^[a-z]+$")],
       ],
     ],
-    ["union variant", { choice: { $case: "leaf", value: { name: "x" } } }, [["/choice/leaf/name", at("/choice/leaf/name", "Member must have length greater than or equal to 2", 1)]]],
-    ["scalar union variant", { choice: { $case: "text", value: "xy" } }, [["/choice/text", at("/choice/text", "Member must have length less than or equal to 1", 2)]]],
+    [
+      "union variant",
+      { choice: { $case: "leaf", value: { name: "x" } } },
+      [["/choice/leaf/name", at("/choice/leaf/name", "Member must have length greater than or equal to 2", 1)]],
+    ],
+    [
+      "scalar union variant",
+      { choice: { $case: "text", value: "xy" } },
+      [["/choice/text", at("/choice/text", "Member must have length less than or equal to 1", 2)]],
+    ],
     ["unknown union variant is not validated", { choice: { $case: "$unknown", name: "other", value: { name: "" } } }, []],
-    ["map keys with / and ~ are escaped in pointers", { byKey: { "a/b": { name: "x" }, "c~": { name: "x" } } }, [
-      ["/byKey", at("/byKey", "Member must satisfy regular expression pattern: ^[a-z]+$")],
-      ["/byKey/a~1b/name", at("/byKey/a~1b/name", "Member must have length greater than or equal to 2", 1)],
-      ["/byKey", at("/byKey", "Member must satisfy regular expression pattern: ^[a-z]+$")],
-      ["/byKey/c~0/name", at("/byKey/c~0/name", "Member must have length greater than or equal to 2", 1)],
-    ]],
+    [
+      "map keys with / and ~ are escaped in pointers",
+      { byKey: { "a/b": { name: "x" }, "c~": { name: "x" } } },
+      [
+        ["/byKey", at("/byKey", "Member must satisfy regular expression pattern: ^[a-z]+$")],
+        ["/byKey/a~1b/name", at("/byKey/a~1b/name", "Member must have length greater than or equal to 2", 1)],
+        ["/byKey", at("/byKey", "Member must satisfy regular expression pattern: ^[a-z]+$")],
+        ["/byKey/c~0/name", at("/byKey/c~0/name", "Member must have length greater than or equal to 2", 1)],
+      ],
+    ],
     ["sparse list and map entries are skipped", { items: [null, undefined, { name: "ok" }], byKey: { a: null } }, []],
   ])("%s", (_, value, expected) => {
     const fields = validateValue(Tree, value as never);
@@ -304,9 +360,7 @@ describe("multiple violations", () => {
     expect(ValidationError.is(error)).toBe(true);
     const v = error as ValidationError;
     expect(v.fieldList.map((f) => f.path)).toEqual(["/b", "/c"]);
-    expect(v.message).toBe(
-      `2 validation errors detected. ${at("/b", "Member must be less than or equal to 1")}; ${at("/c", "Member must not be null")}`,
-    );
+    expect(v.message).toBe(`2 validation errors detected. ${at("/b", "Member must be less than or equal to 1")}; ${at("/c", "Member must not be null")}`);
   });
 
   it("assertValid returns quietly for a valid value", () => {
@@ -355,7 +409,10 @@ describe("recursion", () => {
 
   it("a recursive schema without constraints compiles to the constant validator", () => {
     const Node: Schema = struct("test#Node", [member("next", () => Node), member("items", () => Nodes), member("label", string)]);
-    const Nodes: Schema = list("test#Nodes", member("member", () => Node));
+    const Nodes: Schema = list(
+      "test#Nodes",
+      member("member", () => Node),
+    );
     expect(hasConstraints(Node)).toBe(false);
     expect(compileValidator(Node)).toBe(NO_VIOLATIONS_VALIDATOR);
   });

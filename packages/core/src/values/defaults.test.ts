@@ -3,7 +3,11 @@ import { boolean, integer, list, member, string, struct, timestamp } from "../sc
 import { CLIENT_INPUT_DEFAULTS, correctRequired, fillDefaults, SERVER_OUTPUT_DEFAULTS } from "./defaults.js";
 
 const Inner = struct("ex#Inner", [member("greeting", string, { default: "hi" }), member("opt", integer, { default: 1, clientOptional: true })]);
-const Outer = struct("ex#Outer", [member("top", string, { default: "top" }), member("inner", Inner), member("items", list("ex#Items", member("member", Inner)))]);
+const Outer = struct("ex#Outer", [
+  member("top", string, { default: "top" }),
+  member("inner", Inner),
+  member("items", list("ex#Items", member("member", Inner))),
+]);
 
 describe("fillDefaults", () => {
   it("servers fill every default, at every level", () => {

@@ -28,7 +28,7 @@ describe("docHtml", () => {
 
   it("renders CommonMark: emphasis, lists, links, fenced code, tables", () => {
     const out = docHtml(
-      "Reads *one* widget, **fast**, with `id`.\n\n- first\n- second\n\n1. one\n2. two\n\nSee [the guide](https://example.com/g) or [below](#errors).\n\n```json\n{ \"id\": \"a<b\" }\n```\n\n| name | kind |\n| --- | :-: |\n| id | string |\n\n# Details",
+      'Reads *one* widget, **fast**, with `id`.\n\n- first\n- second\n\n1. one\n2. two\n\nSee [the guide](https://example.com/g) or [below](#errors).\n\n```json\n{ "id": "a<b" }\n```\n\n| name | kind |\n| --- | :-: |\n| id | string |\n\n# Details',
     ).html;
     expect(out).toContain("<p>Reads <em>one</em> widget, <strong>fast</strong>, with <code>id</code>.</p>");
     expect(out).toContain("<ul>\n<li>first</li>\n<li>second</li>\n</ul>");
@@ -59,10 +59,12 @@ describe("docHtml", () => {
         '<iframe src="https://elsewhere.example/frame">framed</iframe>',
         "<style>body { display: none }</style>",
         '<div class="evil" style="position:fixed">boxed</div>',
-        "Inline <span onmouseover=\"steal()\">span</span> and [md link](javascript:steal()).",
+        'Inline <span onmouseover="steal()">span</span> and [md link](javascript:steal()).',
       ].join("\n\n"),
     ).html;
-    expect(out).not.toMatch(/<script|document\.cookie|<img|onerror|onclick|onmouseover|<iframe|framed|<style|display: none|style=|class="evil"|elsewhere|<span|href="(?!#)/i);
+    expect(out).not.toMatch(
+      /<script|document\.cookie|<img|onerror|onclick|onmouseover|<iframe|framed|<style|display: none|style=|class="evil"|elsewhere|<span|href="(?!#)/i,
+    );
     expect(out).toContain("<p>Before after.</p>");
     expect(out).toContain("<b>bold</b>");
     expect(out).toContain("<a>one</a> <a>two</a> <a>three</a>");

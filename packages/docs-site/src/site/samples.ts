@@ -22,16 +22,26 @@ export interface ProtocolSamples {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
-  404: "Not Found", 409: "Conflict", 413: "Payload Too Large", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-const encodeLabel = (value: string, greedy: boolean): string =>
-  greedy ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+const encodeLabel = (value: string, greedy: boolean): string => (greedy ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value));
 
 function objectOf(value: NodeValue | undefined): Record<string, NodeValue> {
   return isNodeObject(value ?? null) ? (value as Record<string, NodeValue>) : {};
@@ -48,7 +58,13 @@ interface HttpParts {
   readonly status?: number;
 }
 
-function httpParts(model: Model, bindings: readonly Binding[], value: Record<string, NodeValue>, structureId: string | undefined, protocol: ProtocolInfo): HttpParts {
+function httpParts(
+  model: Model,
+  bindings: readonly Binding[],
+  value: Record<string, NodeValue>,
+  structureId: string | undefined,
+  protocol: ProtocolInfo,
+): HttpParts {
   const headers: [string, string][] = [];
   const query: [string, string][] = [];
   const labels = new Map<string, string>();
@@ -64,7 +80,9 @@ function httpParts(model: Model, bindings: readonly Binding[], value: Record<str
         labels.set(b.name, toHttpString(model, b.member, v, "date-time"));
         break;
       case "query":
-        if (Array.isArray(v)) for (const item of v) query.push([b.name, toHttpString(model, model.getShape(b.member.target)?.members.get("member") ?? b.member, item, "date-time")]);
+        if (Array.isArray(v))
+          for (const item of v)
+            query.push([b.name, toHttpString(model, model.getShape(b.member.target)?.members.get("member") ?? b.member, item, "date-time")]);
         else query.push([b.name, toHttpString(model, b.member, v, "date-time")]);
         break;
       case "queryParams":
@@ -102,7 +120,10 @@ function curl(method: string, path: string, headers: readonly (readonly [string,
   // Double quotes so that the shell expands $URL; the path is percent-encoded, so nothing in it is special there.
   const lines = [`curl -X ${method} "$URL${path.replace(/["$`\\]/g, (c) => `\\${c}`)}"`];
   for (const [k, v] of headers) lines.push(`  -H ${shellQuote(`${k}: ${v}`)}`);
-  if (body !== undefined) lines.push(binary ? `  --data-binary @file   # ${body.length > 40 ? `${body.slice(0, 40)}…` : body} (base64 of the bytes)` : `  --data ${shellQuote(body)}`);
+  if (body !== undefined)
+    lines.push(
+      binary ? `  --data-binary @file   # ${body.length > 40 ? `${body.slice(0, 40)}…` : body} (base64 of the bytes)` : `  --data ${shellQuote(body)}`,
+    );
   return lines.join(" \\\n");
 }
 
@@ -132,7 +153,13 @@ export function rpcLine(model: Model, service: Shape, operation: Shape): string 
 }
 
 /** The samples of an example under every protocol given. */
-export function exampleSamples(model: Model, service: Shape, operation: Shape, example: OperationExample, protocols: readonly ProtocolInfo[]): ProtocolSamples[] {
+export function exampleSamples(
+  model: Model,
+  service: Shape,
+  operation: Shape,
+  example: OperationExample,
+  protocols: readonly ProtocolInfo[],
+): ProtocolSamples[] {
   const out: ProtocolSamples[] = [];
   const inputId = structureOf(operation.input);
   const outputId = structureOf(operation.output);
@@ -145,17 +172,26 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
     switch (protocol.kind) {
       case "http": {
         const parts = httpParts(model, bindingsOf(model, inputId), input, inputId, protocol);
-        let path = route.path.replace(/\{([^}+]+)(\+?)\}/g, (_, name: string, plus: string) => encodeLabel(parts.labels.get(name) ?? `{${name}}`, plus === "+"));
-        const query = [...route.query, ...parts.query].map(([k, v]) => (v === "" ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`));
+        let path = route.path.replace(/\{([^}+]+)(\+?)\}/g, (_, name: string, plus: string) =>
+          encodeLabel(parts.labels.get(name) ?? `{${name}}`, plus === "+"),
+        );
+        const query = [...route.query, ...parts.query].map(([k, v]) =>
+          v === "" ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
+        );
         if (query.length > 0) path += `?${query.join("&")}`;
         const headers: [string, string][] = [...parts.headers];
-        if (parts.body !== undefined && !parts.headers.some(([k]) => k.toLowerCase() === "content-type")) headers.unshift(["Content-Type", parts.binary ? "application/octet-stream" : protocol.contentType]);
+        if (parts.body !== undefined && !parts.headers.some(([k]) => k.toLowerCase() === "content-type"))
+          headers.unshift(["Content-Type", parts.binary ? "application/octet-stream" : protocol.contentType]);
         samples.push({ label: "Request", text: curl(route.method, path, headers, parts.body, parts.binary === true) });
         if (error !== undefined) {
           const content = objectOf(example.error!.content);
           const e = httpParts(model, bindingsOf(model, error.id), content, error.id, protocol);
           const status = getHttpError(error) ?? (getErrorKind(error) === "server" ? 500 : 400);
-          const errorHeaders: [string, string][] = [["Content-Type", protocol.contentType], ...(protocol.errorHeader !== undefined ? [[protocol.errorHeader, nameOf(error.id)] as [string, string]] : []), ...e.headers];
+          const errorHeaders: [string, string][] = [
+            ["Content-Type", protocol.contentType],
+            ...(protocol.errorHeader !== undefined ? [[protocol.errorHeader, nameOf(error.id)] as [string, string]] : []),
+            ...e.headers,
+          ];
           samples.push({ label: "Response", text: httpResponse(status, errorHeaders, e.body) });
         } else if (example.output !== undefined || outputId === undefined) {
           const o = httpParts(model, bindingsOf(model, outputId), objectOf(example.output), outputId, protocol);
@@ -175,7 +211,9 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
         const responseShape = error !== undefined ? error.id : outputId;
         const status = error !== undefined ? (getErrorKind(error) === "server" ? 500 : 400) : 200;
         const withType = (wire: unknown): unknown =>
-          error !== undefined && typeof wire === "object" && wire !== null ? { __type: protocol.kind === "rpcv2" ? error.id : nameOf(error.id), ...(wire as object) } : wire;
+          error !== undefined && typeof wire === "object" && wire !== null
+            ? { __type: protocol.kind === "rpcv2" ? error.id : nameOf(error.id), ...(wire as object) }
+            : wire;
         if (cbor) {
           const request = inputId !== undefined ? toWireCbor(model, inputId, input, protocol) : {};
           const bytes = encodeCbor(request);
@@ -183,7 +221,10 @@ export function exampleSamples(model: Model, service: Shape, operation: Shape, e
           samples.push({ label: "Request body (CBOR diagnostic notation)", text: diagnostic(request) });
           if (responseShape !== undefined && responseValue !== undefined) {
             const response = withType(toWireCbor(model, responseShape, responseValue, protocol));
-            samples.push({ label: "Response", text: `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\nsmithy-protocol: rpc-v2-cbor\nContent-Type: application/cbor\n\n${hexDump(encodeCbor(response))}` });
+            samples.push({
+              label: "Response",
+              text: `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\nsmithy-protocol: rpc-v2-cbor\nContent-Type: application/cbor\n\n${hexDump(encodeCbor(response))}`,
+            });
             samples.push({ label: "Response body (CBOR diagnostic notation)", text: diagnostic(response) });
           }
         } else {

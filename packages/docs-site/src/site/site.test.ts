@@ -95,14 +95,22 @@ describe("generateSite", () => {
   });
 
   it("indexes operations and shapes for the search box", () => {
-    const index = JSON.parse(file("assets/search-index.js").replace(/^window\.ANVIL_SEARCH_INDEX = /, "").replace(/;\n$/, "")) as { name: string; kind: string; href: string }[];
-    expect(index).toContainEqual(expect.objectContaining({ name: "GetBook", kind: "operation · Library", href: "operations/test.library.Library.GetBook.html" }));
+    const index = JSON.parse(
+      file("assets/search-index.js")
+        .replace(/^window\.ANVIL_SEARCH_INDEX = /, "")
+        .replace(/;\n$/, ""),
+    ) as { name: string; kind: string; href: string }[];
+    expect(index).toContainEqual(
+      expect.objectContaining({ name: "GetBook", kind: "operation · Library", href: "operations/test.library.Library.GetBook.html" }),
+    );
     expect(index).toContainEqual(expect.objectContaining({ name: "Book", kind: "structure" }));
   });
 
   it("sanitizes documentation and uses no external fonts", () => {
     const doc = `Keeps 1 < 2 & <b onclick="steal()">bold</b> text.<script>alert(1)</script> More.`;
-    const evil = loadModel({ sources: [{ file: "x.smithy", text: `$version: "2.0"\nnamespace ex\nuse aws.protocols#restJson1\n/// ${doc}\n@restJson1\nservice S { version: "1" }\n` }] }).model;
+    const evil = loadModel({
+      sources: [{ file: "x.smithy", text: `$version: "2.0"\nnamespace ex\nuse aws.protocols#restJson1\n/// ${doc}\n@restJson1\nservice S { version: "1" }\n` }],
+    }).model;
     const site = generateSite(evil);
     const index = site.find((f) => f.path === "index.html")!.text;
     const service = site.find((f) => f.path === "services/ex.S.html")!.text;

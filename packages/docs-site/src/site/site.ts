@@ -30,7 +30,7 @@ import { bindingsOf, structureOf, type Binding } from "../bindings.js";
 import { documentedProtocols, operationName, routeOf, unavailableReason } from "../protocols.js";
 import { userServices } from "../service.js";
 import { SEARCH_JS, STYLE_CSS } from "./assets.js";
-import { docHtml, html, page, Raw, summary } from "./html.js";
+import { docHtml, html, page, type Raw, summary } from "./html.js";
 import { exampleSamples } from "./samples.js";
 
 /** Options of {@link generateSite}. */
@@ -149,7 +149,8 @@ class SiteBuilder {
     const path = this.shapePages.get(id);
     const shape = this.model.getShape(id);
     const label = nameOf(id);
-    const kind = shape && shape.type !== "structure" && nameOf(id) !== capitalize(shape.type) ? html` <span class="meta">(${describeType(shape)})</span>` : html``;
+    const kind =
+      shape && shape.type !== "structure" && nameOf(id) !== capitalize(shape.type) ? html` <span class="meta">(${describeType(shape)})</span>` : html``;
     return path !== undefined ? html`<a href="../${path}"><code>${label}</code></a>${kind}` : html`<code>${label}</code>`;
   }
 
@@ -174,7 +175,9 @@ ${closure.operations.map((op) => html`<tr><td><a href="${this.operationPath(serv
 ${sections}
 <h2>Shapes</h2>
 <p>${shapes.map(([id, path]) => html`<a class="badge" href="${path}">${nameOf(id)}</a>`)}</p>`;
-    this.index.push(...this.services.map((s) => ({ name: nameOf(s.id), id: s.id, kind: "service", href: this.servicePath(s), text: summary(getDocumentation(s)) })));
+    this.index.push(
+      ...this.services.map((s) => ({ name: nameOf(s.id), id: s.id, kind: "service", href: this.servicePath(s), text: summary(getDocumentation(s)) })),
+    );
     return { path: "index.html", text: page({ title: "Services", root: "", body, siteTitle: this.title }) };
   }
 
@@ -187,10 +190,13 @@ ${sections}
 ${docHtml(getDocumentation(service))}
 <h2>Operations</h2>
 <div class="table-wrap"><table><thead><tr><th>Operation</th>${protocols.map((p) => html`<th>${p.name}</th>`)}<th>Description</th></tr></thead><tbody>
-${closure.operations.map((op) => html`<tr><td><a href="../${this.operationPath(service, op)}">${operationName(service, op)}</a></td>${protocols.map((p) => {
+${closure.operations.map(
+  (op) =>
+    html`<tr><td><a href="../${this.operationPath(service, op)}">${operationName(service, op)}</a></td>${protocols.map((p) => {
       const route = routeOf(this.model, service, op, p);
       return html`<td>${route ? html`<code>${route.method} ${route.path}</code>` : "—"}</td>`;
-    })}<td>${summary(getDocumentation(op))}</td></tr>`)}
+    })}<td>${summary(getDocumentation(op))}</td></tr>`,
+)}
 </tbody></table></div>
 ${closure.errors.length > 0 ? html`<h2>Errors</h2>${this.errorTable(closure.errors, true)}` : ""}`;
     return { path: this.servicePath(service), text: page({ title: nameOf(service.id), root: "../", body, siteTitle: this.title }) };
@@ -211,9 +217,14 @@ ${closure.errors.length > 0 ? html`<h2>Errors</h2>${this.errorTable(closure.erro
 ${docHtml(getDocumentation(op))}
 <h2>Requests</h2>
 <div class="table-wrap"><table><thead><tr><th>Protocol</th><th>Method</th><th>URL</th><th>Headers</th></tr></thead><tbody>
-${routes.map(([p, r]) => html`<tr><td><span class="badge" title="${p.id}">${p.name}</span></td>${r
-      ? html`<td><code>${r.method}</code></td><td><code>${r.path}${r.query.length > 0 ? `?${r.query.map(([k, v]) => (v ? `${k}=${v}` : k)).join("&")}` : ""}</code></td><td>${r.headers.map(([k, v]) => html`<code>${k}: ${v}</code><br>`)}${p.kind !== "grpc" ? html`<code>Content-Type: ${p.contentType}</code>` : ""}</td>`
-      : html`<td colspan="3">Not available: ${unavailableReason(this.model, op, p)}.</td>`}</tr>`)}
+${routes.map(
+  ([p, r]) =>
+    html`<tr><td><span class="badge" title="${p.id}">${p.name}</span></td>${
+      r
+        ? html`<td><code>${r.method}</code></td><td><code>${r.path}${r.query.length > 0 ? `?${r.query.map(([k, v]) => (v ? `${k}=${v}` : k)).join("&")}` : ""}</code></td><td>${r.headers.map(([k, v]) => html`<code>${k}: ${v}</code><br>`)}${p.kind !== "grpc" ? html`<code>Content-Type: ${p.contentType}</code>` : ""}</td>`
+        : html`<td colspan="3">Not available: ${unavailableReason(this.model, op, p)}.</td>`
+    }</tr>`,
+)}
 </tbody></table></div>
 <h2>Input</h2>
 ${input ? html`<p>${this.typeLink(input)}</p>${this.memberTable(input, rest)}` : html`<p>None.</p>`}
@@ -239,24 +250,31 @@ ${errors.map((e) => html`<tr><td>${this.typeLink(e.id)}</td><td>${getErrorKind(e
     const bindings = new Map(bindingsOf(this.model, structureId).map((b) => [b.member.name, b]));
     return html`<div class="table-wrap"><table><thead><tr><th>Member</th><th>Type</th>${rest ? html`<th>Location (HTTP)</th>` : ""}<th>Required</th><th>Default</th><th>Constraints</th><th>Description</th></tr></thead><tbody>
 ${[...shape.members.values()].map((m) => {
-      const b = bindings.get(m.name);
-      const where = b === undefined ? "" : b.location === "body" || b.location === "payload" || b.location === "responseCode" ? BINDING_LABELS[b.location] : `${BINDING_LABELS[b.location]} ${b.name}`;
-      return html`<tr><td><code>${m.name}</code></td><td>${this.typeLink(m.target)}</td>${rest ? html`<td>${where}</td>` : ""}<td>${isRequired(m) ? html`<span class="req">required</span>` : ""}</td><td>${defaultOf(m)}</td><td>${constraintsOf(this.model, m)}</td><td>${docHtml(getDocumentation(m) ?? getDocumentation(this.model.getShape(m.target) ?? m))}</td></tr>`;
-    })}
+  const b = bindings.get(m.name);
+  const where =
+    b === undefined
+      ? ""
+      : b.location === "body" || b.location === "payload" || b.location === "responseCode"
+        ? BINDING_LABELS[b.location]
+        : `${BINDING_LABELS[b.location]} ${b.name}`;
+  return html`<tr><td><code>${m.name}</code></td><td>${this.typeLink(m.target)}</td>${rest ? html`<td>${where}</td>` : ""}<td>${isRequired(m) ? html`<span class="req">required</span>` : ""}</td><td>${defaultOf(m)}</td><td>${constraintsOf(this.model, m)}</td><td>${docHtml(getDocumentation(m) ?? getDocumentation(this.model.getShape(m.target) ?? m))}</td></tr>`;
+})}
 </tbody></table></div>`;
   }
 
   private shapePage(shape: Shape, path: string): SiteFile {
     const name = nameOf(shape.id);
     const users = [...(this.usedBy.get(shape.id) ?? [])].sort(([, a], [, b]) => a.localeCompare(b));
-    const enumRows = shape.type === "enum" || shape.type === "intEnum"
-      ? html`<h2>Values</h2><div class="table-wrap"><table><thead><tr><th>Name</th><th>Value</th><th>Description</th></tr></thead><tbody>${[...shape.members.values()].map((m) => html`<tr><td><code>${m.name}</code></td><td><code>${JSON.stringify(getEnumValue(m) ?? m.name)}</code></td><td>${docHtml(getDocumentation(m))}</td></tr>`)}</tbody></table></div>`
-      : html``;
-    const membersRows = shape.type === "structure" || shape.type === "union"
-      ? html`<h2>Members</h2>${this.memberTable(shape.id, false)}`
-      : shape.type === "list" || shape.type === "set" || shape.type === "map"
-        ? html`<h2>Members</h2>${this.memberTable(shape.id, false)}`
+    const enumRows =
+      shape.type === "enum" || shape.type === "intEnum"
+        ? html`<h2>Values</h2><div class="table-wrap"><table><thead><tr><th>Name</th><th>Value</th><th>Description</th></tr></thead><tbody>${[...shape.members.values()].map((m) => html`<tr><td><code>${m.name}</code></td><td><code>${JSON.stringify(getEnumValue(m) ?? m.name)}</code></td><td>${docHtml(getDocumentation(m))}</td></tr>`)}</tbody></table></div>`
         : html``;
+    const membersRows =
+      shape.type === "structure" || shape.type === "union"
+        ? html`<h2>Members</h2>${this.memberTable(shape.id, false)}`
+        : shape.type === "list" || shape.type === "set" || shape.type === "map"
+          ? html`<h2>Members</h2>${this.memberTable(shape.id, false)}`
+          : html``;
     const own = constraintsOf(this.model, shape);
     const body = html`<h1>${name}</h1>
 <p class="meta">${describeType(shape)} · <code>${shape.id}</code>${getErrorKind(shape) ? html` · ${getErrorKind(shape)} error${getHttpError(shape) !== undefined ? ` (HTTP ${getHttpError(shape)})` : ""}` : ""}</p>

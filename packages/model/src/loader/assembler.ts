@@ -232,7 +232,13 @@ class Assembler {
     const b = this.canonical(draft, file);
     const where = `${formatLocation(existing.draft.location)} and ${formatLocation(draft.location)}`;
     if (nodeEquals(a, b)) {
-      this.emit("NOTE", "Model.IgnoredDuplicateDefinition", `Ignoring duplicate but equivalent shape definition: ${draft.id} defined at ${where}`, draft.id, draft.location);
+      this.emit(
+        "NOTE",
+        "Model.IgnoredDuplicateDefinition",
+        `Ignoring duplicate but equivalent shape definition: ${draft.id} defined at ${where}`,
+        draft.id,
+        draft.location,
+      );
     } else {
       this.emit("ERROR", "Model", `Conflicting shape definition for \`${draft.id}\` found at ${where}`, draft.id, draft.location);
     }
@@ -242,8 +248,7 @@ class Assembler {
   private canonical(d: ShapeDraft, file: FileDraft): NodeValue {
     const r = (ref: RefDraft | undefined): NodeValue => (ref ? (this.resolve(ref.text, file.context) ?? ref.text) : null);
     const rs = (refs: readonly RefDraft[] | undefined): NodeValue => (refs ? refs.map(r) : null);
-    const rm = (m: Record<string, RefDraft> | undefined): NodeValue =>
-      m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)])) : null;
+    const rm = (m: Record<string, RefDraft> | undefined): NodeValue => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)])) : null);
     const traits = (ts: readonly TraitDraft[]): NodeValue =>
       Object.fromEntries(ts.map((t) => [this.resolve(t.name.text, file.context) ?? t.name.text, this.quietNode(t.value, file.context)]));
     return {
@@ -253,10 +258,20 @@ class Assembler {
       members: d.members.map((m) => ({ name: m.name, target: r(m.target), traits: traits(m.traits) })),
       version: d.version ?? null,
       rename: d.rename ?? null,
-      operations: rs(d.operations), resources: rs(d.resources), errors: rs(d.errors),
-      identifiers: rm(d.identifiers), properties: rm(d.properties),
-      create: r(d.create), put: r(d.put), read: r(d.read), update: r(d.update), delete: r(d.delete), list: r(d.list),
-      collectionOperations: rs(d.collectionOperations), input: r(d.input), output: r(d.output),
+      operations: rs(d.operations),
+      resources: rs(d.resources),
+      errors: rs(d.errors),
+      identifiers: rm(d.identifiers),
+      properties: rm(d.properties),
+      create: r(d.create),
+      put: r(d.put),
+      read: r(d.read),
+      update: r(d.update),
+      delete: r(d.delete),
+      list: r(d.list),
+      collectionOperations: rs(d.collectionOperations),
+      input: r(d.input),
+      output: r(d.output),
     };
   }
 
@@ -362,13 +377,31 @@ class Assembler {
     }
     const isMixin = d.traits.some((t) => this.resolve(t.name.text, file.context) === MIXIN);
     if (v1 && (isMixin || d.mixins.length > 0)) {
-      this.emit("ERROR", "Model", `Mixins can only be used in Smithy 2.0 or later. Attempted to apply a @mixin trait to \`${id}\` in a model file using version \`${file.version}\`.`, id, d.location);
+      this.emit(
+        "ERROR",
+        "Model",
+        `Mixins can only be used in Smithy 2.0 or later. Attempted to apply a @mixin trait to \`${id}\` in a model file using version \`${file.version}\`.`,
+        id,
+        d.location,
+      );
     }
     if (isMixin && d.type === "operation" && (d.input || d.output)) {
-      this.emit("ERROR", "Model", `Operation shapes with the mixin trait MUST target \`smithy.api#Unit\` for their input and output. Operation mixin shape \`${id}\` defines one or both of these properties.`, id, d.location);
+      this.emit(
+        "ERROR",
+        "Model",
+        `Operation shapes with the mixin trait MUST target \`smithy.api#Unit\` for their input and output. Operation mixin shape \`${id}\` defines one or both of these properties.`,
+        id,
+        d.location,
+      );
     }
     if (isMixin && d.type === "resource" && Object.keys({ ...d.properties, ...d.identifiers }).length) {
-      this.emit("ERROR", "Model", `Resource shapes with the mixin trait may not define any properties. Resource mixin shape \`${id}\` defines one or more properties.`, id, d.location);
+      this.emit(
+        "ERROR",
+        "Model",
+        `Resource shapes with the mixin trait may not define any properties. Resource mixin shape \`${id}\` defines one or more properties.`,
+        id,
+        d.location,
+      );
     }
     if (v1) {
       for (const m of d.members) {
@@ -389,7 +422,13 @@ class Assembler {
       return undefined;
     }
     if (def.draft.type !== "resource") {
-      this.emit("ERROR", "Model", `The target of the \`for\` production must be a resource shape, but found a ${def.draft.type} shape: ${id}`, owner, ref.location);
+      this.emit(
+        "ERROR",
+        "Model",
+        `The target of the \`for\` production must be a resource shape, but found a ${def.draft.type} shape: ${id}`,
+        owner,
+        ref.location,
+      );
       return undefined;
     }
     const out = new Map<string, string>();
@@ -599,8 +638,15 @@ class Assembler {
         }
         const traits = new Map(prior ? [...prior.traits, ...this.effectiveTraits(m)] : this.effectiveTraits(m));
         inheritedMembers.set(m.name, {
-          type: "member", id: `${shape.id}$${m.name}`, name: m.name, container: shape.id, target: m.target,
-          traits, location: m.location, mixinMember: m.mixinMember ?? m.id, inheritedTraits: new Set(traits.keys()),
+          type: "member",
+          id: `${shape.id}$${m.name}`,
+          name: m.name,
+          container: shape.id,
+          target: m.target,
+          traits,
+          location: m.location,
+          mixinMember: m.mixinMember ?? m.id,
+          inheritedTraits: new Set(traits.keys()),
         });
       }
     }
@@ -763,7 +809,13 @@ class Assembler {
     const def = this.shapes.get(p.id);
     if (!def || !(def.traits.has(TRAIT) || this.pendingHas(p.id, TRAIT))) {
       if (def) {
-        this.emit("ERROR", "Model", `Shape \`${p.id}\` cannot be applied as a trait. If this is a custom trait, please add \`@trait\` to this shape.`, p.id, p.location);
+        this.emit(
+          "ERROR",
+          "Model",
+          `Shape \`${p.id}\` cannot be applied as a trait. If this is a custom trait, please add \`@trait\` to this shape.`,
+          p.id,
+          p.location,
+        );
         return undefined;
       }
       const message = `Unable to resolve trait \`${p.id}\`. If this is a custom trait, then it must be defined before it can be used in a model.`;
@@ -816,7 +868,13 @@ class Assembler {
 
   private checkEnum(shape: Shape): void {
     if (shape.members.size === 0) {
-      this.emit("ERROR", "Model", shape.type === "enum" ? "enum must have at least one entry" : "intEnum shapes must have at least one member", shape.id, shape.location);
+      this.emit(
+        "ERROR",
+        "Model",
+        shape.type === "enum" ? "enum must have at least one entry" : "intEnum shapes must have at least one member",
+        shape.id,
+        shape.location,
+      );
     }
     for (const m of shape.members.values()) {
       const value = m.traits.get(ENUM_VALUE);
@@ -858,8 +916,6 @@ class Assembler {
       }
     }
   }
-
-
 }
 
 function isListLike(type: string): boolean {
@@ -905,4 +961,3 @@ export function assemble(
 ): AssembleResult {
   return new Assembler(files, options, preludeFile, builtinFiles).run();
 }
-

@@ -46,7 +46,10 @@ describe("parseIdl: file structure", () => {
     const d = parseIdl('$version: "2"\nnamespace a.b\nuse x.y#Z\nuse smithy.api#String\n', "f");
     expect(d.version).toBe("2.0");
     expect(d.context?.namespace).toBe("a.b");
-    expect([...(d.context?.uses ?? [])]).toEqual([["Z", "x.y#Z"], ["String", "smithy.api#String"]]);
+    expect([...(d.context?.uses ?? [])]).toEqual([
+      ["Z", "x.y#Z"],
+      ["String", "smithy.api#String"],
+    ]);
     expect(d.events).toEqual([]);
   });
 
@@ -76,10 +79,7 @@ describe("parseIdl: file structure", () => {
   });
 
   it("parses metadata of every node kind", () => {
-    const d = parseIdl(
-      'metadata a = "s"\nmetadata "b" = 1.5\nmetadata c = [true, false, null]\nmetadata d = {k: -2, "q": Foo}\n',
-      "f",
-    );
+    const d = parseIdl('metadata a = "s"\nmetadata "b" = 1.5\nmetadata c = [true, false, null]\nmetadata d = {k: -2, "q": Foo}\n', "f");
     expect(d.metadata.map((m) => [m.key, plain(m.value)])).toEqual([
       ["a", "s"],
       ["b", 1.5],
@@ -111,11 +111,14 @@ describe("parseIdl: shapes", () => {
     const s = shape(d, "S");
     expect(s.location).toEqual({ file: "test.smithy", line: 4, column: 1 });
     expect(s.traits[0]!.location).toEqual({ file: "test.smithy", line: 3, column: 1 });
-    expect(s.members.map((m) => [m.name, m.location.line, m.location.column])).toEqual([["a", 6, 5], ["b", 7, 5]]);
+    expect(s.members.map((m) => [m.name, m.location.line, m.location.column])).toEqual([
+      ["a", 6, 5],
+      ["b", 7, 5],
+    ]);
   });
 
   it("parses structure members, targets, defaults and elision", () => {
-    const d = parse("structure S with [M1, M2] {\n  a: String = \"x\",\n  b: smithy.api#Integer = 1\n  $c\n  d: Foo$bar\n}\n");
+    const d = parse('structure S with [M1, M2] {\n  a: String = "x",\n  b: smithy.api#Integer = 1\n  $c\n  d: Foo$bar\n}\n');
     const s = shape(d, "S");
     expect(s.mixins.map((m) => m.text)).toEqual(["M1", "M2"]);
     expect(s.members.map((m) => [m.name, m.target?.text, m.elided, traitMap(m.traits)])).toEqual([
@@ -156,9 +159,7 @@ describe("parseIdl: shapes", () => {
   });
 
   it("parses a service body into typed fields", () => {
-    const d = parse(
-      'service S {\n  version: "2020-01-01"\n  operations: [A, b.c#B]\n  resources: ["R"]\n  errors: [E]\n  rename: {"x.y#Foo": "Bar"}\n}\n',
-    );
+    const d = parse('service S {\n  version: "2020-01-01"\n  operations: [A, b.c#B]\n  resources: ["R"]\n  errors: [E]\n  rename: {"x.y#Foo": "Bar"}\n}\n');
     const s = shape(d, "S");
     expect(s.version).toBe("2020-01-01");
     expect(s.operations?.map((r) => r.text)).toEqual(["A", "b.c#B"]);
@@ -286,23 +287,51 @@ describe("parseIdl: syntax errors", () => {
     ["unknown shape type", "namespace a\nfoo Bar\n", "Syntax error at line 2, column 1: Unknown shape type: foo"],
     ["missing space after shape type", "namespace a\nstring\n", "Syntax error at line 2, column 7: Expected SPACE(' ') but found NEWLINE('\n')"],
     ["missing brace", "namespace a\nstructure A {\n", "Syntax error at line 3, column 1: Expected RBRACE('}') but found EOF"],
-    ["unclosed node list", "namespace a\n@foo([\n", "Syntax error at line 3, column 1: Expected one of STRING('\"'), TEXT_BLOCK('\"\"\"'), NUMBER, IDENTIFIER, LBRACE('{'), LBRACKET('['); but found EOF"],
-    ["bad trait body", "namespace a\n@foo(.1)\nstring S\n", "Syntax error at line 2, column 6: Expected one of LBRACE('{'), LBRACKET('['), TEXT_BLOCK('\"\"\"'), STRING('\"'), NUMBER, IDENTIFIER; but found DOT('.')"],
-    ["statement on the same line", "namespace a\nstring A string B\n", "Syntax error at line 2, column 10: Expected a line break, but found IDENTIFIER('string')"],
+    [
+      "unclosed node list",
+      "namespace a\n@foo([\n",
+      "Syntax error at line 3, column 1: Expected one of STRING('\"'), TEXT_BLOCK('\"\"\"'), NUMBER, IDENTIFIER, LBRACE('{'), LBRACKET('['); but found EOF",
+    ],
+    [
+      "bad trait body",
+      "namespace a\n@foo(.1)\nstring S\n",
+      "Syntax error at line 2, column 6: Expected one of LBRACE('{'), LBRACKET('['), TEXT_BLOCK('\"\"\"'), STRING('\"'), NUMBER, IDENTIFIER; but found DOT('.')",
+    ],
+    [
+      "statement on the same line",
+      "namespace a\nstring A string B\n",
+      "Syntax error at line 2, column 10: Expected a line break, but found IDENTIFIER('string')",
+    ],
     ["duplicate member", "namespace a\nstructure S {\n a: String\n a: String\n}\n", "Syntax error at line 4, column 2: Duplicate member of `a#S`: 'a'"],
-    ["duplicate object key", 'namespace a\n@foo({a: 1, a: 2})\nstring S\n', "Duplicate member: 'a'"],
+    ["duplicate object key", "namespace a\n@foo({a: 1, a: 2})\nstring S\n", "Duplicate member: 'a'"],
     ["duplicate trait key", "namespace a\n@foo(a: 1, a: 2)\nstring S\n", "Duplicate member of trait: 'a'"],
     ["duplicate control statement", '$version: "2.0"\n$version: "2.0"\n', "Syntax error at line 2, column 11: Duplicate control statement `version`"],
     ["unsupported version", '$version: "3"\n', "Syntax error at line 1, column 14: Unsupported Smithy version number: 3"],
     ["non-string version", "$version: 2\n", "The $version control statement must have a string value, but found 2"],
-    ["mixins in 1.0", "namespace a\nstructure A with [B] {}\n", "Syntax error at line 2, column 13: Mixins can only be used with Smithy version 2 or later. Attempted to use mixins with version `1.0`."],
-    ["default in 1.0", "namespace a\nstructure A { b: String = \"\" }\n", "Syntax error at line 2, column 25: @default assignment is only supported in IDL version 2 or later"],
-    ["inline IO in 1.0", "namespace a\noperation O { input := {} }\n", "Syntax error at line 2, column 23: Inlined operation inputs and outputs can only be used with Smithy version 2 or later. Attempted to use inlined IO with version `1.0`."],
+    [
+      "mixins in 1.0",
+      "namespace a\nstructure A with [B] {}\n",
+      "Syntax error at line 2, column 13: Mixins can only be used with Smithy version 2 or later. Attempted to use mixins with version `1.0`.",
+    ],
+    [
+      "default in 1.0",
+      'namespace a\nstructure A { b: String = "" }\n',
+      "Syntax error at line 2, column 25: @default assignment is only supported in IDL version 2 or later",
+    ],
+    [
+      "inline IO in 1.0",
+      "namespace a\noperation O { input := {} }\n",
+      "Syntax error at line 2, column 23: Inlined operation inputs and outputs can only be used with Smithy version 2 or later. Attempted to use inlined IO with version `1.0`.",
+    ],
     ["unknown operation property", V2 + "operation O { foo: Bar }\n", "Syntax error at line 3, column 18: Unknown property foo for smithy.example#O"],
     ["use of a member", "namespace a\nuse b#C$d\n", "Use statements cannot use members"],
     ["conflicting use", "namespace a\nuse b#C\nuse d#C\n", "Cannot use name `d#C` because it conflicts with `b#C`"],
     ["shape conflicting with use", "namespace a\nuse b#C\nstring C\n", "Shape name `C` conflicts with imported shape `b#C`"],
-    ["invalid escape", 'namespace a\n@foo("\\q")\nstring S\n', "Syntax error at line 2, column 6: Error parsing quoted string: Invalid escape found in string: `\\q`"],
+    [
+      "invalid escape",
+      'namespace a\n@foo("\\q")\nstring S\n',
+      "Syntax error at line 2, column 6: Error parsing quoted string: Invalid escape found in string: `\\q`",
+    ],
     ["unexpected character", "namespace a\n%\n", "Syntax error at line 2, column 1: Unexpected character: '%'"],
     ["walrus outside operations", V2 + "structure S { a := {} }\n", "Syntax error at line 3, column 17: Expected COLON(':') but found WALRUS(':=')"],
   ])("%s", (_name, text, message) => {
@@ -358,7 +387,9 @@ describe("parseIdl: robustness", () => {
   });
 
   it("never throws on arbitrary prefixes of a valid model", () => {
-    const model = V2 + 'use a.b#C\n/// Doc\n@length(min: 1)\nstructure S with [M] {\n  @required\n  a: String = "x"\n  $b\n}\noperation O {\n  input := { c: C }\n  errors: [E]\n}\nenum E { A = "a"\n B }\napply S @tags(["t"])\n';
+    const model =
+      V2 +
+      'use a.b#C\n/// Doc\n@length(min: 1)\nstructure S with [M] {\n  @required\n  a: String = "x"\n  $b\n}\noperation O {\n  input := { c: C }\n  errors: [E]\n}\nenum E { A = "a"\n B }\napply S @tags(["t"])\n';
     for (let i = 0; i <= model.length; i++) {
       expect(() => parseIdl(model.slice(0, i), "f")).not.toThrow();
     }
@@ -419,7 +450,12 @@ describe.skipIf(!hasCorpus)("parseIdl: conformance corpus", () => {
     let lineColumn = 0;
     for (const f of files) {
       const text = readFileSync(f, "utf8");
-      const expected = normalize(text.slice(0, text.indexOf("\n")).replace(/^\/\/\s?/, "").trim());
+      const expected = normalize(
+        text
+          .slice(0, text.indexOf("\n"))
+          .replace(/^\/\/\s?/, "")
+          .trim(),
+      );
       const actual = errors(parseIdl(text, f)).map((e) => normalize(render(e)));
       if (actual.length > 0) rejected++;
       if (actual.some((a) => a.includes(expected))) exact++;

@@ -32,15 +32,36 @@ export const MAX_NESTING_LEVEL = 64;
 const BAD_DOC_COMMENT = "Model.BadDocumentationComment";
 
 const SIMPLE_TYPES = new Set([
-  "blob", "boolean", "string", "byte", "short", "integer", "long", "float", "double", "bigInteger",
-  "bigDecimal", "timestamp", "document",
+  "blob",
+  "boolean",
+  "string",
+  "byte",
+  "short",
+  "integer",
+  "long",
+  "float",
+  "double",
+  "bigInteger",
+  "bigDecimal",
+  "timestamp",
+  "document",
 ]);
 const AGGREGATE_TYPES = new Set(["list", "set", "map", "structure", "union"]);
 
 const SERVICE_PROPERTIES = ["type", "version", "operations", "resources", "rename", "errors"];
 const RESOURCE_PROPERTIES = [
-  "type", "create", "read", "update", "delete", "list", "identifiers", "resources", "operations", "put",
-  "properties", "collectionOperations",
+  "type",
+  "create",
+  "read",
+  "update",
+  "delete",
+  "list",
+  "identifiers",
+  "resources",
+  "operations",
+  "put",
+  "properties",
+  "collectionOperations",
 ];
 
 /** Parsing stops by throwing this; {@link parseIdl} turns it into the ERROR event. */
@@ -256,11 +277,7 @@ class IdlParser {
   }
 
   private warn(message: string, location: SourceLocation, id = "Model", shapeId?: string): void {
-    this.events.push(
-      shapeId
-        ? { severity: "WARNING", id, message, shapeId, location }
-        : { severity: "WARNING", id, message, location },
-    );
+    this.events.push(shapeId ? { severity: "WARNING", id, message, shapeId, location } : { severity: "WARNING", id, message, location });
   }
 
   private badDocComment(docs: Docs): void {
@@ -338,11 +355,7 @@ class IdlParser {
 
   private onVersion(value: NodeDraft, location: SourceLocation): void {
     if (typeof value !== "string") {
-      throw this.fail(
-        `The $version control statement must have a string value, but found ${printJson(value)}`,
-        undefined,
-        location,
-      );
+      throw this.fail(`The $version control statement must have a string value, but found ${printJson(value)}`, undefined, location);
     }
     if (value === "1" || value === "1.0") this.version = "1.0";
     else if (value === "2" || value === "2.0") this.version = "2.0";
@@ -351,8 +364,7 @@ class IdlParser {
 
   private controlString(key: string, value: NodeDraft, location: SourceLocation): string {
     if (typeof value !== "string") {
-      throw this.fail(`Expected a string value for the \`${key}\` control statement, but found ${printJson(value)}`,
-        undefined, location);
+      throw this.fail(`Expected a string value for the \`${key}\` control statement, but found ${printJson(value)}`, undefined, location);
     }
     return value;
   }
@@ -537,11 +549,7 @@ class IdlParser {
     if (!this.tok.isLexeme("with")) return;
     this.expect(Tok.IDENTIFIER);
     if (this.version === "1.0") {
-      throw this.syntax(
-        "Mixins can only be used with Smithy version 2 or later. " +
-          `Attempted to use mixins with version \`${this.version}\`.`,
-        shape.id,
-      );
+      throw this.syntax("Mixins can only be used with Smithy version 2 or later. " + `Attempted to use mixins with version \`${this.version}\`.`, shape.id);
     }
     this.next();
     this.skipWsAndDocs();
@@ -719,8 +727,7 @@ class IdlParser {
     if (props !== undefined) {
       if (this.version === "1.0") {
         throw this.syntax(
-          "Resource properties can only be used with Smithy version 2 or later. " +
-            `Attempted to use resource properties with version \`${this.version}\`.`,
+          "Resource properties can only be used with Smithy version 2 or later. " + `Attempted to use resource properties with version \`${this.version}\`.`,
           shape.id,
         );
       }
@@ -827,7 +834,11 @@ class IdlParser {
   private warnAdditionalProperties(body: Map<string, NodeDraft>, shapeId: string, allowed: string[]): void {
     const extra = [...body.keys()].filter((k) => !allowed.includes(k));
     if (extra.length === 0) return;
-    const ticked = (xs: string[]): string => [...xs].sort().map((x) => `\`${x}\``).join(", ");
+    const ticked = (xs: string[]): string =>
+      [...xs]
+        .sort()
+        .map((x) => `\`${x}\``)
+        .join(", ");
     this.warn(
       `Expected an object with possible properties of ${ticked(allowed)}, but found additional properties: ${ticked(extra)}`,
       this.loc(),
@@ -1111,13 +1122,7 @@ function identifierNode(text: string, location: SourceLocation): NodeDraft {
 }
 
 function isPlainObject(value: NodeDraft): value is { [key: string]: NodeDraft } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof SyntacticShapeId) &&
-    !(value instanceof LocatedString)
-  );
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof SyntacticShapeId) && !(value instanceof LocatedString);
 }
 
 function asRef(value: NodeDraft): RefDraft | undefined {

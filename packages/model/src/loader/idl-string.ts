@@ -29,10 +29,10 @@ export function decodeIdlString(raw: string, textBlock: boolean): string {
       break;
     }
   }
-  return needsScan ? unescape(text, textBlock) : text;
+  return needsScan ? unescapeIdl(text, textBlock) : text;
 }
 
-function unescape(text: string, textBlock: boolean): string {
+function unescapeIdl(text: string, textBlock: boolean): string {
   let out = "";
   let mark = 0;
   const n = text.length;
@@ -55,15 +55,32 @@ function unescape(text: string, textBlock: boolean): string {
     const e = text.charCodeAt(i + 1);
     i += 2;
     switch (e) {
-      case 0x22: out += '"'; break;
-      case 0x5c: out += "\\"; break;
-      case 0x2f: out += "/"; break;
-      case 0x62: out += "\b"; break;
-      case 0x66: out += "\f"; break;
-      case 0x6e: out += "\n"; break;
-      case 0x72: out += "\r"; break;
-      case 0x74: out += "\t"; break;
-      case 0x0a: break; // An escaped line break continues the string on the next line.
+      case 0x22:
+        out += '"';
+        break;
+      case 0x5c:
+        out += "\\";
+        break;
+      case 0x2f:
+        out += "/";
+        break;
+      case 0x62:
+        out += "\b";
+        break;
+      case 0x66:
+        out += "\f";
+        break;
+      case 0x6e:
+        out += "\n";
+        break;
+      case 0x72:
+        out += "\r";
+        break;
+      case 0x74:
+        out += "\t";
+        break;
+      case 0x0a:
+        break; // An escaped line break continues the string on the next line.
       case 0x75: {
         let value = 0;
         for (let k = 0; k < 4; k++) {
@@ -92,16 +109,7 @@ function unescape(text: string, textBlock: boolean): string {
 
 /** Characters allowed unescaped (the QuotedChar production); `"` only in text blocks. */
 function isValidNormalCharacter(c: number, textBlock: boolean): boolean {
-  return (
-    c === 0x09 ||
-    c === 0x0a ||
-    c === 0x0d ||
-    c === 0x20 ||
-    c === 0x21 ||
-    (textBlock && c === 0x22) ||
-    (c >= 0x23 && c <= 0x5b) ||
-    c >= 0x5d
-  );
+  return c === 0x09 || c === 0x0a || c === 0x0d || c === 0x20 || c === 0x21 || (textBlock && c === 0x22) || (c >= 0x23 && c <= 0x5b) || c >= 0x5d;
 }
 
 /** CR and CRLF become LF so strings are identical across platforms. */

@@ -21,7 +21,11 @@ function first(text: string): IdlTokenizer {
 
 describe("IdlTokenizer", () => {
   it.each<[string, string, string[]]>([
-    ["punctuation", "@$.{}[]()#=,", ["AT:@", "DOLLAR:$", "DOT:.", "LBRACE:{", "RBRACE:}", "LBRACKET:[", "RBRACKET:]", "LPAREN:(", "RPAREN:)", "POUND:#", "EQUAL:=", "COMMA:,"]],
+    [
+      "punctuation",
+      "@$.{}[]()#=,",
+      ["AT:@", "DOLLAR:$", "DOT:.", "LBRACE:{", "RBRACE:}", "LBRACKET:[", "RBRACKET:]", "LPAREN:(", "RPAREN:)", "POUND:#", "EQUAL:=", "COMMA:,"],
+    ],
     ["colon and walrus", ": :=", ["COLON::", "SPACE: ", "WALRUS::="]],
     ["spaces and tabs merge", " \t x", ["SPACE: \t ", "IDENTIFIER:x"]],
     ["CRLF is one newline", "a\r\nb", ["IDENTIFIER:a", "NEWLINE:\r\n", "IDENTIFIER:b"]],

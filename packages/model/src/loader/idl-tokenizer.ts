@@ -45,15 +45,58 @@ export type TokenType = (typeof Tok)[keyof typeof Tok];
 
 /** Token names as upstream Smithy prints them in error messages. */
 export const TOKEN_NAMES: readonly string[] = [
-  "SPACE", "NEWLINE", "COMMA", "COMMENT", "DOC_COMMENT", "AT", "STRING", "TEXT_BLOCK", "COLON", "WALRUS",
-  "IDENTIFIER", "DOT", "POUND", "DOLLAR", "NUMBER", "LBRACE", "RBRACE", "LBRACKET", "RBRACKET", "LPAREN",
-  "RPAREN", "EQUAL", "EOF", "ERROR",
+  "SPACE",
+  "NEWLINE",
+  "COMMA",
+  "COMMENT",
+  "DOC_COMMENT",
+  "AT",
+  "STRING",
+  "TEXT_BLOCK",
+  "COLON",
+  "WALRUS",
+  "IDENTIFIER",
+  "DOT",
+  "POUND",
+  "DOLLAR",
+  "NUMBER",
+  "LBRACE",
+  "RBRACE",
+  "LBRACKET",
+  "RBRACKET",
+  "LPAREN",
+  "RPAREN",
+  "EQUAL",
+  "EOF",
+  "ERROR",
 ];
 
 /** The example lexeme of each kind, used for "Expected X" messages (e.g. `LBRACE('{')`). */
 const EXAMPLE_LEXEMES: readonly string[] = [
-  " ", "\\n", ",", "//", "///", "@", '"', '"""', ":", ":=", "", ".", "#", "$", "", "{", "}", "[", "]", "(",
-  ")", "=", "", "",
+  " ",
+  "\\n",
+  ",",
+  "//",
+  "///",
+  "@",
+  '"',
+  '"""',
+  ":",
+  ":=",
+  "",
+  ".",
+  "#",
+  "$",
+  "",
+  "{",
+  "}",
+  "[",
+  "]",
+  "(",
+  ")",
+  "=",
+  "",
+  "",
 ];
 
 /** Whitespace tokens: may be skipped between most grammar elements. DOC_COMMENT is not one. */
@@ -79,10 +122,10 @@ function describeChar(cp: number): string {
  * puts raw NULs and the like into messages.
  */
 function escapeControls(s: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the control characters it escapes
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)
-    // eslint-disable-next-line no-control-regex
-    ? s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => describeChar(c.charCodeAt(0)))
+    ? // biome-ignore lint/suspicious/noControlCharactersInRegex: the same characters
+      s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => describeChar(c.charCodeAt(0)))
     : s;
 }
 
@@ -166,7 +209,8 @@ export class IdlTokenizer {
     const c = text.charCodeAt(start);
     switch (c) {
       case 0x20: // space
-      case 0x09: { // tab
+      case 0x09: {
+        // tab
         let i = start + 1;
         while (i < this.length) {
           const d = text.charCodeAt(i);
@@ -183,24 +227,36 @@ export class IdlTokenizer {
         this.newlineAt(e);
         return this.finish(Tok.NEWLINE, e);
       }
-      case 0x2c: return this.finish(Tok.COMMA, start + 1);
-      case 0x40: return this.finish(Tok.AT, start + 1);
-      case 0x24: return this.finish(Tok.DOLLAR, start + 1);
-      case 0x2e: return this.finish(Tok.DOT, start + 1);
-      case 0x7b: return this.finish(Tok.LBRACE, start + 1);
-      case 0x7d: return this.finish(Tok.RBRACE, start + 1);
-      case 0x5b: return this.finish(Tok.LBRACKET, start + 1);
-      case 0x5d: return this.finish(Tok.RBRACKET, start + 1);
-      case 0x28: return this.finish(Tok.LPAREN, start + 1);
-      case 0x29: return this.finish(Tok.RPAREN, start + 1);
-      case 0x23: return this.finish(Tok.POUND, start + 1);
-      case 0x3d: return this.finish(Tok.EQUAL, start + 1);
+      case 0x2c:
+        return this.finish(Tok.COMMA, start + 1);
+      case 0x40:
+        return this.finish(Tok.AT, start + 1);
+      case 0x24:
+        return this.finish(Tok.DOLLAR, start + 1);
+      case 0x2e:
+        return this.finish(Tok.DOT, start + 1);
+      case 0x7b:
+        return this.finish(Tok.LBRACE, start + 1);
+      case 0x7d:
+        return this.finish(Tok.RBRACE, start + 1);
+      case 0x5b:
+        return this.finish(Tok.LBRACKET, start + 1);
+      case 0x5d:
+        return this.finish(Tok.RBRACKET, start + 1);
+      case 0x28:
+        return this.finish(Tok.LPAREN, start + 1);
+      case 0x29:
+        return this.finish(Tok.RPAREN, start + 1);
+      case 0x23:
+        return this.finish(Tok.POUND, start + 1);
+      case 0x3d:
+        return this.finish(Tok.EQUAL, start + 1);
       case 0x3a:
-        return text.charCodeAt(start + 1) === 0x3d
-          ? this.finish(Tok.WALRUS, start + 2)
-          : this.finish(Tok.COLON, start + 1);
-      case 0x22: return this.scanString(start);
-      case 0x2f: return this.scanComment(start);
+        return text.charCodeAt(start + 1) === 0x3d ? this.finish(Tok.WALRUS, start + 2) : this.finish(Tok.COLON, start + 1);
+      case 0x22:
+        return this.scanString(start);
+      case 0x2f:
+        return this.scanComment(start);
       default:
         if (c === 0x2d || isDigit(c)) return this.scanNumber(start);
         if (isAlpha(c) || c === 0x5f) return this.scanIdentifier(start);

@@ -31,8 +31,20 @@ const PROPS: Record<string, readonly string[]> = {
   aggregate: ["members", "mixins", "traits", "type"],
   service: ["errors", "mixins", "operations", "rename", "resources", "traits", "type", "version"],
   resource: [
-    "collectionOperations", "create", "delete", "identifiers", "list", "mixins", "operations",
-    "properties", "put", "read", "resources", "traits", "type", "update",
+    "collectionOperations",
+    "create",
+    "delete",
+    "identifiers",
+    "list",
+    "mixins",
+    "operations",
+    "properties",
+    "put",
+    "read",
+    "resources",
+    "traits",
+    "type",
+    "update",
   ],
   operation: ["errors", "input", "mixins", "output", "traits", "type"],
   apply: ["traits", "type"],
@@ -102,7 +114,9 @@ class JsonAstReader {
   }
 
   warnExtraProperties(obj: NodeObject, allowed: readonly string[], shapeId: string | undefined, loc: SourceLocation): void {
-    const extra = Object.keys(obj).filter((k) => !allowed.includes(k)).sort();
+    const extra = Object.keys(obj)
+      .filter((k) => !allowed.includes(k))
+      .sort();
     if (extra.length === 0) return;
     this.events.push({
       severity: "WARNING",
@@ -123,7 +137,11 @@ class JsonAstReader {
     const version = root.smithy;
     let versionText = "2.0";
     if (typeof version !== "string") {
-      this.error(version === undefined ? "Missing required `smithy` version property" : `Expected \`smithy\` to be a string; found ${nodeTypeName(version)}`, undefined, loc);
+      this.error(
+        version === undefined ? "Missing required `smithy` version property" : `Expected \`smithy\` to be a string; found ${nodeTypeName(version)}`,
+        undefined,
+        loc,
+      );
     } else if (!SUPPORTED_VERSIONS.has(version)) {
       this.error(`Unsupported Smithy version number: ${version}`, undefined, loc);
       return version;
@@ -150,7 +168,11 @@ class JsonAstReader {
   private ref(value: NodeValue | undefined, shapeId: string, what: string, loc: SourceLocation): RefDraft | undefined {
     if (value === undefined) return undefined;
     if (!isNodeObject(value)) {
-      this.error(what ? `Expected \`${what}\` to be an object; found ${nodeTypeName(value)}` : `Expected object, but found ${nodeTypeName(value)}.`, shapeId, loc);
+      this.error(
+        what ? `Expected \`${what}\` to be an object; found ${nodeTypeName(value)}` : `Expected object, but found ${nodeTypeName(value)}.`,
+        shapeId,
+        loc,
+      );
       return undefined;
     }
     const target = value.target;
@@ -415,7 +437,12 @@ function restoreAt(container: object, key: string | number, value: NodeValue): N
 export function parseJsonAst(text: string, file: string): FileDraft {
   const start: SourceLocation = { file, line: 1, column: 1 };
   const empty = (message: string): FileDraft => ({
-    file, version: "2.0", context: null, metadata: [], shapes: [], applies: [],
+    file,
+    version: "2.0",
+    context: null,
+    metadata: [],
+    shapes: [],
+    applies: [],
     events: [{ severity: "ERROR", id: "Model", message, location: start }],
   });
   const scan = scanJson(text, MAX_JSON_DEPTH);

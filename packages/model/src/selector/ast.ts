@@ -23,26 +23,10 @@ export type SelectorPathSegment =
     };
 
 /** Comparators usable in attribute and scoped attribute selectors. */
-export type SelectorComparator =
-  | "="
-  | "!="
-  | "^="
-  | "$="
-  | "*="
-  | "?="
-  | ">"
-  | ">="
-  | "<"
-  | "<="
-  | "{=}"
-  | "{!=}"
-  | "{<}"
-  | "{<<}";
+export type SelectorComparator = "=" | "!=" | "^=" | "$=" | "*=" | "?=" | ">" | ">=" | "<" | "<=" | "{=}" | "{!=}" | "{<}" | "{<<}";
 
 /** Every comparator, longest first (the order the parser tries them in). */
-export const SELECTOR_COMPARATORS: readonly SelectorComparator[] = [
-  "{!=}", "{<<}", "{=}", "{<}", "^=", "$=", "*=", "!=", "?=", ">=", "<=", "=", ">", "<",
-];
+export const SELECTOR_COMPARATORS: readonly SelectorComparator[] = ["{!=}", "{<<}", "{=}", "{<}", "^=", "$=", "*=", "!=", "?=", ">=", "<=", "=", ">", "<"];
 
 /** A value on either side of a scoped comparison: a literal or a `@{path}` context value. */
 export type SelectorScopedValue =

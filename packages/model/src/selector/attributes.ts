@@ -175,12 +175,7 @@ export function getProperty(v: AttributeValue | undefined, seg: SelectorPathSegm
 }
 
 /** Resolves a whole path. @internal */
-export function resolvePath(
-  start: AttributeValue,
-  path: readonly SelectorPathSegment[],
-  vars: Variables,
-  from = 0,
-): AttributeValue | undefined {
+export function resolvePath(start: AttributeValue, path: readonly SelectorPathSegment[], vars: Variables, from = 0): AttributeValue | undefined {
   let v: AttributeValue | undefined = start;
   for (let i = from; i < path.length && v !== undefined; i++) v = getProperty(v, path[i], vars);
   return v;

@@ -9,14 +9,7 @@
 import type { Model } from "../model.js";
 import { SIMPLE_TYPES } from "../shape.js";
 import type { SelectorComparator, SelectorExpression, SelectorPathSegment, SelectorScopedValue } from "./ast.js";
-import {
-  compareScalars,
-  compareValues,
-  isPresent,
-  nodeToString,
-  resolvePath,
-  type AttributeValue,
-} from "./attributes.js";
+import { compareScalars, compareValues, isPresent, nodeToString, resolvePath, type AttributeValue } from "./attributes.js";
 import { collectDirected, getNeighborIndex, type NeighborIndex, type SelectorShape } from "./neighbors.js";
 
 /** Evaluation state for one starting shape. @internal */
@@ -312,10 +305,7 @@ function usesVariables(exprs: readonly SelectorExpression[]): boolean {
       case "attribute":
         return pathUsesVar(e.path);
       case "scopedAttribute":
-        return (
-          pathUsesVar(e.scope) ||
-          e.assertions.some((a) => [a.left, ...a.right].some((v) => v.kind === "context" && pathUsesVar(v.path)))
-        );
+        return pathUsesVar(e.scope) || e.assertions.some((a) => [a.left, ...a.right].some((v) => v.kind === "context" && pathUsesVar(v.path)));
       case "function":
         return e.args.some(usesVariables);
       default:
@@ -465,13 +455,7 @@ export function selectAll(model: Model, steps: readonly Step[]): Set<SelectorSha
  * chain backwards through reverse edges. Only for chains where every step
  * is reversible (see {@link matchMode}). @internal
  */
-export function runBackward(
-  steps: readonly Step[],
-  i: number,
-  ctx: Context,
-  shape: SelectorShape,
-  done: Receiver,
-): boolean {
+export function runBackward(steps: readonly Step[], i: number, ctx: Context, shape: SelectorShape, done: Receiver): boolean {
   for (; i >= 0; i--) {
     const s = steps[i];
     const j = i - 1;
@@ -485,9 +469,7 @@ export function runBackward(
         return false;
       }
       case "directed":
-        return collectDirected(ctx.index, shape, s.types, s.forward ? "reverse" : "forward", (p) =>
-          runBackward(steps, j, ctx, p, done),
-        );
+        return collectDirected(ctx.index, shape, s.types, s.forward ? "reverse" : "forward", (p) => runBackward(steps, j, ctx, p, done));
       case "closure": {
         const visited = new Set<SelectorShape>([shape]);
         const stack: SelectorShape[] = [shape];

@@ -10,7 +10,10 @@ const get = (id: string) => {
 };
 const ids = (shapes: readonly { id: string }[]) => shapes.map((s) => s.id).sort();
 /** Forward relationships of a shape as "type -> id" strings. */
-const forward = (id: string) => getNeighborIndex(model).forward(get(id)).map((r) => `${r.type} -> ${r.shape.id}`);
+const forward = (id: string) =>
+  getNeighborIndex(model)
+    .forward(get(id))
+    .map((r) => `${r.type} -> ${r.shape.id}`);
 
 describe("forward relationships", () => {
   it.each([
@@ -26,13 +29,25 @@ describe("forward relationships", () => {
     [
       "ex#Thing",
       [
-        "identifier -> ex#Name", "property -> ex#Count", "resource -> ex#Part",
-        "put -> ex#PutThing", "operation -> ex#PutThing", "instanceOperation -> ex#PutThing",
-        "read -> ex#GetThing", "operation -> ex#GetThing", "instanceOperation -> ex#GetThing",
-        "delete -> ex#DeleteThing", "operation -> ex#DeleteThing", "instanceOperation -> ex#DeleteThing",
-        "list -> ex#ListThings", "operation -> ex#ListThings", "collectionOperation -> ex#ListThings",
-        "operation -> ex#TouchThing", "instanceOperation -> ex#TouchThing",
-        "operation -> ex#BatchThings", "collectionOperation -> ex#BatchThings",
+        "identifier -> ex#Name",
+        "property -> ex#Count",
+        "resource -> ex#Part",
+        "put -> ex#PutThing",
+        "operation -> ex#PutThing",
+        "instanceOperation -> ex#PutThing",
+        "read -> ex#GetThing",
+        "operation -> ex#GetThing",
+        "instanceOperation -> ex#GetThing",
+        "delete -> ex#DeleteThing",
+        "operation -> ex#DeleteThing",
+        "instanceOperation -> ex#DeleteThing",
+        "list -> ex#ListThings",
+        "operation -> ex#ListThings",
+        "collectionOperation -> ex#ListThings",
+        "operation -> ex#TouchThing",
+        "instanceOperation -> ex#TouchThing",
+        "operation -> ex#BatchThings",
+        "collectionOperation -> ex#BatchThings",
       ],
     ],
     ["ex#Name", []],
@@ -49,7 +64,11 @@ describe("forward relationships", () => {
 
 describe("directed and reverse neighbor helpers", () => {
   it.each([
-    ["ex#Thing", undefined, ["ex#Count", "ex#DeleteThing", "ex#GetThing", "ex#ListThings", "ex#Name", "ex#Part", "ex#PutThing", "ex#TouchThing", "ex#BatchThings"]],
+    [
+      "ex#Thing",
+      undefined,
+      ["ex#Count", "ex#DeleteThing", "ex#GetThing", "ex#ListThings", "ex#Name", "ex#Part", "ex#PutThing", "ex#TouchThing", "ex#BatchThings"],
+    ],
     ["ex#Thing", ["collectionOperation"], ["ex#BatchThings", "ex#ListThings"]],
     ["ex#Service", ["trait"], ["ex#restish"]],
     ["ex#GetPart", ["bound"], ["ex#Part"]],
@@ -60,7 +79,11 @@ describe("directed and reverse neighbor helpers", () => {
   });
 
   it.each([
-    ["ex#Name", undefined, ["ex#Base$id", "ex#Choice$name", "ex#Input$name", "ex#Names$member", "ex#OldSet$member", "ex#Part", "ex#Tags$key", "ex#Thing", "ex#WithMixin$id"]],
+    [
+      "ex#Name",
+      undefined,
+      ["ex#Base$id", "ex#Choice$name", "ex#Input$name", "ex#Names$member", "ex#OldSet$member", "ex#Part", "ex#Tags$key", "ex#Thing", "ex#WithMixin$id"],
+    ],
     ["ex#Name", ["identifier"], ["ex#Part", "ex#Thing"]],
     ["ex#Input", ["input"], ["ex#GetThing"]],
     ["ex#Input$name", undefined, ["ex#Input"]],

@@ -8,8 +8,22 @@ const prop = (name: string): SelectorPathSegment => ({ kind: "property", name, t
 describe("parseSelector builds the expression tree", () => {
   const cases: [string, SelectorExpression[]][] = [
     ["*", [{ kind: "shapeType", shapeType: "*" }]],
-    ["structure > member", [{ kind: "shapeType", shapeType: "structure" }, { kind: "neighbor", direction: "forward" }, { kind: "shapeType", shapeType: "member" }]],
-    ["string < member", [{ kind: "shapeType", shapeType: "string" }, { kind: "neighbor", direction: "reverse" }, { kind: "shapeType", shapeType: "member" }]],
+    [
+      "structure > member",
+      [
+        { kind: "shapeType", shapeType: "structure" },
+        { kind: "neighbor", direction: "forward" },
+        { kind: "shapeType", shapeType: "member" },
+      ],
+    ],
+    [
+      "string < member",
+      [
+        { kind: "shapeType", shapeType: "string" },
+        { kind: "neighbor", direction: "reverse" },
+        { kind: "shapeType", shapeType: "member" },
+      ],
+    ],
     ["-[input, output]->", [{ kind: "neighbor", direction: "forward", relationships: ["input", "output"] }]],
     ["<-[bound]-", [{ kind: "neighbor", direction: "reverse", relationships: ["bound"] }]],
     ["~>", [{ kind: "recursiveNeighbor" }]],
@@ -18,11 +32,11 @@ describe("parseSelector builds the expression tree", () => {
       "[trait|error = client, 'server' i]",
       [{ kind: "attribute", path: [prop("trait"), prop("error")], comparison: { comparator: "=", values: ["client", "server"], caseInsensitive: true } }],
     ],
+    ["[trait|enum|(values)|tags]", [{ kind: "attribute", path: [prop("trait"), prop("enum"), { kind: "function", name: "values" }, prop("tags")] }]],
     [
-      "[trait|enum|(values)|tags]",
-      [{ kind: "attribute", path: [prop("trait"), prop("enum"), { kind: "function", name: "values" }, prop("tags")] }],
+      "[id = foo.baz#Structure]",
+      [{ kind: "attribute", path: [prop("id")], comparison: { comparator: "=", values: ["foo.baz#Structure"], caseInsensitive: false } }],
     ],
-    ["[id = foo.baz#Structure]", [{ kind: "attribute", path: [prop("id")], comparison: { comparator: "=", values: ["foo.baz#Structure"], caseInsensitive: false } }]],
     [
       "[@trait|range: @{min} > @{max} && @{min} = 1 i]",
       [
@@ -41,13 +55,28 @@ describe("parseSelector builds the expression tree", () => {
       ":topdown(*, [trait|x])",
       [{ kind: "function", name: "topdown", args: [[{ kind: "shapeType", shapeType: "*" }], [{ kind: "attribute", path: [prop("trait"), prop("x")] }]] }],
     ],
-    ["$s(*) ${s}", [{ kind: "variableSet", name: "s", selector: [{ kind: "shapeType", shapeType: "*" }] }, { kind: "variableGet", name: "s" }]],
+    [
+      "$s(*) ${s}",
+      [
+        { kind: "variableSet", name: "s", selector: [{ kind: "shapeType", shapeType: "*" }] },
+        { kind: "variableGet", name: "s" },
+      ],
+    ],
     [
       "structure[trait|error]:test(> member)",
       [
         { kind: "shapeType", shapeType: "structure" },
         { kind: "attribute", path: [prop("trait"), prop("error")] },
-        { kind: "function", name: "test", args: [[{ kind: "neighbor", direction: "forward" }, { kind: "shapeType", shapeType: "member" }]] },
+        {
+          kind: "function",
+          name: "test",
+          args: [
+            [
+              { kind: "neighbor", direction: "forward" },
+              { kind: "shapeType", shapeType: "member" },
+            ],
+          ],
+        },
       ],
     ],
     [":whatever(string)", [{ kind: "function", name: "whatever", args: [[{ kind: "shapeType", shapeType: "string" }]] }]],

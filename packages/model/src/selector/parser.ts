@@ -10,9 +10,34 @@ import { SelectorSyntaxError } from "./selector-syntax-error.js";
 
 /** Shape type names accepted as selector expressions (besides `*`). */
 export const SELECTOR_SHAPE_TYPES: ReadonlySet<string> = new Set([
-  "blob", "boolean", "document", "string", "byte", "short", "integer", "long", "float", "double",
-  "bigInteger", "bigDecimal", "timestamp", "enum", "intEnum", "list", "set", "map", "structure",
-  "union", "member", "service", "operation", "resource", "number", "simpleType", "collection", "dataType",
+  "blob",
+  "boolean",
+  "document",
+  "string",
+  "byte",
+  "short",
+  "integer",
+  "long",
+  "float",
+  "double",
+  "bigInteger",
+  "bigDecimal",
+  "timestamp",
+  "enum",
+  "intEnum",
+  "list",
+  "set",
+  "map",
+  "structure",
+  "union",
+  "member",
+  "service",
+  "operation",
+  "resource",
+  "number",
+  "simpleType",
+  "collection",
+  "dataType",
 ]);
 
 /** Attribute names that may start an attribute path. */
@@ -33,8 +58,7 @@ const FUNCTION_ARITY: Readonly<Record<string, readonly [number, number]>> = {
 const isIdentStart = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
 const isIdentChar = (c: string): boolean => isIdentStart(c) || (c >= "0" && c <= "9");
 /** Characters of an unquoted attribute value: root shape ids, numbers, identifiers (member ids must be quoted). */
-const isBareValueChar = (c: string): boolean =>
-  isIdentChar(c) || c === "." || c === "#" || c === "-" || c === "+";
+const isBareValueChar = (c: string): boolean => isIdentChar(c) || c === "." || c === "#" || c === "-" || c === "+";
 
 /**
  * Parses selector text into its expressions. Throws {@link SelectorSyntaxError}.

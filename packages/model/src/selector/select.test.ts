@@ -18,8 +18,18 @@ const ex = (...names: string[]): string[] => names.map((n) => `ex#${n}`).sort();
 const OPERATIONS = ["GetThing", "PutThing", "DeleteThing", "ListThings", "TouchThing", "BatchThings", "GetPart", "Ping"];
 const SIMPLE = ["Name", "Count", "BadRange", "Ratio", "Data", "When", "Doc", "Flag", "Color", "Level", "Legacy"];
 const STRUCTURE_MEMBERS = [
-  "Base$id", "WithMixin$id", "WithMixin$when", "Input$name", "Input$data", "Input$count", "Input$legacy",
-  "Output$names", "Output$ratio", "NotFound$message", "Unused$flag", "Unused$doc",
+  "Base$id",
+  "WithMixin$id",
+  "WithMixin$when",
+  "Input$name",
+  "Input$data",
+  "Input$count",
+  "Input$legacy",
+  "Output$names",
+  "Output$ratio",
+  "NotFound$message",
+  "Unused$flag",
+  "Unused$doc",
 ];
 
 interface Case {
@@ -43,7 +53,22 @@ const shapeTypeCases: Case[] = [
   { selector: "simpleType", expected: ex(...SIMPLE) },
   {
     selector: "dataType",
-    expected: ex(...SIMPLE, "Names", "OldSet", "Tags", "Choice", "restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused"),
+    expected: ex(
+      ...SIMPLE,
+      "Names",
+      "OldSet",
+      "Tags",
+      "Choice",
+      "restish",
+      "unusedTrait",
+      "Base",
+      "WithMixin",
+      "Input",
+      "Output",
+      "NotFound",
+      "Throttled",
+      "Unused",
+    ),
   },
   { selector: "list", expected: ex("Names", "OldSet") },
   { selector: "set", expected: ex("Names", "OldSet") },
@@ -61,7 +86,22 @@ const preludeSelectorCases: Case[] = [
   { selector: "structure > member", expected: ex(...STRUCTURE_MEMBERS) },
   {
     selector: ":is(simpleType, list, map, structure, union)",
-    expected: ex(...SIMPLE, "Names", "OldSet", "Tags", "Choice", "restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused"),
+    expected: ex(
+      ...SIMPLE,
+      "Names",
+      "OldSet",
+      "Tags",
+      "Choice",
+      "restish",
+      "unusedTrait",
+      "Base",
+      "WithMixin",
+      "Input",
+      "Output",
+      "NotFound",
+      "Throttled",
+      "Unused",
+    ),
   },
   {
     selector: ":test(member > string)",
@@ -90,16 +130,31 @@ const preludeSelectorCases: Case[] = [
     selector: "member :not([trait|required])",
     expected: ex(
       ...STRUCTURE_MEMBERS.filter((m) => m !== "Input$name" && m !== "NotFound$message"),
-      "Color$RED", "Color$GREEN", "Level$LOW", "Names$member", "OldSet$member", "Tags$key", "Tags$value", "Choice$name", "Choice$count",
+      "Color$RED",
+      "Color$GREEN",
+      "Level$LOW",
+      "Names$member",
+      "OldSet$member",
+      "Tags$key",
+      "Tags$value",
+      "Choice$name",
+      "Choice$count",
     ),
   },
   { selector: ":is(enum, intEnum) > member", expected: ex("Color$RED", "Color$GREEN", "Level$LOW") },
   { selector: "structure > member[trait|required] :test(> string)", expected: ex("Input$name", "NotFound$message") },
-  { selector: ":test(number, member > number)", expected: ex("Count", "BadRange", "Ratio", "Level", "Tags$value", "Choice$count", "Input$count", "Output$ratio") },
+  {
+    selector: ":test(number, member > number)",
+    expected: ex("Count", "BadRange", "Ratio", "Level", "Tags$value", "Choice$count", "Input$count", "Output$ratio"),
+  },
   { selector: ":test(timestamp, member > timestamp)", expected: ex("When", "WithMixin$when") },
   { selector: "list :not(> member ~> :is(float, double, document))", expected: ex("Names", "OldSet") },
   { selector: ":is(structure, union) > :test(member > collection)", expected: ex("Output$names") },
-  { selector: "[trait|trait]", expected: ["smithy.api#trait", "smithy.api#required", "smithy.api#documentation", "smithy.api#protocolDefinition", "ex#restish", "ex#unusedTrait"].sort(), prelude: true },
+  {
+    selector: "[trait|trait]",
+    expected: ["smithy.api#trait", "smithy.api#required", "smithy.api#documentation", "smithy.api#protocolDefinition", "ex#restish", "ex#unusedTrait"].sort(),
+    prelude: true,
+  },
 ];
 
 const attributeCases: Case[] = [
@@ -234,14 +289,20 @@ const functionCases: Case[] = [
   { selector: ":each(blob, boolean)", expected: ex("Data", "Flag") },
   { selector: "member > :is(blob, boolean)", expected: ex("Data", "Flag") },
   { selector: ":is(list > member > *, map > member > *)", expected: ex("Name", "Count") },
-  { selector: ":not(string) :not(simpleType) :not(member) :not(:is(structure, operation, resource))", expected: ex("Names", "OldSet", "Tags", "Choice", "Service") },
+  {
+    selector: ":not(string) :not(simpleType) :not(member) :not(:is(structure, operation, resource))",
+    expected: ex("Names", "OldSet", "Tags", "Choice", "Service"),
+  },
   { selector: "list :not(> member > string)", expected: [] },
   { selector: "structure > member :not([trait|required]) :test(> string :not([trait|length]))", expected: ex("Input$legacy") },
   { selector: "list:test(> member > string)", expected: ex("Names", "OldSet") },
   { selector: ":test(string, number) [trait|range]", expected: ex("Count", "BadRange") },
   { selector: ":nosuchfunction(*)", expected: [] },
   { selector: "string :nosuchfunction(*, member)", expected: [] },
-  { selector: "structure :in(:is(structure, list))", expected: ex("restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused") },
+  {
+    selector: "structure :in(:is(structure, list))",
+    expected: ex("restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused"),
+  },
   { selector: "member :in(structure > member)", expected: [] },
   {
     selector: "number :in(:root(service ~> operation -[input]-> ~> number)) :not(:in(:root(service ~> operation -[output]-> ~> number)))",
@@ -266,7 +327,10 @@ const functionCases: Case[] = [
 const variableCases: Case[] = [
   { selector: "service $service(*) ~> operation [@: @{var|service|id|name} = Service]", expected: ex(...OPERATIONS) },
   { selector: "service $service(*) ~> operation [var|service|id|name = Other]", expected: [] },
-  { selector: "$structs(structure) ${structs}", expected: ex("restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused") },
+  {
+    selector: "$structs(structure) ${structs}",
+    expected: ex("restish", "unusedTrait", "Base", "WithMixin", "Input", "Output", "NotFound", "Throttled", "Unused"),
+  },
   { selector: "${missing}", expected: [] },
   {
     selector: "service $outputs(~> operation -[output]-> ~> number) ~> operation -[input]-> ~> number :not(:in(${outputs}))",

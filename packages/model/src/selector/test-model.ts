@@ -108,7 +108,10 @@ export function exampleModel(): Model {
     shape("ex#GetPart", "operation", { traits: { "ex#dataPlane": {} } }),
     shape("ex#Ping", "operation", { traits: { documentation: "Ping!" } }),
     shape("ex#Part", "resource", {
-      traits: { "ex#controlPlane": {} }, identifiers: { thingId: "ex#Name", partId: "ex#Name" }, read: "ex#GetPart" }),
+      traits: { "ex#controlPlane": {} },
+      identifiers: { thingId: "ex#Name", partId: "ex#Name" },
+      read: "ex#GetPart",
+    }),
     shape("ex#Thing", "resource", {
       traits: { "ex#dataPlane": {} },
       identifiers: { thingId: "ex#Name" },

@@ -30,7 +30,10 @@ function validateRpcStreamingBlobs(model: Model): ValidationEvent[] {
     const protocols = DOCUMENT_PROTOCOLS.filter((p) => service.traits.has(p));
     if (protocols.length === 0) continue;
     for (const op of serviceClosure(model, service.id).operations) {
-      for (const [where, id] of [["input", op.input], ["output", op.output]] as const) {
+      for (const [where, id] of [
+        ["input", op.input],
+        ["output", op.output],
+      ] as const) {
         const struct = id === undefined ? undefined : model.getShape(id);
         for (const member of struct?.members.values() ?? []) {
           const target = model.getShape(member.target);
@@ -64,8 +67,7 @@ export function uriLabels(uri: string): { name: string; greedy: boolean }[] {
 
 function validateHttpBindings(model: Model): ValidationEvent[] {
   const events: ValidationEvent[] = [];
-  const fail = (on: Shape | MemberShape, id: string, message: string) =>
-    events.push({ severity: "ERROR", id, message, shapeId: on.id, location: on.location });
+  const fail = (on: Shape | MemberShape, id: string, message: string) => events.push({ severity: "ERROR", id, message, shapeId: on.id, location: on.location });
   for (const op of model.shapesOfType("operation")) {
     const http = op.traits.get("smithy.api#http");
     if (!isNodeObject(http) || typeof http.uri !== "string") continue;
@@ -77,13 +79,21 @@ function validateHttpBindings(model: Model): ValidationEvent[] {
       if (!member) {
         fail(op, "HttpLabelTrait", `The \`${label.name}\` label of the URI \`${http.uri}\` of \`${op.id}\` has no corresponding input member`);
       } else if (!member.traits.has("smithy.api#httpLabel")) {
-        fail(member, "HttpLabelTrait", `Input member \`${member.name}\` of \`${op.id}\` must be marked with @httpLabel because the URI \`${http.uri}\` has a \`{${label.name}}\` label`);
+        fail(
+          member,
+          "HttpLabelTrait",
+          `Input member \`${member.name}\` of \`${op.id}\` must be marked with @httpLabel because the URI \`${http.uri}\` has a \`{${label.name}}\` label`,
+        );
       }
     }
     for (const member of members) {
       if (!member.traits.has("smithy.api#httpLabel")) continue;
       if (!labels.some((l) => l.name === member.name)) {
-        fail(member, "HttpLabelTrait", `Input member \`${member.name}\` of \`${op.id}\` is marked with @httpLabel, but the URI \`${http.uri}\` has no \`{${member.name}}\` label`);
+        fail(
+          member,
+          "HttpLabelTrait",
+          `Input member \`${member.name}\` of \`${op.id}\` is marked with @httpLabel, but the URI \`${http.uri}\` has no \`{${member.name}}\` label`,
+        );
       }
       if (!member.traits.has("smithy.api#required")) {
         fail(member, "HttpLabelTrait", `Input member \`${member.name}\` of \`${op.id}\` is bound to a URI label and must be marked with @required`);

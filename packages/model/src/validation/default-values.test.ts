@@ -45,7 +45,8 @@ enum Color { RED, GREEN }
   });
 
   it("keeps list and map defaults empty, and null to members", () => {
-    expect(defaultEvents(`
+    expect(
+      defaultEvents(`
 structure S {
   a: Names = ["x"]
   b: Tags = {k: "v"}
@@ -56,7 +57,8 @@ list Names { member: String }
 map Tags { key: String, value: String }
 @default(null)
 string NoDefault
-`)).toEqual([
+`),
+    ).toEqual([
       "ERROR ex#S$a: The @default value of a list must be an empty list",
       "ERROR ex#S$b: The @default value of a map must be an empty map",
       "ERROR ex#NoDefault: The @default trait can only be set to null on members",
@@ -64,7 +66,8 @@ string NoDefault
   });
 
   it("must be repeated (or set to null) by a structure member that targets a shape with one", () => {
-    expect(defaultEvents(`
+    expect(
+      defaultEvents(`
 structure S {
   same: Level = 1
   missing: Level
@@ -75,7 +78,8 @@ structure S {
 }
 @default(1)
 integer Level
-`)).toEqual([
+`),
+    ).toEqual([
       "ERROR ex#S$missing: Member targets ex#Level, which requires that the member defines the same default of `1`",
       "ERROR ex#S$other: Member defines a default value that differs from the default value of the target shape, ex#Level. The member has a default of `2`, but the target has a default of `1`.",
     ]);

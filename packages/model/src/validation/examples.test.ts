@@ -49,11 +49,15 @@ operation Watch { input := { @required id: String } output := { @required at: Ti
 @streaming union Ticks { tick: Tick }
 structure Tick { n: Integer }
 `);
-    expect(events).toEqual(['WARNING ex#Watch: Example "bad event": output at ticks.0.tick.n: Expected number value for integer shape, `smithy.api#Integer`; found string value, `x`']);
+    expect(events).toEqual([
+      'WARNING ex#Watch: Example "bad event": output at ticks.0.tick.n: Expected number value for integer shape, `smithy.api#Integer`; found string value, `x`',
+    ]);
   });
 
   it("leave a model valid", () => {
-    const { events } = loadModel({ sources: [{ file: "m.smithy", text: `$version: "2"\nnamespace ex\n@examples([{ title: "t", input: { id: 1 } }])\n${OPERATION}` }] });
+    const { events } = loadModel({
+      sources: [{ file: "m.smithy", text: `$version: "2"\nnamespace ex\n@examples([{ title: "t", input: { id: 1 } }])\n${OPERATION}` }],
+    });
     expect(events.filter((e) => e.severity === "ERROR" || e.severity === "DANGER")).toEqual([]);
   });
 });

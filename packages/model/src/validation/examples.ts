@@ -41,7 +41,8 @@ export function validateExamples(model: Model, inScope: (shape: Shape) => boolea
       const error = example.error;
       if (isNodeObject(error) && typeof error.shapeId === "string") {
         servicesErrors ??= serviceErrors(model);
-        if (!operation.errors?.includes(error.shapeId) && !servicesErrors.has(error.shapeId)) warn(`Example ${title}: error \`${error.shapeId}\` is not an error of the operation or its service`);
+        if (!operation.errors?.includes(error.shapeId) && !servicesErrors.has(error.shapeId))
+          warn(`Example ${title}: error \`${error.shapeId}\` is not an error of the operation or its service`);
         else against(error.shapeId, error.content, "error content");
       }
     });

@@ -48,7 +48,8 @@ export function runMetadataValidators(model: Model): ValidationEvent[] {
     shapes = shapes.filter((s) => !s.id.startsWith("smithy.api#"));
     const message = typeof v.message === "string" ? v.message : undefined;
     if (v.name === "EmitEachSelector") {
-      for (const s of shapes) events.push({ severity, id, message: message ?? `Selector capture matched selector: ${config.selector}`, shapeId: s.id, location: s.location });
+      for (const s of shapes)
+        events.push({ severity, id, message: message ?? `Selector capture matched selector: ${config.selector}`, shapeId: s.id, location: s.location });
     } else if (shapes.length === 0) {
       events.push({ severity, id, message: message ?? `Expected at least one shape to match selector: ${config.selector}` });
     }

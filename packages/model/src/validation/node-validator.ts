@@ -109,7 +109,12 @@ function check(
     return;
   }
   const expect = (kind: string): void => {
-    out.push({ severity: "ERROR", path, message: `Expected ${kind} value for ${shape.type} shape, \`${shape.id}\`; found ${describe(value)}`, wrongType: true });
+    out.push({
+      severity: "ERROR",
+      path,
+      message: `Expected ${kind} value for ${shape.type} shape, \`${shape.id}\`; found ${describe(value)}`,
+      wrongType: true,
+    });
   };
   const traits = (id: string): NodeValue | undefined => member?.traits.get(id) ?? shape.traits.get(id);
   switch (shape.type) {
@@ -168,12 +173,17 @@ function check(
       const range = traits("smithy.api#range");
       if (isNodeObject(range)) {
         const outOfRange = mode.zeroRangeWarning && Number(value) === 0 ? (message: string) => out.push({ severity: "WARNING", path, message }) : error;
-        if (isNodeNumber(range.min) && value < range.min) outOfRange(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
-        if (isNodeNumber(range.max) && value > range.max) outOfRange(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
+        if (isNodeNumber(range.min) && value < range.min)
+          outOfRange(`Value provided for \`${shape.id}\` must be greater than or equal to ${range.min}, but found ${value}`);
+        if (isNodeNumber(range.max) && value > range.max)
+          outOfRange(`Value provided for \`${shape.id}\` must be less than or equal to ${range.max}, but found ${value}`);
       }
       if (shape.type === "intEnum") {
         const values = [...shape.members.values()].map((m) => m.traits.get("smithy.api#enumValue"));
-        if (!values.includes(value)) error(`Integer value provided for \`${shape.id}\` must be one of the following values: ${values.map((v) => `\`${String(v)}\``).join(", ")}, but found ${value}`);
+        if (!values.includes(value))
+          error(
+            `Integer value provided for \`${shape.id}\` must be one of the following values: ${values.map((v) => `\`${String(v)}\``).join(", ")}, but found ${value}`,
+          );
       }
       return;
     }
@@ -264,6 +274,8 @@ function enumValues(shape: Shape): string[] | undefined {
 
 function checkLength(length: NodeValue | undefined, size: number, what: string, shape: Shape, error: (m: string) => void): void {
   if (!isNodeObject(length)) return;
-  if (typeof length.min === "number" && size < length.min) error(`${what} \`${shape.id}\` must have at least ${length.min} entries or characters, but found ${size}`);
-  if (typeof length.max === "number" && size > length.max) error(`${what} \`${shape.id}\` must have no more than ${length.max} entries or characters, but found ${size}`);
+  if (typeof length.min === "number" && size < length.min)
+    error(`${what} \`${shape.id}\` must have at least ${length.min} entries or characters, but found ${size}`);
+  if (typeof length.max === "number" && size > length.max)
+    error(`${what} \`${shape.id}\` must have no more than ${length.max} entries or characters, but found ${size}`);
 }

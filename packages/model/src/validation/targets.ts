@@ -26,8 +26,7 @@ const NOT_MEMBER_TARGETS = new Set(["service", "resource", "operation"]);
  */
 export function validateTargets(model: Model, inScope: (shape: Shape) => boolean = () => true): ValidationEvent[] {
   const events: ValidationEvent[] = [];
-  const fail = (on: Shape | MemberShape, message: string) =>
-    events.push({ severity: "ERROR", id: "Target", message, shapeId: on.id, location: on.location });
+  const fail = (on: Shape | MemberShape, message: string) => events.push({ severity: "ERROR", id: "Target", message, shapeId: on.id, location: on.location });
   const expect = (on: Shape | MemberShape, target: string, role: string, kinds: readonly string[]) => {
     const shape = model.getShape(target);
     if (!shape) {
@@ -35,7 +34,10 @@ export function validateTargets(model: Model, inScope: (shape: Shape) => boolean
       return undefined;
     }
     if (!kinds.includes(shape.type)) {
-      fail(on, `${role} of \`${on.id}\` must target ${kinds.length > 1 ? `one of ${kinds.join(", ")}` : `a ${kinds[0]}`}, but \`${target}\` is a ${shape.type}`);
+      fail(
+        on,
+        `${role} of \`${on.id}\` must target ${kinds.length > 1 ? `one of ${kinds.join(", ")}` : `a ${kinds[0]}`}, but \`${target}\` is a ${shape.type}`,
+      );
       return undefined;
     }
     return shape;
@@ -57,7 +59,8 @@ export function validateTargets(model: Model, inScope: (shape: Shape) => boolean
         if (shape.output) expect(shape, shape.output, "Output", structs);
         for (const e of shape.errors ?? []) {
           const err = expect(shape, e, "Error", structs);
-          if (err && !err.traits.has("smithy.api#error")) fail(shape, `Operation \`${shape.id}\` lists \`${e}\` as an error, but it is not marked with the @error trait`);
+          if (err && !err.traits.has("smithy.api#error"))
+            fail(shape, `Operation \`${shape.id}\` lists \`${e}\` as an error, but it is not marked with the @error trait`);
         }
         break;
       }
@@ -68,7 +71,8 @@ export function validateTargets(model: Model, inScope: (shape: Shape) => boolean
         for (const r of shape.resources ?? []) expect(shape, r, "Resource", ["resource"]);
         for (const e of shape.errors ?? []) {
           const err = expect(shape, e, "Error", ["structure"]);
-          if (err && !err.traits.has("smithy.api#error")) fail(shape, `Service \`${shape.id}\` lists \`${e}\` as an error, but it is not marked with the @error trait`);
+          if (err && !err.traits.has("smithy.api#error"))
+            fail(shape, `Service \`${shape.id}\` lists \`${e}\` as an error, but it is not marked with the @error trait`);
         }
         for (const key of ["create", "put", "read", "update", "delete", "list"] as const) {
           const op = shape[key];
@@ -77,7 +81,8 @@ export function validateTargets(model: Model, inScope: (shape: Shape) => boolean
         for (const [name, target] of Object.entries(shape.identifiers ?? {})) {
           const t = model.getShape(target);
           if (!t) fail(shape, `Identifier \`${name}\` of \`${shape.id}\` targets \`${target}\`, which is not defined in the model`);
-          else if (t.type !== "string" && t.type !== "enum") fail(shape, `Identifier \`${name}\` of \`${shape.id}\` must target a string shape, but \`${target}\` is a ${t.type}`);
+          else if (t.type !== "string" && t.type !== "enum")
+            fail(shape, `Identifier \`${name}\` of \`${shape.id}\` must target a string shape, but \`${target}\` is a ${t.type}`);
         }
         for (const [name, target] of Object.entries(shape.properties ?? {})) {
           if (!model.getShape(target)) fail(shape, `Property \`${name}\` of \`${shape.id}\` targets \`${target}\`, which is not defined in the model`);

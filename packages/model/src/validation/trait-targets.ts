@@ -21,7 +21,13 @@ export function validateTraitTargets(model: Model, inScope: (shape: Shape) => bo
     try {
       s = text === "*" ? null : parseSelector(text);
     } catch (e) {
-      events.push({ severity: "ERROR", id: "TraitValue", message: `Invalid selector \`${text}\` of trait \`${traitId}\`: ${(e as Error).message}`, shapeId: traitId, location: definition.location });
+      events.push({
+        severity: "ERROR",
+        id: "TraitValue",
+        message: `Invalid selector \`${text}\` of trait \`${traitId}\`: ${(e as Error).message}`,
+        shapeId: traitId,
+        location: definition.location,
+      });
       s = null;
     }
     selectors.set(traitId, s);

@@ -1,6 +1,26 @@
 import { BigDecimal, SerializationError, type StructSchema } from "@anvil/core";
 import {
-  bigDecimal, bigInteger, blob, boolean, byte, document, double, enumeration, float, intEnum, integer, list, long, map, member, scalar, short, string, struct, timestamp, union,
+  bigDecimal,
+  bigInteger,
+  blob,
+  boolean,
+  byte,
+  document,
+  double,
+  enumeration,
+  float,
+  intEnum,
+  integer,
+  list,
+  long,
+  map,
+  member,
+  scalar,
+  short,
+  string,
+  struct,
+  timestamp,
+  union,
 } from "@anvil/core/codegen";
 import { describe, expect, it } from "vitest";
 import { compileProtobufReader, compileProtobufWriter, protobufCodec } from "./codec.js";
@@ -9,8 +29,14 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const unhex = (text: string) => new Uint8Array(Buffer.from(text.replace(/\s+/g, ""), "hex"));
 const idx = (n: number) => ({ protoIndex: n });
 
-const Color = enumeration("test#Color", [{ name: "RED", value: "red" }, { name: "GREEN", value: "green" }]);
-const Level = intEnum("test#Level", [{ name: "NONE", value: 0 }, { name: "HIGH", value: 5 }]);
+const Color = enumeration("test#Color", [
+  { name: "RED", value: "red" },
+  { name: "GREEN", value: "green" },
+]);
+const Level = intEnum("test#Level", [
+  { name: "NONE", value: 0 },
+  { name: "HIGH", value: 5 },
+]);
 const Choice = union("test#Choice", [member("text", string, idx(1)), member("number", integer, idx(2))]);
 
 const Everything = struct("test#Everything", [
@@ -109,11 +135,28 @@ describe("protobuf codec", () => {
   it("reads varints of every length, at the end of a message and before other fields", () => {
     const S = struct("test#Varints", [member("i", integer, idx(1)), member("l", long, idx(2)), member("s", string, idx(3))]);
     const ints = [1, 127, 128, 2 ** 14, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 31 - 1, -1, -(2 ** 31)];
-    const longs = [1, 2 ** 28 - 1, 2 ** 28, 2 ** 35 - 1, 2 ** 35, 2 ** 42 - 1, 2 ** 42, 2 ** 49 - 1, 2 ** 49, 2 ** 53 - 1, -1, -(2 ** 53) + 1, 2n ** 62n, -(2n ** 63n)];
-    for (const i of ints) for (const l of longs) for (const s of [undefined, "tail"]) {
-      const value = s === undefined ? { i, l } : { i, l, s };
-      expect(roundTrip(S, value)).toEqual(value);
-    }
+    const longs = [
+      1,
+      2 ** 28 - 1,
+      2 ** 28,
+      2 ** 35 - 1,
+      2 ** 35,
+      2 ** 42 - 1,
+      2 ** 42,
+      2 ** 49 - 1,
+      2 ** 49,
+      2 ** 53 - 1,
+      -1,
+      -(2 ** 53) + 1,
+      2n ** 62n,
+      -(2n ** 63n),
+    ];
+    for (const i of ints)
+      for (const l of longs)
+        for (const s of [undefined, "tail"]) {
+          const value = s === undefined ? { i, l } : { i, l, s };
+          expect(roundTrip(S, value)).toEqual(value);
+        }
   });
 
   it("reads lists and maps whose occurrences interleave, packed and unpacked", () => {
@@ -179,10 +222,22 @@ describe("protobuf codec", () => {
   });
 
   it("handles recursion and wraps nested collections", () => {
-    interface Tree { value?: number; children?: Tree[]; grid?: number[][] }
+    interface Tree {
+      value?: number;
+      children?: Tree[];
+      grid?: number[][];
+    }
     const TreeSchema: StructSchema<Tree> = struct<Tree>("test#Tree", [
       member("value", integer, idx(1)),
-      member("children", () => list("test#Trees", member("member", () => TreeSchema)), idx(2)),
+      member(
+        "children",
+        () =>
+          list(
+            "test#Trees",
+            member("member", () => TreeSchema),
+          ),
+        idx(2),
+      ),
       member("grid", list("test#Grid", member("member", list("test#Row", member("member", integer)))), idx(3)),
     ]);
     const value: Tree = { value: 1, children: [{ value: 2, children: [{ value: 3 }] }, {}], grid: [[1, 2], [], [3]] };
@@ -201,7 +256,11 @@ describe("protobuf codec", () => {
   });
 
   describe("malformed input", () => {
-    const S = struct("test#M", [member("n", integer, idx(1)), member("s", string, idx(2)), member("inner", struct("test#MI", [member("s", string, idx(1))]), idx(3))]);
+    const S = struct("test#M", [
+      member("n", integer, idx(1)),
+      member("s", string, idx(2)),
+      member("inner", struct("test#MI", [member("s", string, idx(1))]), idx(3)),
+    ]);
     const read = compileProtobufReader(S);
     const cases: [string, string, RegExp][] = [
       ["truncated varint", "0896", /truncated varint/],
@@ -270,7 +329,22 @@ describe("64-bit integers", () => {
   const write = compileProtobufWriter(S);
   const read = compileProtobufReader(S);
   it("writes numbers exactly as the equivalent bigints, and reads them back", () => {
-    for (const v of [1, -1, 127, 128, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 32 - 1, 2 ** 32, -(2 ** 32), 2 ** 49, 2 ** 53 - 1, -(2 ** 53 - 1), 1_700_000_000]) {
+    for (const v of [
+      1,
+      -1,
+      127,
+      128,
+      2 ** 31 - 1,
+      2 ** 31,
+      -(2 ** 31),
+      2 ** 32 - 1,
+      2 ** 32,
+      -(2 ** 32),
+      2 ** 49,
+      2 ** 53 - 1,
+      -(2 ** 53 - 1),
+      1_700_000_000,
+    ]) {
       expect(hex(write({ v }))).toBe(hex(write({ v: BigInt(v) })));
       expect(read(write({ v }))).toEqual({ v });
     }
@@ -325,20 +399,27 @@ describe("fuzzing", () => {
     // tags of real fields followed by arbitrary bytes reach deeper into the decoders
     const tags = [0x08, 0x12, 0x1a, 0x20, 0x28, 0x30, 0x38, 0x42, 0x4d, 0x51, 0x5a, 0x62, 0x6a, 0x70, 0x78, 0x82, 0x8a, 0x92, 0x9a, 0xa2];
     const chunk = fc.tuple(fc.constantFrom(...tags), fc.uint8Array({ maxLength: 12 })).map(([t, rest]) => Uint8Array.of(t, ...rest));
-    fc.assert(fc.property(fc.array(chunk, { maxLength: 12 }), (chunks) => check(Uint8Array.from(chunks.flatMap((c) => [...c])))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.array(chunk, { maxLength: 12 }), (chunks) => check(Uint8Array.from(chunks.flatMap((c) => [...c])))),
+      { numRuns: 3000 },
+    );
   });
 });
 
 describe("cycles", () => {
   it("a cyclic value is an error, not a stack overflow", () => {
-    interface Node { next?: Node }
+    interface Node {
+      next?: Node;
+    }
     const NodeSchema: StructSchema<Node> = struct<Node>("test#Node", [member("next", () => NodeSchema, idx(1))]);
     const a: Node = {};
     a.next = a;
     expect(() => compileProtobufWriter(NodeSchema)(a)).toThrow(/nested deeper than 100 messages \(or cyclic\)/);
   });
   it("a message nested too deeply is an error", () => {
-    interface Node { next?: Node }
+    interface Node {
+      next?: Node;
+    }
     const NodeSchema: StructSchema<Node> = struct<Node>("test#Node2", [member("next", () => NodeSchema, idx(1))]);
     let bytes = new Uint8Array(0);
     for (let i = 0; i < 150; i++) bytes = Uint8Array.from([0x0a, ...lengthBytes(bytes.length), ...bytes]);

@@ -276,13 +276,20 @@ function readPacked(r: ProtoReader, list: unknown[], fast: number, read: (r: Pro
 }
 
 /** Reads one map entry (`{ string key = 1; V value = 2; }`, length-delimited) into `map`. */
-function readMapEntry(r: ProtoReader, map: Record<string, unknown>, valueTag: number, valueFast: number, readValue: (r: ProtoReader) => unknown, zeroValue: () => unknown): void {
+function readMapEntry(
+  r: ProtoReader,
+  map: Record<string, unknown>,
+  valueTag: number,
+  valueFast: number,
+  readValue: (r: ProtoReader) => unknown,
+  zeroValue: () => unknown,
+): void {
   const end = r.length();
   const outer = r.end;
   r.end = end;
   const b = r.buf;
   let key = "";
-  let value: unknown = undefined;
+  let value: unknown;
   while (r.pos < end) {
     // one-byte tags inline
     let t = b[r.pos]!;
@@ -583,7 +590,10 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
   let zeroBits = 0;
   let count = 0;
   let alwaysZeroPass = false;
-  const withBits = [...fields.filter((f) => f.zero !== undefined), ...fields.filter((f) => f.zero === undefined && (f.mode === Mode.element || f.mode === Mode.mapEntry))];
+  const withBits = [
+    ...fields.filter((f) => f.zero !== undefined),
+    ...fields.filter((f) => f.zero === undefined && (f.mode === Mode.element || f.mode === Mode.mapEntry)),
+  ];
   for (const f of withBits) {
     const hasZero = f.zero !== undefined;
     if (count === 31 || f.numbers.some((n) => n >= size)) {
@@ -659,7 +669,10 @@ function fieldsMessage(fields: readonly FieldCodec[]): MessageCodec {
             // a nested message, inline; an empty union message is no value
             const value = readNested(r, field.body!);
             if (value !== undefined) out[field.name] = value;
-          } else if ((mode === Mode.element && (wireType === field.wireType || (wireType === LEN && field.packed))) || (mode === Mode.mapEntry && wireType === LEN)) {
+          } else if (
+            (mode === Mode.element && (wireType === field.wireType || (wireType === LEN && field.packed))) ||
+            (mode === Mode.mapEntry && wireType === LEN)
+          ) {
             // a list element or map entry: the collection of the previous occurrence when it is the
             // same field (the usual run), a new one when the field is met for the first time
             let collection = last;

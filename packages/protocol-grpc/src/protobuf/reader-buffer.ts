@@ -20,7 +20,8 @@ const TWO_32 = 0x100000000;
 const SAFE_HI = 0x200000;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** ASCII bytes to a string: Node's native latin1 slice where there is one (the bytes were checked to be ASCII). */
-const latin1Slice = typeof Buffer === "function" ? (Buffer.prototype as unknown as { latin1Slice?: (start: number, end: number) => string }).latin1Slice : undefined;
+const latin1Slice =
+  typeof Buffer === "function" ? (Buffer.prototype as unknown as { latin1Slice?: (start: number, end: number) => string }).latin1Slice : undefined;
 const ascii: (b: Uint8Array, start: number, end: number) => string = latin1Slice
   ? (b, start, end) => latin1Slice.call(b, start, end)
   : (b, start, end) => String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
@@ -39,7 +40,14 @@ function shortString(b: Uint8Array, start: number, end: number): string {
   let out = "";
   let p = start;
   for (; p + 8 <= end; p += 8) {
-    const c0 = b[p]!, c1 = b[p + 1]!, c2 = b[p + 2]!, c3 = b[p + 3]!, c4 = b[p + 4]!, c5 = b[p + 5]!, c6 = b[p + 6]!, c7 = b[p + 7]!;
+    const c0 = b[p]!,
+      c1 = b[p + 1]!,
+      c2 = b[p + 2]!,
+      c3 = b[p + 3]!,
+      c4 = b[p + 4]!,
+      c5 = b[p + 5]!,
+      c6 = b[p + 6]!,
+      c7 = b[p + 7]!;
     if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) >= 0x80) return strictUtf8(b, start, end);
     out += fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7);
   }

@@ -58,7 +58,8 @@ function int32Type(min: number, max: number, name: string, numType: ProtoNumType
           const n = r.uint32();
           return inRange((n >>> 1) ^ -(n & 1));
         },
-        zero: zeroNumber, isZero: isZeroNumber,
+        zero: zeroNumber,
+        isZero: isZeroNumber,
       };
     case "UNSIGNED":
     case "FIXED": {
@@ -72,7 +73,14 @@ function int32Type(min: number, max: number, name: string, numType: ProtoNumType
         : { wireType: VARINT, packable: true, write: (value, w) => w.uint32(unsigned(value)), read: (r) => r.uint32(), zero: zeroNumber, isZero: isZeroNumber };
     }
     case "FIXED_SIGNED":
-      return { wireType: I32, packable: true, write: (value, w) => w.fixed32(inRange(check(value))), read: (r) => inRange(r.fixed32() | 0), zero: zeroNumber, isZero: isZeroNumber };
+      return {
+        wireType: I32,
+        packable: true,
+        write: (value, w) => w.fixed32(inRange(check(value))),
+        read: (r) => inRange(r.fixed32() | 0),
+        zero: zeroNumber,
+        isZero: isZeroNumber,
+      };
     default:
       return {
         wireType: VARINT,
@@ -123,7 +131,8 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.varint64();
           return r.zigzag64();
         },
-        zero: zeroNumber, isZero: isZeroNumber,
+        zero: zeroNumber,
+        isZero: isZeroNumber,
       };
     case "UNSIGNED":
       return {
@@ -137,7 +146,8 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.varint64();
           return r.unsigned64();
         },
-        zero: zeroNumber, isZero: isZeroNumber,
+        zero: zeroNumber,
+        isZero: isZeroNumber,
       };
     case "FIXED":
       return {
@@ -151,7 +161,8 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.fixed64();
           return r.unsigned64();
         },
-        zero: zeroNumber, isZero: isZeroNumber,
+        zero: zeroNumber,
+        isZero: isZeroNumber,
       };
     case "FIXED_SIGNED":
       return {
@@ -165,7 +176,8 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           r.fixed64();
           return r.signed64();
         },
-        zero: zeroNumber, isZero: isZeroNumber,
+        zero: zeroNumber,
+        isZero: isZeroNumber,
       };
     default:
       return {
@@ -177,7 +189,8 @@ function int64Type(numType: ProtoNumType | undefined): ValueType {
           w.varint64(lo, hi);
         },
         read: (r) => r.int64(),
-        zero: zeroNumber, isZero: isZeroNumber,
+        zero: zeroNumber,
+        isZero: isZeroNumber,
         fast: Fast.int64,
       };
   }
@@ -233,7 +246,8 @@ const floatType: ValueType = {
     w.float(value);
   },
   read: (r) => r.float(),
-  zero: zeroNumber, isZero: isZeroNumber,
+  zero: zeroNumber,
+  isZero: isZeroNumber,
   fast: Fast.float,
 };
 
@@ -245,7 +259,8 @@ const doubleType: ValueType = {
     w.double(value);
   },
   read: (r) => r.double(),
-  zero: zeroNumber, isZero: isZeroNumber,
+  zero: zeroNumber,
+  isZero: isZeroNumber,
   fast: Fast.double,
 };
 
@@ -304,7 +319,8 @@ function closedEnumType(schema: EnumSchema | IntEnumSchema): ValueType {
     packable: true,
     write: (value, w) => {
       const n = numbers.get(value as string | number);
-      if (n === undefined) fail(typeof value === "string" || typeof value === "number" ? `value is not in enum ${schema.id}` : `expected enum value, got ${describe(value)}`);
+      if (n === undefined)
+        fail(typeof value === "string" || typeof value === "number" ? `value is not in enum ${schema.id}` : `expected enum value, got ${describe(value)}`);
       w.int32(n);
     },
     read: (r) => {

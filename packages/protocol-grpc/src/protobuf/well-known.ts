@@ -250,7 +250,7 @@ function readValueBody(r: ProtoReader, end: number): Document {
         out = nested(r, readListBody);
         break;
       default:
-        if ((tag >>> 3) <= 6) wrongWireType(tag >>> 3, tag & 7);
+        if (tag >>> 3 <= 6) wrongWireType(tag >>> 3, tag & 7);
         r.skip(tag & 7, tag >>> 3);
     }
   }

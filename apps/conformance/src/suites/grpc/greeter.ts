@@ -136,7 +136,8 @@ export function greeterHandlers(service: ServiceSchema, seen: Seen): Record<stri
     },
     chat(input: { says: EventStream<Say> }) {
       async function* replies(): AsyncGenerator<Say> {
-        for await (const event of input.says) if (event.$case === "say") yield { $case: "say", value: { text: `you said ${(event.value as { text: string }).text}` } };
+        for await (const event of input.says)
+          if (event.$case === "say") yield { $case: "say", value: { text: `you said ${(event.value as { text: string }).text}` } };
       }
       return { replies: replies() };
     },

@@ -73,7 +73,9 @@ export function grpcJsClientSide(): InteropSide {
   let stop: () => Promise<void> = async () => undefined;
   return {
     async start() {
-      const server = createServer(service, { protocols: [grpc()] }).register(greeterHandlers(service, seen) as never).mapService();
+      const server = createServer(service, { protocols: [grpc()] })
+        .register(greeterHandlers(service, seen) as never)
+        .mapService();
       const listener = await listen(server, { http2: true });
       const { Service, dir, definition } = loadProto(service);
       /** Whether a detail's type URL names a message of the .proto the peer loaded. */

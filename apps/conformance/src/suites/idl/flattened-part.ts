@@ -27,9 +27,7 @@ export const flattenedPart: SuitePart = {
       }
       const original = loadIdl([source]);
       const expected = loadIdl([flat]);
-      const problems = [loadProblem(original, basename(source)), loadProblem(expected, basename(flat))].filter(
-        (p): p is string => p !== undefined,
-      );
+      const problems = [loadProblem(original, basename(source)), loadProblem(expected, basename(flat))].filter((p): p is string => p !== undefined);
       if (problems.length > 0 || !original.ok || !expected.ok) {
         results.push(failed(name, problems.join("\n")));
         continue;

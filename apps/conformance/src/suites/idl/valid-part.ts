@@ -23,9 +23,7 @@ export const validPart: SuitePart = {
       const name = relativeName(valid, smithy).replace(/\.smithy$/, "");
       const fromIdl = loadIdl([smithy, shared]);
       const fromJson = loadIdl([json, shared]);
-      const problems = [loadProblem(fromIdl, basename(smithy)), loadProblem(fromJson, basename(json))].filter(
-        (p): p is string => p !== undefined,
-      );
+      const problems = [loadProblem(fromIdl, basename(smithy)), loadProblem(fromJson, basename(json))].filter((p): p is string => p !== undefined);
       if (problems.length > 0 || !fromIdl.ok || !fromJson.ok) {
         results.push(failed(name, problems.join("\n")));
         continue;
