@@ -188,7 +188,7 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
       return await match.protocol.methodNotAllowed!(request, allowed);
     } catch (error) {
       onInternalError?.(error, context);
-      return { status: 500, headers: new HttpHeaders(), body: undefined };
+      return bareInternalError();
     }
   }
 
@@ -357,6 +357,11 @@ async function withDeadline(
   return response;
 }
 
+/** The answer when not even the protocol can say what failed: a 500 with no body. */
+export function bareInternalError(): HttpResponse {
+  return { status: 500, headers: new HttpHeaders(), body: undefined };
+}
+
 /** The protocol's answer to an error; a bare 500 when even that fails. */
 async function answerError(
   protocol: ServerProtocol,
@@ -369,7 +374,7 @@ async function answerError(
     return await protocol.serializeError(operation, error, context);
   } catch (failure) {
     onInternalError?.(failure, context);
-    return { status: 500, headers: new HttpHeaders(), body: undefined };
+    return bareInternalError();
   }
 }
 

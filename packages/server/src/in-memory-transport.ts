@@ -18,6 +18,8 @@ import {
   readBody,
   TransportError,
 } from "@anvil/core";
+import { CONNECTION_FIELDS } from "./connection-fields.js";
+import { bareInternalError } from "./dispatcher.js";
 import type { MountedHandler } from "./mounts.js";
 import type { Exchange, ExchangeInfo, Server } from "./server.js";
 
@@ -147,7 +149,7 @@ function dispatch(server: Server<any>, request: InMemoryTransportRequest, info: 
   // The dispatcher never rejects; if the server still fails, the caller gets the bare 500 a Node adapter sends.
   const response = answer.then(
     (r) => clientResponse(r, call, request.method),
-    () => clientResponse(bare500(), call, request.method),
+    () => clientResponse(bareInternalError(), call, request.method),
   );
   // The call ends as the answer is made (a whole answer is all there): only an early stop wins over the answer.
   return untilStopped(response, call, false);
@@ -175,13 +177,13 @@ function pipelineRequest(request: InMemoryTransportRequest, call: Call): HttpReq
   return out;
 }
 
-/** Header fields HTTP/2 leaves out of a request (RFC 9113 §8.2.2; `host` travels as `:authority`). */
-const CONNECTION_FIELDS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "http2-settings"]);
+/** Fields HTTP/2 also leaves out of a request: `host` travels as `:authority`, `http2-settings` only upgrades HTTP/1.1. */
+const REQUEST_ONLY_FIELDS: ReadonlySet<string> = new Set(["host", "http2-settings"]);
 
 function requestHeaders(headers: Headers): HttpHeaders {
   const out = new HttpHeaders();
   headers.forEach((value, name) => {
-    if (!CONNECTION_FIELDS.has(name)) out.append(name, value);
+    if (!CONNECTION_FIELDS.has(name) && !REQUEST_ONLY_FIELDS.has(name)) out.append(name, value);
   });
   return out;
 }
@@ -215,7 +217,7 @@ function clientResponse(response: HttpResponse, call: Call, method: string): Htt
     // Fields no HTTP stack would send: the bare 500 a Node adapter answers instead.
     stopStream(given);
     call.end();
-    return bare500();
+    return bareInternalError();
   }
   const status = response.status;
   const noBody = method === "HEAD" || status === 204 || status === 304;
@@ -268,7 +270,7 @@ async function sendMounted(handler: MountedHandler, request: InMemoryTransportRe
     response = await handler(new Request(request.url, init));
   } catch {
     if (signal?.aborted === true) throw signal.reason;
-    return bare500();
+    return bareInternalError();
   }
   return { status: response.status, headers: copyHeaders(response.headers), body: response.body ?? undefined };
 }
@@ -511,10 +513,6 @@ function stopIterator(iterator: AsyncIterator<Uint8Array>): void {
 
 function copyBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
-}
-
-function bare500(): HttpResponse {
-  return { status: 500, headers: new HttpHeaders(), body: undefined };
 }
 
 function messageOf(error: unknown): string {

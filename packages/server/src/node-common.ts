@@ -6,11 +6,9 @@
  */
 import type { Readable } from "node:stream";
 import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse, parseQuery } from "@anvil/core";
+import { CONNECTION_FIELDS } from "./connection-fields.js";
 import type { ExchangeInfo } from "./server.js";
 import { originForm } from "./target.js";
-
-/** Headers HTTP/2 forbids (connection-specific). */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
 
 /** Whether a request asks for `100 Continue` before it sends its body (HTTP/1.1 and HTTP/2 alike). */
 export function expectsContinue(headers: { readonly expect?: string | undefined }): boolean {
@@ -95,7 +93,7 @@ export function headerObject(headers: Headers): Record<string, string | string[]
   let cookies = false;
   headers.forEach((value, name) => {
     if (name === "set-cookie") cookies = true;
-    else if (!HOP_BY_HOP.has(name)) out[name] = value;
+    else if (!CONNECTION_FIELDS.has(name)) out[name] = value;
   });
   if (cookies) out["set-cookie"] = headers.getSetCookie();
   return out;
