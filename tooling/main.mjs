@@ -72,10 +72,13 @@ switch (task) {
   }
   case "version": {
     // Turns the pending changesets into versions and changelogs (review and
-    // commit the result), then brings the lockfile's ranges up to date.
+    // commit the result), then brings the lockfile's ranges up to date and
+    // regenerates the example, whose headers name the generator's version.
     install();
     must(pnpm(["exec", "changeset", "version"]));
     must(pnpm(["install", "--no-frozen-lockfile"]));
+    build("@anvil/codegen...");
+    must(run("node", ["../../packages/codegen/dist/cli.js", "generate"], { cwd: join(root, "apps/example"), quiet: true }));
     process.exit(0);
   }
   case "release": {

@@ -5,7 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { collectBytes, SerializationError } from "@anvil/core";
-import { AlertLevel, CityAlreadyExists, NoSuchCity, NoSuchPhoto, ServiceUnavailable, Sky, ValidationException, Weather } from "./generated/weather.js";
+import { AlertLevel, CityAlreadyExists, NoSuchCity, NoSuchPhoto, ServiceUnavailable, Sky } from "./generated/example.weather.shapes.js";
+import { ValidationException } from "./generated/smithy.framework.shapes.js";
+import { Weather } from "./generated/weather.js";
 import { NOW, type RunningExample, startExample } from "./testing.js";
 import { BLOB_STREAMING_PROTOCOLS } from "./tour.js";
 

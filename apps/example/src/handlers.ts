@@ -21,10 +21,11 @@ import {
   type Precipitation,
   ServiceUnavailable,
   Sky,
-  ValidationException,
-} from "./generated/weather.js";
+  type LevelEvents,
+  type ReadingEvents,
+} from "./generated/example.weather.shapes.js";
+import { ValidationException } from "./generated/smithy.framework.shapes.js";
 import type { WeatherHandler } from "./generated/weather.server.js";
-import type { LevelEvents, ReadingEvents } from "./generated/weather-grpc.js";
 import type { WeatherGrpcHandler } from "./generated/weather-grpc.server.js";
 import type { WeatherStore } from "./store.js";
 

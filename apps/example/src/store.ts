@@ -3,7 +3,7 @@
  * A real service would put a database here; the handlers only see this
  * small interface.
  */
-import type { Alert, CityDetails, ImageType, ReportObservationInput, StringMap } from "./generated/weather.js";
+import type { Alert, CityDetails, ImageType, ReportObservationInput, StringMap } from "./generated/example.weather.shapes.js";
 
 /** A stored photo. */
 export interface StoredPhoto {

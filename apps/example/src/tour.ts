@@ -6,8 +6,10 @@
 import { collectBytes } from "@anvil/core";
 import type { Client } from "@anvil/client-core";
 import type { SimpleWeather } from "./generated/simple-weather.js";
-import type { ReadingEvents, WeatherGrpc } from "./generated/weather-grpc.js";
-import { CityAlreadyExists, NoSuchCity, ServiceUnavailable, Sky, ValidationException, type Weather } from "./generated/weather.js";
+import { CityAlreadyExists, NoSuchCity, type ReadingEvents, ServiceUnavailable, Sky } from "./generated/example.weather.shapes.js";
+import { ValidationException } from "./generated/smithy.framework.shapes.js";
+import type { WeatherGrpc } from "./generated/weather-grpc.js";
+import type { Weather } from "./generated/weather.js";
 
 /** Where the tour writes: one line per call. */
 export type Print = (line: string) => void;

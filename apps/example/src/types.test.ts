@@ -18,8 +18,8 @@ import {
   NoSuchCity,
   type Precipitation,
   Sky,
-  Weather,
-} from "./generated/weather.js";
+} from "./generated/example.weather.shapes.js";
+import { Weather } from "./generated/weather.js";
 import type { WeatherClient } from "./generated/weather.client.js";
 import type { GetForecastHandler, WeatherHandler } from "./generated/weather.server.js";
 import { createWeatherHandler, type ExampleHandler } from "./handlers.js";

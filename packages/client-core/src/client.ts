@@ -8,11 +8,10 @@ import {
   type AuthScheme,
   type CallOptions,
   type ClientCallContext,
+  type ClientMethod,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  type InputOf,
-  type Sendable,
   isAsyncIterable,
   type OperationSchema,
   type OutputOf,
@@ -41,10 +40,7 @@ export interface ClientCallOptions extends CallOptions {
  * Assignable to core's `ClientOf<S>`.
  */
 export type Client<S extends ServiceSchema> = {
-  readonly [K in keyof S["operations"]]: (
-    input: Sendable<InputOf<S["operations"][K]>>,
-    options?: ClientCallOptions,
-  ) => Promise<WithMetadata<OutputOf<S["operations"][K]>>>;
+  readonly [K in keyof S["operations"]]: ClientMethod<S["operations"][K], ClientCallOptions, WithMetadata<OutputOf<S["operations"][K]>>>;
 };
 
 /**
@@ -65,11 +61,14 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
   };
   const client: Record<string, unknown> = {};
   for (const [name, operation] of Object.entries(service.operations)) {
-    const method = (input: unknown, options?: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input, options ?? {});
+    const method = (input?: unknown, options?: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input ?? NO_INPUT, options ?? {});
     Object.defineProperty(client, name, { value: method, enumerable: true });
   }
   return Object.freeze(client) as Client<S>;
 }
+
+/** The input of a call made without one (every member of its input is optional). */
+const NO_INPUT: Readonly<Record<string, never>> = Object.freeze({});
 
 /** Why a call's signal fired when the client's timer fired it. */
 class CallTimeout {

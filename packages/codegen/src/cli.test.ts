@@ -88,9 +88,15 @@ describe("anvil generate", () => {
     };
     const first = run();
     expect(first.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["weather.client.ts", "weather.server.ts", "weather.ts"]);
-    expect(first.out.at(-1)).toMatch(/^✓ generated 3 files for 1 service \(example\.weather#Weather\) in .*gen: 3 written, 0 unchanged/);
-    expect(run().out.at(-1)).toMatch(/0 written, 3 unchanged/);
+    expect(readdirSync(out).sort()).toEqual([
+      "example.weather.shapes.ts",
+      "smithy.framework.shapes.ts",
+      "weather.client.ts",
+      "weather.server.ts",
+      "weather.ts",
+    ]);
+    expect(first.out.at(-1)).toMatch(/^✓ generated 5 files for 1 service \(example\.weather#Weather\) in .*gen: 5 written, 0 unchanged/);
+    expect(run().out.at(-1)).toMatch(/0 written, 5 unchanged/);
     expect(run("--check").code).toBe(0);
     writeFileSync(join(out, "weather.ts"), "// edited\n");
     const check = run("--check");

@@ -243,7 +243,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     );
     return stale.length ? 1 : 0;
   }
-  const services = new Set(result.files.map((f) => f.service));
+  const services = new Set(result.files.flatMap((f) => (f.service === undefined ? [] : [f.service])));
   const ms = Math.round(performance.now() - started);
   io.out(
     `✓ generated ${result.files.length} files for ${services.size} service${services.size === 1 ? "" : "s"} (${[...services].join(", ")}) in ${where}: ${written} written, ${result.files.length - written} unchanged, ${ms} ms`,
@@ -466,8 +466,8 @@ Options:
 Generate options (flags override the config file):
   --out <dir>               Output folder
   --service <shapeId>       Generate only this service (repeatable; default: every service)
-  --client / --no-client    Generate the typed client interface (default off)
-  --server / --no-server    Generate the server handler interfaces (default on)
+  --client / --no-client    Generate the typed client type (default off)
+  --server / --no-server    Generate the server handler types (default on)
   --fakes                   Fakes from @examples: answers, a fake handler, a fake client (with --client)
   --proto / --no-proto      Also write <service>.proto for services with @alloy.proto#grpc (default off)
   --config <file>           Read settings from this anvil.config.json or smithy-build.json

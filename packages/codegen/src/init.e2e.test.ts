@@ -49,7 +49,7 @@ describe("anvil init, end to end", () => {
     expect(realpathSync(join(project, "node_modules", "@anvil", "core"))).toBe(join(REPO, "packages", "core"));
 
     const generated = run(process.execPath, [CLI, "generate"]);
-    expect(generated.stdout).toContain("✓ generated 3 files for 1 service (example.taskboard#TaskBoard) in src/generated");
+    expect(generated.stdout).toContain("✓ generated 5 files for 1 service (example.taskboard#TaskBoard) in src/generated");
 
     // The whole project (tests included) type-checks and builds into dist/, in one
     // compiler run (`npm run build` compiles the same files minus the tests).

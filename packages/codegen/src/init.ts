@@ -6,11 +6,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { kebabCase } from "./generate/names.js";
+import { PACKAGE_ROOT } from "./version.js";
 
 /** This package's root folder (`src/` and `dist/` both sit one level below it). */
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The template folder of `anvil init`. */
 export const INIT_TEMPLATES = join(PACKAGE_ROOT, "templates", "init");
@@ -140,6 +139,7 @@ export function planInit(options: InitOptions, templates = INIT_TEMPLATES): Init
     ["Service", service],
     ["file", kebabCase(service)],
     ["namespace", `example.${service.toLowerCase()}`],
+    ["shapes", `example.${service.toLowerCase()}.shapes`],
     ["package", packageName(folder, service)],
     [
       "anvilSpecs",

@@ -27,7 +27,7 @@ export type {
 export { isMemberOptional } from "./schema/schema.js";
 export type { Bounds, HttpBinding, OperationTraits, ProtoNumType, TimestampFormat, Traits } from "./schema/traits.js";
 export { NO_TRAITS } from "./schema/traits.js";
-export type { CallOptions, ClientOf, HandlerOf, HandlersOf, InputOf, OutputOf, Sendable } from "./schema/mapped-types.js";
+export type { CallOptions, ClientMethod, ClientOf, HandlerOf, HandlersOf, InputOf, OutputOf, Sendable } from "./schema/mapped-types.js";
 export { BigDecimal } from "./values/big-decimal.js";
 export type { Document } from "./values/document.js";
 export type { ByteStream, ByteStreamInput, EventStream } from "./values/streams.js";

@@ -11,11 +11,36 @@ import { getPaginated, isNodeObject } from "@anvil/model";
 import { runtimeValue, type NodeValueError } from "./runtime-value.js";
 
 /**
- * Traits that only document a shape or an operation, or hold test cases for
- * it: they are read from the model (docs, fakes, the conformance runner),
- * never from a schema, so `custom` leaves them out.
+ * Prelude traits no runtime reads: they document a shape (docs, titles,
+ * deprecation, tags), mark its role in the model (`@input`, `@output`,
+ * mixins, resource bindings) or steer validation and tooling (`@suppress`,
+ * `@since`, `@unstable`). They are read from the model (docs, fakes, the
+ * conformance runner), never from a schema, so schemas leave them out;
+ * every other trait, custom ones included, is carried.
  */
-const MODEL_ONLY_TRAITS: ReadonlySet<string> = new Set(["smithy.api#documentation", "smithy.api#externalDocumentation", "smithy.api#examples"]);
+const MODEL_ONLY_TRAITS: ReadonlySet<string> = new Set([
+  "smithy.api#documentation",
+  "smithy.api#externalDocumentation",
+  "smithy.api#examples",
+  "smithy.api#title",
+  "smithy.api#deprecated",
+  "smithy.api#tags",
+  "smithy.api#since",
+  "smithy.api#unstable",
+  "smithy.api#recommended",
+  "smithy.api#suppress",
+  "smithy.api#input",
+  "smithy.api#output",
+  "smithy.api#mixin",
+  "smithy.api#private",
+  "smithy.api#internal",
+  "smithy.api#references",
+  "smithy.api#resourceIdentifier",
+  "smithy.api#property",
+  "smithy.api#notProperty",
+  "smithy.api#nestedProperties",
+  "smithy.api#noReplace",
+]);
 
 /** Whether schemas carry a trait: every trait but {@link MODEL_ONLY_TRAITS} and `smithy.test#` test cases. */
 const carried = (id: string): boolean => !MODEL_ONLY_TRAITS.has(id) && !id.startsWith("smithy.test#");
@@ -219,8 +244,9 @@ export interface ServiceTraits {
 }
 
 /**
- * The traits a service schema carries: all of them, as they are in the
- * model (documentation included), and which are auth schemes.
+ * The traits a service schema carries: all of them as they are in the
+ * model (protocol, auth and custom traits), but documentation and the other
+ * traits no runtime reads; and which are auth schemes.
  *
  * @param model - The model the service belongs to (auth traits are looked up in it).
  * @param service - The service shape.
@@ -229,6 +255,7 @@ export function serviceTraits(model: Model, service: Shape): ServiceTraits {
   const traits: Record<string, unknown> = {};
   const auth: string[] = [];
   for (const [id, value] of service.traits) {
+    if (!carried(id)) continue;
     traits[id] = value;
     if (model.getShape(id)?.traits.has("smithy.api#authDefinition")) auth.push(id);
   }

@@ -1,4 +1,4 @@
-import { BigDecimal, isMemberOptional } from "@anvil/core";
+import { BigDecimal, isMemberOptional, NO_TRAITS } from "@anvil/core";
 import type { EnumSchema, ListSchema, MapSchema, OperationSchema, Schema, StructSchema, UnionSchema } from "@anvil/core";
 import * as core from "@anvil/core/codegen";
 import { loadModel } from "@anvil/model";
@@ -259,7 +259,8 @@ describe("schemasFromModel: shapes", () => {
     expect(isMemberOptional(m("png"), "server")).toBe(false);
     expect(m("maybe").traits).toEqual({ nullable: true });
     expect(m("unsigned").traits).toEqual({ protoNumType: "UNSIGNED" });
-    expect(m("old").traits.custom).toEqual({ "smithy.api#deprecated": {} });
+    // `@deprecated` is for docs and editors: read from the model, not carried.
+    expect(m("old").traits).toEqual(NO_TRAITS);
     expect(m("primitive").target).toBe(schemas.shape("smithy.api#PrimitiveInteger"));
     expect(m("bool").target).toBe(core.boolean);
     expect(m("names").target).toBe(schemas.shape("t#Names"));
@@ -412,11 +413,18 @@ operation GetForecast {
 @idempotent
 @http(method: "PUT", uri: "/ping", code: 204)
 @tags(["internal"])
+@rateLimited(perMinute: 60)
 @examples([{ title: "A ping" }])
 @smithy.test#httpRequestTests([
     { id: "PingRequest", protocol: restJson1, method: "PUT", uri: "/ping" }
 ])
 operation Ping {}
+
+/// A trait of the service's own: schemas carry it, for middleware to read.
+@trait(selector: "operation")
+structure rateLimited {
+    perMinute: Integer
+}
 
 @readonly
 @http(method: "GET", uri: "/cities/{cityId}")
@@ -486,7 +494,8 @@ describe("schemasFromModel: operations and services", () => {
     expect(weather.protocols).toEqual(["aws.protocols#restJson1", "smithy.protocols#rpcv2Cbor"]);
     expect(weather.auth).toEqual(["aws.auth#sigv4", "smithy.api#httpBearerAuth"]);
     expect(weather.errors).toEqual([schemas.shape("w#ServiceUnavailable")]);
-    expect(weather.traits["smithy.api#documentation"]).toBe("The weather service.");
+    // Documentation is read from the model: the runtime never needs it.
+    expect(weather.traits["smithy.api#documentation"]).toBeUndefined();
     expect(weather.traits["aws.auth#sigv4"]).toEqual({ name: "weather" });
     expect(weather.traits["aws.protocols#restJson1"]).toEqual({});
   });
@@ -506,7 +515,8 @@ describe("schemasFromModel: operations and services", () => {
     const output = Object.fromEntries(op.output.members.map((m) => [m.name, m.traits]));
     expect(output.code).toMatchObject({ httpResponseCode: true });
     expect(output.body).toMatchObject({ httpPayload: true });
-    expect(op.input.traits.custom).toEqual({ "smithy.api#input": {} });
+    // `@input` marks the shape's role in the model; no runtime reads it.
+    expect(op.input.traits.custom).toBeUndefined();
   });
 
   it("maps the remaining operation traits, and Unit input and output to the core unit", () => {
@@ -520,14 +530,15 @@ describe("schemasFromModel: operations and services", () => {
       httpChecksumRequired: true,
       requestCompression: ["gzip"],
       optionalAuth: true,
-      custom: { "smithy.api#tags": ["internal"] },
+      custom: { "w#rateLimited": { perMinute: 60 } },
     });
   });
 
-  it("leaves examples and test cases out: they are read from the model", () => {
+  it("leaves examples, tags and test cases out: they are read from the model", () => {
     const ping = weather.operations.ping!;
     expect(model.getShape("w#Ping")!.traits.has("smithy.test#httpRequestTests")).toBe(true);
-    expect(Object.keys(ping.traits.custom ?? {})).toEqual(["smithy.api#tags"]);
+    expect(model.getShape("w#Ping")!.traits.has("smithy.api#tags")).toBe(true);
+    expect(Object.keys(ping.traits.custom ?? {})).toEqual(["w#rateLimited"]);
   });
 
   it("merges @paginated with the service's", () => {

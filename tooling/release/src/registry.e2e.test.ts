@@ -267,7 +267,8 @@ console.log(JSON.stringify(await client.getTask({ taskId: "t-1" })));
       join(app, "src", "call.ts"),
       `import { createClient } from "@anvil/client-core";
 import { restJson1 } from "@anvil/protocol-restjson";
-import { MyService, type Task } from "./generated/my-service.js";
+import type { Task } from "./generated/example.myservice.shapes.js";
+import { MyService } from "./generated/my-service.js";
 
 const client = createClient(MyService, { endpoint: process.argv[2]!, protocols: [restJson1()] });
 const { task }: { task: Task } = await client.getTask({ taskId: "t-1" });

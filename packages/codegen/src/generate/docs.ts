@@ -13,6 +13,22 @@ export function docsOf(shape: Shape | MemberShape | undefined, indent = "", fall
   const doc = shape?.traits.get("smithy.api#documentation");
   lines.push(typeof doc === "string" ? doc : fallback);
   lines.push(...extra);
+  return docComment([...lines, tagsOf(shape)], indent);
+}
+
+/**
+ * The TSDoc of a shape's declaration: its documentation, `extra`, and its
+ * tags; an undocumented shape says where it comes from instead
+ * (`@generated from shape: ns#Name`).
+ */
+export function shapeDocs(shape: Shape, extra: readonly string[] = []): string {
+  const doc = shape.traits.get("smithy.api#documentation");
+  const origin = typeof doc === "string" ? undefined : `@generated from shape: ${shape.id}`;
+  return docComment([typeof doc === "string" ? doc : undefined, ...extra, [origin, tagsOf(shape)].filter(Boolean).join("\n")]);
+}
+
+/** The `@see` and `@deprecated` tags of a shape or member. */
+function tagsOf(shape: Shape | MemberShape | undefined): string | undefined {
   const tags: string[] = [];
   const external = shape?.traits.get("smithy.api#externalDocumentation");
   if (isNodeObject(external)) {
@@ -24,6 +40,5 @@ export function docsOf(shape: Shape | MemberShape | undefined, indent = "", fall
     const parts = [typeof d.message === "string" ? d.message : "", typeof d.since === "string" ? `(since ${d.since})` : ""].filter(Boolean);
     tags.push(`@deprecated${parts.length ? ` ${parts.join(" ")}` : ""}`);
   }
-  if (tags.length) lines.push(tags.join("\n"));
-  return docComment(lines, indent);
+  return tags.length ? tags.join("\n") : undefined;
 }

@@ -120,12 +120,24 @@ describe("generated schemas equal @anvil/dynamic's", () => {
   it("shares the core's prelude schemas and builds each declared schema once", async () => {
     const dir = scratchDir("identity");
     generateInto(dir, loadOrThrow([RICH_MODEL]), { server: false });
+    const shapes = (await import(join(dir, "test.store.shapes.ts"))) as Record<string, any>;
     const store = (await import(join(dir, "store.ts"))) as Record<string, any>;
-    expect(store.PingOutputSchema.members[0].target).toBe(builders.boolean);
-    expect(store.TreeSchema.members[1].target).toBe(store.ForestSchema);
-    expect(store.ForestSchema.member.target).toBe(store.TreeSchema);
-    expect(store.Store.operations.getItem.errors).toContain(store.NotFoundSchema);
-    expect(new store.NotFound({ message: "gone" })).toBeInstanceOf(builders.errorClass(store.NotFoundSchema));
+    expect(shapes.PingOutputSchema.members[0].target).toBe(builders.boolean);
+    expect(shapes.TreeSchema.members[1].target).toBe(shapes.ForestSchema);
+    expect(shapes.ForestSchema.member.target).toBe(shapes.TreeSchema);
+    expect(store.Store.operations.getItem.errors).toContain(shapes.NotFoundSchema);
+    expect(new shapes.NotFound({ message: "gone" })).toBeInstanceOf(builders.errorClass(shapes.NotFoundSchema));
+  });
+
+  it("declares a shape two services use once: one schema, one error class", async () => {
+    const dir = scratchDir("shared");
+    generateInto(dir, loadOrThrow([EXAMPLE_MODEL]), { server: false });
+    const weather = (await import(join(dir, "weather.ts"))) as Record<string, any>;
+    const grpc = (await import(join(dir, "weather-grpc.ts"))) as Record<string, any>;
+    const shapes = (await import(join(dir, "example.weather.shapes.ts"))) as Record<string, any>;
+    expect(grpc.WeatherGrpc.operations.getCity.output).toBe(weather.Weather.operations.getCity.output);
+    expect(grpc.WeatherGrpc.operations.getCity.errors).toContain(shapes.NoSuchCitySchema);
+    expect(weather.Weather.operations.getCity.errors).toContain(shapes.NoSuchCitySchema);
   });
 });
 
@@ -167,12 +179,12 @@ describe.skipIf(!existsSync(aws))(`protocol test models of the corpus (skipped w
       for (const f of files.filter((x) => x.path.endsWith(".fakes.ts"))) {
         const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
         const tables = Object.entries(generated).find(([name]) => name.endsWith("Fakes"))![1];
-        expect(strip(plain(tables))).toStrictEqual(strip(plain(serviceFakeTables(model, dynamic.service(f.service)))));
+        expect(strip(plain(tables))).toStrictEqual(strip(plain(serviceFakeTables(model, dynamic.service(f.service!)))));
       }
-      for (const f of files.filter((x) => !/\.(server|client|fakes)\.ts$/.test(x.path))) {
+      for (const f of files.filter((x) => x.service !== undefined && !/\.(server|client|fakes)\.ts$/.test(x.path))) {
         const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
         const descriptor = Object.values(generated).find((v): v is ServiceSchema => (v as ServiceSchema | undefined)?.kind === "service")!;
-        expect(servicePicture(descriptor)).toStrictEqual(servicePicture(dynamic.service(f.service)));
+        expect(servicePicture(descriptor)).toStrictEqual(servicePicture(dynamic.service(f.service!)));
       }
     },
     180_000,

@@ -9,19 +9,21 @@
 import type { FakeOperation } from "@anvil/core";
 import { type ExampleRef, operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
 import { fakeOperation, UnterminatedRecursionError } from "@anvil/fakes";
-import { nameOf, type ValidationEvent } from "@anvil/model";
+import { nameOf, type Shape, type ValidationEvent } from "@anvil/model";
 import { literal } from "./code.js";
 import { docsOf } from "./docs.js";
 import { Imports } from "./imports.js";
-import { header } from "./model-file.js";
+import { header, type Provenance } from "./header.js";
 import { NameScope, propertyKey } from "./names.js";
 import { UNIT, type ServicePlan } from "./plan.js";
+import { isOptional } from "./shapes-file.js";
+import { ShapeRefs } from "./shapes-plan.js";
 import { runtimeValueCode } from "./traits.js";
 import { unusableExampleNote } from "../unusable-example.js";
 
 /** Which classes the fakes file declares, and where the surfaces it implements live. */
 export interface FakesFileOptions {
-  readonly modelModule: string;
+  readonly serviceModule: string;
   /** The server file's module, when the server surface is generated (the fake handler implements it). */
   readonly serverModule?: string;
   /** The client file's module, when the client surface is generated (the fake client implements it). */
@@ -82,20 +84,20 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
 }
 
 /** Writes the fakes file of a planned service; problems go to `events`. */
-export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: ValidationEvent[]): string {
+export function fakesFile(plan: ServicePlan, options: FakesFileOptions, provenance: Provenance, events: ValidationEvent[]): string {
   const tables = fakeTables(plan, events);
   const imports = new Imports();
   const scope = new NameScope();
   // Names this file imports from the model file, so its own declarations cannot shadow them.
   scope.both(plan.operationsName);
-  for (const op of plan.operations) {
-    scope.both(op.name);
-    for (const id of [op.shape.input, op.shape.output]) if (id && id !== UNIT) scope.both(plan.names.get(id)!.type);
-  }
+  for (const op of plan.operations) scope.both(op.name);
   const out: string[] = [];
   const tablesName = scope.value(`${plan.serviceName}Fakes`);
+  const fakeName = options.serverModule !== undefined ? scope.both(`${plan.serviceName}Fake`) : "";
+  const fakeClient = options.clientModule !== undefined ? scope.both(`${plan.serviceName}FakeClient`) : "";
+  const refs = new ShapeRefs(plan.shapes, imports, scope);
   const fakeOperationType = imports.type("FakeOperation");
-  const opsType = imports.from(options.modelModule, plan.operationsName, "type");
+  const opsType = imports.from(options.serviceModule, plan.operationsName, "type");
   out.push(
     docsOf(
       undefined,
@@ -107,14 +109,13 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     .filter((op) => tables.has(op.method))
     .map((op) => `  ${propertyKey(op.method)}: ${literal(runtimeValueCode(tables.get(op.method), imports, false), "  ")},\n`);
   out.push(`export const ${tablesName}: { readonly [K in keyof ${opsType}]: ${fakeOperationType} } = {\n${entries.join("")}};\n`);
-  const opConst = (name: string) => imports.from(options.modelModule, name, "value");
+  const opConst = (name: string) => imports.from(options.serviceModule, name, "value");
 
   if (options.serverModule !== undefined) {
     const fakeCall = imports.value("fakeCall");
     const handler = imports.from(options.serverModule, `${plan.serviceName}Handler`, "type");
     const inputOf = imports.type("InputOf");
     const outputOf = imports.type("OutputOf");
-    const fakeName = scope.both(`${plan.serviceName}Fake`);
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
       const doc = docsOf(
@@ -137,18 +138,19 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     const fakeClientCall = imports.value("fakeClientCall");
     const client = imports.from(options.clientModule, `${plan.serviceName}Client`, "type");
     const callOptions = imports.type("CallOptions");
-    const fakeClient = scope.both(`${plan.serviceName}FakeClient`);
-    const typeRef = (id: string | undefined) =>
-      id === undefined || id === UNIT ? "Record<string, never>" : imports.from(options.modelModule, plan.names.get(id)!.type, "type");
+    const typeRef = (id: string | undefined) => (id === undefined || id === UNIT ? "Record<string, never>" : refs.type(id));
     const methods = plan.operations.map((op) => {
       const c = opConst(op.name);
-      const unit = op.shape.input === undefined || op.shape.input === UNIT;
+      // As `ClientOf` types it: left out when none of its members is required, streaming blobs also as whole bytes or text.
+      const input = op.shape.input === undefined || op.shape.input === UNIT ? undefined : plan.model.getShape(op.shape.input);
+      const unit = input === undefined || [...input.members.values()].every(isOptional);
+      const inputType = hasStreamingBlob(plan, input) ? `${imports.type("Sendable")}<${typeRef(op.shape.input)}>` : typeRef(op.shape.input);
       const doc = docsOf(
         undefined,
         "  ",
         `Answers \`${nameOf(op.shape.id)}\` from \`${tablesName}.${op.method}\`, with no network and no serialization; invalid input rejects as the server's ValidationException would.`,
       );
-      return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${typeRef(op.shape.input)}, _options?: ${callOptions}): Promise<${typeRef(op.shape.output)}> {\n    return ${fakeClientCall}(${c}, ${tablesName}.${op.method}, ${unit ? "input ?? {}" : "input"});\n  }\n`;
+      return `${doc}  ${propertyKey(op.method)}(input${unit ? "?" : ""}: ${inputType}, _options?: ${callOptions}): Promise<${typeRef(op.shape.output)}> {\n    return ${fakeClientCall}(${c}, ${tablesName}.${op.method}, input);\n  }\n`;
     });
     out.push("\n");
     out.push(
@@ -158,5 +160,14 @@ export function fakesFile(plan: ServicePlan, options: FakesFileOptions, events: 
     );
     out.push(`export class ${fakeClient} implements ${client} {\n${methods.join("\n")}}\n`);
   }
-  return `${header(plan.service.id, "fakes")}\n${imports.render()}\n${out.join("")}`;
+  return `${header(provenance, `${plan.service.id}: fakes`)}\n${imports.render()}\n${out.join("")}`;
+}
+
+/** Whether a structure has a `@streaming` blob member. */
+function hasStreamingBlob(plan: ServicePlan, shape: Shape | undefined): boolean {
+  for (const member of shape?.members.values() ?? []) {
+    const target = plan.model.getShape(member.target);
+    if (target?.type === "blob" && target.traits.has("smithy.api#streaming")) return true;
+  }
+  return false;
 }

@@ -6,11 +6,15 @@
 import { schemasFromModel, type DynamicSchemas } from "@anvil/dynamic";
 import type { Model, ValidationEvent } from "@anvil/model";
 import { emitProto } from "@anvil/protocol-grpc";
-import { namespaceOf } from "@anvil/model";
+import { namespaceOf, serviceClosure } from "@anvil/model";
+import { codegenVersion } from "../version.js";
 import { fakesFile } from "./fakes-file.js";
-import { modelFile } from "./model-file.js";
+import type { Provenance } from "./header.js";
 import { kebabCase } from "./names.js";
 import { planService } from "./plan.js";
+import { serviceFile } from "./service-file.js";
+import { planShapes } from "./shapes-plan.js";
+import { shapesFile } from "./shapes-file.js";
 import { clientFile, serverFile } from "./surface-files.js";
 
 /** What to generate. */
@@ -43,8 +47,10 @@ export interface GeneratedFile {
   /** Path relative to the output folder, `/`-separated. */
   readonly path: string;
   readonly text: string;
-  /** The service it belongs to. */
-  readonly service: string;
+  /** The service it belongs to (absent for a shapes file). */
+  readonly service?: string;
+  /** The namespace a shapes file declares the shapes of (`example.weather`). */
+  readonly namespace?: string;
 }
 
 /** Generated files, and the warnings and errors met (an error means the files are incomplete). */
@@ -54,9 +60,11 @@ export interface GenerateResult {
 }
 
 /**
- * Generates the code of a model's services. Per service `Name` (file names
- * in kebab case): `name.ts` (types, schemas, errors, operations, service
- * descriptor), `name.server.ts` (handler interfaces, when `server`),
+ * Generates the code of a model's services. Per namespace of the data
+ * shapes they use, `namespace.shapes.ts`: the types, schemas and error
+ * classes of those shapes, each declared once whichever services use it.
+ * Per service `Name` (file names in kebab case): `name.ts` (operations and
+ * the service descriptor), `name.server.ts` (handler interfaces, when `server`),
  * `name.client.ts` (client interface, when `client`), `name.fakes.ts`
  * (fake answers, handler and client, when `generateFakes`) and `name.proto`
  * (for gRPC services, when `proto`).
@@ -88,21 +96,25 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
   }
   const bases = fileBases(ids);
   const files: GeneratedFile[] = [];
+  const provenance: Provenance = { generator: `@anvil/codegen v${codegenVersion()}`, options: optionsLine(o) };
+  const closures = ids.map((id) => serviceClosure(model, id));
+  const shapes = planShapes(model, closures, events);
+  for (const ns of shapes.namespaces) files.push({ path: `${ns.base}.ts`, text: shapesFile(shapes, ns, provenance, events), namespace: ns.namespace });
   let schemas: DynamicSchemas | undefined;
   ids.forEach((id, i) => {
-    const plan = planService(model, id);
+    const plan = planService(model, closures[i]!, shapes);
     events.push(...plan.events);
     const base = bases.get(id)!;
-    files.push({ path: `${base}.ts`, text: modelFile(plan, events), service: id });
-    if (o.server) files.push({ path: `${base}.server.ts`, text: serverFile(plan, `./${base}.js`), service: id });
-    if (o.client) files.push({ path: `${base}.client.ts`, text: clientFile(plan, `./${base}.js`), service: id });
+    files.push({ path: `${base}.ts`, text: serviceFile(plan, provenance), service: id });
+    if (o.server) files.push({ path: `${base}.server.ts`, text: serverFile(plan, `./${base}.js`, provenance), service: id });
+    if (o.client) files.push({ path: `${base}.client.ts`, text: clientFile(plan, `./${base}.js`, provenance), service: id });
     if (o.generateFakes) {
       const modules = {
-        modelModule: `./${base}.js`,
+        serviceModule: `./${base}.js`,
         ...(o.server ? { serverModule: `./${base}.server.js` } : {}),
         ...(o.client ? { clientModule: `./${base}.client.js` } : {}),
       };
-      files.push({ path: `${base}.fakes.ts`, text: fakesFile(plan, modules, events), service: id });
+      files.push({ path: `${base}.fakes.ts`, text: fakesFile(plan, modules, provenance, events), service: id });
     }
     if (o.proto && model.getShape(id)?.traits.has("alloy.proto#grpc")) {
       schemas ??= schemasFromModel(model);
@@ -115,6 +127,13 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     o.onProgress?.(i + 1, ids.length, id);
   });
   return { files, events };
+}
+
+/** The options that shape the output, for the header of every file: `server, client, fakes`. */
+function optionsLine(o: GenerateOptions): string {
+  const parts = [o.server && "server", o.client && "client", o.generateFakes && "fakes", o.proto && "proto"].filter((p): p is string => typeof p === "string");
+  if (o.services.length) parts.push(`services: ${o.services.join(", ")}`);
+  return parts.join(", ");
 }
 
 /** File base names: the service name in kebab case, with the namespace when two services share a name. */

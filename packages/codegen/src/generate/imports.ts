@@ -23,12 +23,12 @@ export class Imports {
     return name;
   }
 
-  /** Uses a name from another generated file (`./weather.js`). */
-  from(module: string, name: string, kind: "value" | "type"): string {
+  /** Uses a name from another generated file (`./weather.js`), under `local` when given (`import { City as City2 }`). */
+  from(module: string, name: string, kind: "value" | "type", local = name): string {
     let entry = this.local.get(module);
     if (!entry) this.local.set(module, (entry = { values: new Set(), types: new Set() }));
-    (kind === "value" ? entry.values : entry.types).add(name);
-    return name;
+    (kind === "value" ? entry.values : entry.types).add(local === name ? name : `${name} as ${local}`);
+    return local;
   }
 
   /** The import declarations, sorted, one per module. */

@@ -1,13 +1,13 @@
 /**
  * What one service's generated code declares, decided before any text is
- * written: the data shapes in declaration order (targets before the shapes
- * that use them, so only recursion needs a lazy reference) and the
- * TypeScript name of every declaration.
+ * written: the names of the service and its operations, and the helpers
+ * every planner shares (prelude schemas, errors, enum values).
  */
 import { operationKey } from "@anvil/dynamic";
 import type { MemberShape, Model, Shape } from "@anvil/model";
-import { isNodeObject, nameOf, serviceClosure, type ServiceClosure, type ValidationEvent } from "@anvil/model";
+import { isNodeObject, nameOf, type ServiceClosure, type ValidationEvent } from "@anvil/model";
 import { NameScope } from "./names.js";
+import type { ShapesPlan } from "./shapes-plan.js";
 
 /** Prelude scalars that are the core's shared builder constants (when they carry no traits of their own). */
 export const PRELUDE_BUILDERS: ReadonlyMap<string, string> = new Map([
@@ -29,29 +29,6 @@ export const PRELUDE_BUILDERS: ReadonlyMap<string, string> = new Map([
 /** `smithy.api#Unit`: the core's `unit` schema. */
 export const UNIT = "smithy.api#Unit";
 
-const DATA_TYPES: ReadonlySet<string> = new Set([
-  "blob",
-  "boolean",
-  "string",
-  "byte",
-  "short",
-  "integer",
-  "long",
-  "float",
-  "double",
-  "bigInteger",
-  "bigDecimal",
-  "timestamp",
-  "document",
-  "enum",
-  "intEnum",
-  "list",
-  "set",
-  "map",
-  "structure",
-  "union",
-]);
-
 /** The names of one data shape's declarations. */
 export interface ShapeNames {
   /** The TypeScript type of its values (for an error: the members' interface). */
@@ -71,20 +48,18 @@ export interface PlannedOperation {
   readonly method: string;
 }
 
-/** The declarations of one service's generated code. */
+/** The declarations of one service's generated code (its data shapes are in {@link ShapesPlan}). */
 export interface ServicePlan {
   readonly model: Model;
   readonly service: Shape;
   readonly closure: ServiceClosure;
+  /** Where the data shapes of every generated service are declared. */
+  readonly shapes: ShapesPlan;
   /** The service constant. */
   readonly serviceName: string;
   /** The interface listing the service's operations by method name. */
   readonly operationsName: string;
   readonly operations: readonly PlannedOperation[];
-  /** Data shapes to declare, in declaration order. */
-  readonly shapes: readonly Shape[];
-  /** Names by shape id, for the shapes in {@link shapes}. */
-  readonly names: ReadonlyMap<string, ShapeNames>;
   /** Problems met while planning (names that had to change). */
   readonly events: ValidationEvent[];
 }
@@ -148,35 +123,17 @@ export function enumEntries(shape: Shape): EnumEntry[] | undefined {
   return out;
 }
 
-/** Plans the generated code of one service. */
-export function planService(model: Model, serviceId: string): ServicePlan {
-  const closure = serviceClosure(model, serviceId);
+/**
+ * Plans the service file of one service: the names of the service and its
+ * operations (the service's `rename` applies to them). Its data shapes are
+ * planned for all services at once ({@link ShapesPlan}).
+ */
+export function planService(model: Model, closure: ServiceClosure, shapes: ShapesPlan): ServicePlan {
   const service = closure.service;
   const events: ValidationEvent[] = [];
   const rename = service.rename ?? {};
-
-  // Declaration order: depth-first from each operation, targets first.
-  const order: Shape[] = [];
-  const visited = new Set<string>();
-  const visit = (id: string | undefined): void => {
-    if (id === undefined || visited.has(id)) return;
-    visited.add(id);
-    const shape = model.getShape(id);
-    if (!shape || !DATA_TYPES.has(shape.type) || isBuiltinSchema(shape)) return;
-    if (shape.type !== "enum" && shape.type !== "intEnum") for (const m of shape.members.values()) visit(m.target);
-    order.push(shape);
-  };
-  for (const op of closure.operations) {
-    visit(op.input);
-    visit(op.output);
-    for (const e of op.errors ?? []) visit(e);
-  }
-  for (const e of service.errors ?? []) visit(e);
-  for (const id of [...closure.shapes].sort()) visit(id);
-
   const scope = new NameScope();
-  const names = new Map<string, ShapeNames>();
-  const claimed = (shape: Shape | MemberShape, wanted: string, got: string, what: string): string => {
+  const claimed = (shape: Shape, wanted: string, got: string, what: string): string => {
     if (got !== wanted && got !== `_${wanted}`) {
       events.push({
         severity: "WARNING",
@@ -200,24 +157,6 @@ export function planService(model: Model, serviceId: string): ServicePlan {
     methods.add(method);
     return { shape: op, name: claimed(op, opName, scope.value(opName), "operation"), method };
   });
-  // Data shapes in a stable order (by id), so names do not depend on traversal.
-  // The shapes' own names first, derived names (`XSchema`, `XMembers`) after,
-  // so that a derived name never takes a shape's.
-  const sorted = [...order].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const base = new Map<string, string>();
-  for (const shape of sorted) {
-    const wanted = shapeName(shape);
-    if (isError(shape)) base.set(shape.id, claimed(shape, wanted, scope.both(wanted), "error"));
-    else if (enumEntries(shape)) base.set(shape.id, claimed(shape, wanted, scope.both(wanted), "enum"));
-    else base.set(shape.id, claimed(shape, wanted, scope.type(wanted), "shape"));
-  }
-  for (const shape of sorted) {
-    const name = base.get(shape.id)!;
-    const schema = claimed(shape, `${name}Schema`, scope.value(`${name}Schema`), "schema");
-    if (isError(shape)) names.set(shape.id, { type: claimed(shape, `${name}Members`, scope.type(`${name}Members`), "error members"), schema, value: name });
-    else if (enumEntries(shape)) names.set(shape.id, { type: name, schema, value: name });
-    else names.set(shape.id, { type: name, schema });
-  }
   const operationsName = claimed(service, `${serviceName}Operations`, scope.type(`${serviceName}Operations`), "operations type");
-  return { model, service, closure, serviceName, operationsName, operations, shapes: order, names, events };
+  return { model, service, closure, shapes, serviceName, operationsName, operations, events };
 }

@@ -6,7 +6,7 @@
  */
 import { BODY_EXCERPT_LENGTH, createModeledError, type ModeledError, UnmodeledError, ValidationError, type ValidationField } from "../errors/errors.js";
 import { VALIDATION_EXCEPTION_ID } from "../protocol/error-type.js";
-import type { InputOf, OutputOf } from "../schema/mapped-types.js";
+import type { InputOf, OutputOf, Sendable } from "../schema/mapped-types.js";
 import type { OperationSchema, StructSchema } from "../schema/schema.js";
 import { compileValidator, type Validator } from "../validation/validator.js";
 import { fillIdempotencyTokens } from "../values/idempotency.js";
@@ -186,7 +186,8 @@ export async function fakeCall<Op extends OperationSchema<any, any>>(operation: 
  * UnmodeledError of code `ValidationException`; either way `$metadata.httpStatus`
  * is 400 and the message names every violating field. Valid input is
  * answered as {@link fakeCall} answers it. Generated fake clients call it
- * from every operation method.
+ * from every operation method, with the input as a client takes it (left
+ * out when no member is required; a streaming blob as whole bytes or text too).
  *
  * @example
  * ```ts
@@ -195,7 +196,11 @@ export async function fakeCall<Op extends OperationSchema<any, any>>(operation: 
  * }
  * ```
  */
-export async function fakeClientCall<Op extends OperationSchema<any, any>>(operation: Op, fake: FakeOperation, input: InputOf<Op>): Promise<OutputOf<Op>> {
+export async function fakeClientCall<Op extends OperationSchema<any, any>>(
+  operation: Op,
+  fake: FakeOperation,
+  input: Sendable<InputOf<Op>> | undefined,
+): Promise<OutputOf<Op>> {
   const check = compileClientCheck(operation);
   const filled = fillIdempotencyTokens(operation.input as StructSchema<object>, (input ?? {}) as object);
   const violations = check.validate(filled);

@@ -28,10 +28,24 @@ export interface CallOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** The typed client of a service: one async method per operation. */
+/**
+ * The typed client of a service: one async method per operation, which may
+ * be called without input when no member of the input is required.
+ */
 export type ClientOf<S extends ServiceSchema> = {
-  readonly [K in keyof S["operations"]]: (input: Sendable<InputOf<S["operations"][K]>>, options?: CallOptions) => Promise<OutputOf<S["operations"][K]>>;
+  readonly [K in keyof S["operations"]]: ClientMethod<S["operations"][K], CallOptions, OutputOf<S["operations"][K]>>;
 };
+
+/**
+ * A client method of an operation: its input (left out when no member is
+ * required: `{}` is then a valid input) and per-call options in, `Result`
+ * out. `ClientOf` and `@anvil/client-core`'s `Client` are made of these.
+ */
+export type ClientMethod<Op, Options, Result> =
+  // biome-ignore lint/complexity/noBannedTypes: the empty object literal type is the question asked: is an input with no members valid?
+  {} extends InputOf<Op>
+    ? (input?: Sendable<InputOf<Op>>, options?: Options) => Promise<Result>
+    : (input: Sendable<InputOf<Op>>, options?: Options) => Promise<Result>;
 
 /** The handler of one operation. */
 export type HandlerOf<Op, Ctx = unknown> = (input: InputOf<Op>, context: Ctx) => Promise<Sendable<OutputOf<Op>>> | Sendable<OutputOf<Op>>;
