@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/codegen.ts"],
+  entry: ["src/index.ts", "src/codegenv1.ts", "src/codegen.ts", "src/protocol.ts"],
   format: ["esm"],
   dts: true,
   clean: true,

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { HttpRequest, ServiceSchema, SigningContext } from "@anvil/core";
-import { member, operation, service, string, struct } from "@anvil/core/codegen";
+import { member, operation, service, string, struct } from "@anvil/core/codegenv1";
 
 const Thing = struct<{ id: string; name?: string }>("test.sigv4#Thing", [member("id", string, { required: true }), member("name", string)]);
 const IdInput = struct<{ id: string }>("test.sigv4#IdInput", [member("id", string, { required: true })]);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { type ClientProtocol, type HttpRequest, SerializationError, withRequestCustomizations } from "@anvil/core";
-import { member, operation, service, string, struct } from "@anvil/core/codegen";
+import { member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { AWS_CUSTOMIZATIONS, GLACIER_CURRENT_ACCOUNT, glacierChecksums } from "./index.js";
 import { sha256TreeHash, toHex } from "./sha256.js";
 

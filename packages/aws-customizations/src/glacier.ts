@@ -5,7 +5,8 @@
  * (`X-Amz-Content-Sha256`) and SHA-256 tree hash (`X-Amz-Sha256-Tree-Hash`)
  * unless the caller gave them.
  */
-import { readBody, type HttpRequest, type RequestCustomization, type ServiceSchema } from "@anvil/core";
+import type { HttpRequest, RequestCustomization, ServiceSchema } from "@anvil/core";
+import { readBody } from "@anvil/core/protocol";
 import { sdkIdOf } from "./sdk-id.js";
 import { sha256, sha256TreeHash, toHex } from "./sha256.js";
 

@@ -12,13 +12,13 @@ import {
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  isAsyncIterable,
   type OperationSchema,
   type OutputOf,
   type ServiceSchema,
   type SigningContext,
   TransportError,
 } from "@anvil/core";
+import { isAsyncIterable } from "@anvil/core/protocol";
 import { selectAuthScheme } from "./auth/auth-scheme.js";
 import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.js";
 import type { AttemptContext, AttemptResult } from "./interceptor.js";

@@ -6,17 +6,9 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  collectBytes,
-  type HttpRequest,
-  type HttpResponse,
-  type OperationSchema,
-  parseQuery,
-  type Route,
-  type ServerProtocol,
-  type ServiceSchema,
-} from "@anvil/core";
-import { errorClass, integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegen";
+import { collectBytes, type HttpRequest, type HttpResponse, type OperationSchema, type Route, type ServerProtocol, type ServiceSchema } from "@anvil/core";
+import { parseQuery } from "@anvil/core/protocol";
+import { errorClass, integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";

@@ -1,4 +1,5 @@
-import { createModeledError, TransportError, UnmodeledError } from "@anvil/core";
+import { TransportError, UnmodeledError } from "@anvil/core";
+import { createModeledError } from "@anvil/core/protocol";
 import { describe, expect, it } from "vitest";
 import { isIdempotent, noRetry, retryKindOf, standardRetry } from "./retry.js";
 import { BusySchema, NotFoundSchema, Things, ThrottledSchema } from "./test-fixtures.js";

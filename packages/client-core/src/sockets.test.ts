@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type ClientHttp2Stream, connect, createServer as createH2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { collectBytes, TransportError } from "@anvil/core";
-import { errorClass, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { errorClass, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "./client.js";

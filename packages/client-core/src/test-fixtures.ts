@@ -5,17 +5,15 @@
  */
 import {
   collectBytes,
-  createModeledError,
-  findErrorSchema,
   type ClientCallContext,
   type ClientProtocol,
   type HttpRequest,
   type HttpResponse,
   type OperationSchema,
-  readBody,
   UnmodeledError,
 } from "@anvil/core";
-import { blob, errorClass, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { createModeledError, findErrorSchema, readBody } from "@anvil/core/protocol";
+import { blob, errorClass, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import type { Transport, TransportRequest } from "./transport.js";
 
 export type Thing = {

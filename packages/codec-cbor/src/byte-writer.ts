@@ -2,7 +2,7 @@
  * The output buffer of the compiled CBOR writers: core's growable
  * `OutputBuffer` with the CBOR primitives.
  */
-import { OutputBuffer } from "@anvil/core";
+import { OutputBuffer } from "@anvil/core/protocol";
 
 const encoder = new TextEncoder();
 

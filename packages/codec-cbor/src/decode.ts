@@ -4,7 +4,7 @@
  * integers and bignums, `Tag(7, [exponent, mantissa])` for decimal
  * fractions) for the schema-compiled converters.
  */
-import { setDataKey } from "@anvil/core";
+import { setDataKey } from "@anvil/core/protocol";
 import { Decoder } from "cbor-x";
 import { fail } from "./failure.js";
 import type { ScanPlan } from "./scan-plan.js";

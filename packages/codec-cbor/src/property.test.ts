@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError } from "@anvil/core";
-import { document } from "@anvil/core/codegen";
+import { document } from "@anvil/core/codegenv1";
 import { decode, encode } from "cbor-x";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import { encode, Tag } from "cbor-x";
 import { describe, expect, it } from "vitest";
 import { compileReader } from "./index.js";
 import { Choice, Defaults, Everything, Scalars, TreeSchema } from "./test-schemas.js";
-import { document } from "@anvil/core/codegen";
+import { document } from "@anvil/core/codegenv1";
 
 const hex = (s: string) =>
   Uint8Array.from(

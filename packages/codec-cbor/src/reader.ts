@@ -5,7 +5,8 @@
  * case for a well-formed body), the converter is skipped; otherwise it checks
  * types and converts, in place where it owns the tree.
  */
-import { BigDecimal, type MemberSchema, plainBytes, type Schema, setDataKey } from "@anvil/core";
+import { BigDecimal, type MemberSchema, type Schema } from "@anvil/core";
+import { plainBytes, setDataKey } from "@anvil/core/protocol";
 import { Tag } from "cbor-x";
 import { decodeItem, matchedPlan } from "./decode.js";
 import { describe, fail, rethrow, toSerializationError } from "./failure.js";

@@ -1,5 +1,5 @@
 import type { Schema } from "@anvil/core";
-import { member, string, struct } from "@anvil/core/codegen";
+import { member, string, struct } from "@anvil/core/codegenv1";
 import { encode } from "cbor-x";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

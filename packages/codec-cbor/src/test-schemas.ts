@@ -21,7 +21,7 @@ import {
   struct,
   timestamp,
   union,
-} from "@anvil/core/codegen";
+} from "@anvil/core/codegenv1";
 
 export const Scalars = struct("test#Scalars", [
   member("trueBooleanValue", boolean),

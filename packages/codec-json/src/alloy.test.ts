@@ -1,5 +1,5 @@
 import type { SerializationError } from "@anvil/core";
-import { document, integer, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { document, integer, map, member, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
 import { compileReader, compileWriter } from "./index.js";
 

@@ -4,7 +4,7 @@
  * ones; everything else goes through the native `JSON.parse`. Lossy numbers
  * come out as {@link RawNumber}; the compiled readers decide what they become.
  */
-import { setDataKey } from "@anvil/core";
+import { setDataKey } from "@anvil/core/protocol";
 import { Failure } from "./failure.js";
 import { isLossy, RawNumber } from "./numbers.js";
 

@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError, type Schema } from "@anvil/core";
-import { member, struct, timestamp } from "@anvil/core/codegen";
+import { member, struct, timestamp } from "@anvil/core/codegenv1";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileReader, compileWriter, type JsonSettings } from "./index.js";

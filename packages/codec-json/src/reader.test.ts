@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError } from "@anvil/core";
-import { bigInteger, blob, document, integer, list, long, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { bigInteger, blob, document, integer, list, long, map, member, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
 import { compileReader } from "./index.js";
 import { Everything, Named, Node, Shape, WithDefaults } from "./test-schemas.js";

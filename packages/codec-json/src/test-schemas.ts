@@ -22,7 +22,7 @@ import {
   struct,
   timestamp,
   union,
-} from "@anvil/core/codegen";
+} from "@anvil/core/codegenv1";
 import type { StructSchema, UnionSchema } from "@anvil/core";
 
 export const Color = enumeration("test#Color", [

@@ -1,5 +1,5 @@
 import { BigDecimal, SerializationError } from "@anvil/core";
-import { bigDecimal, bigInteger, document, list, member, string, struct, timestamp } from "@anvil/core/codegen";
+import { bigDecimal, bigInteger, document, list, member, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
 import { compileReader, compileWriter, jsonCodec } from "./index.js";
 import { Everything, Named, Node, Shape } from "./test-schemas.js";

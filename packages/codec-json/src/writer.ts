@@ -2,7 +2,8 @@
  * The schema-compiled JSON writer: a closure tree, compiled once per schema
  * and settings, that concatenates JSON text with keys quoted at compile time.
  */
-import { BigDecimal, encodeUtf8, type MemberSchema, type Schema, type StructSchema, type TimestampFormat, type UnionSchema } from "@anvil/core";
+import { BigDecimal, type MemberSchema, type Schema, type StructSchema, type TimestampFormat, type UnionSchema } from "@anvil/core";
+import { encodeUtf8 } from "@anvil/core/protocol";
 import { encodeBase64 } from "./base64.js";
 import { parseExact } from "./exact-parse.js";
 import { Failure, mismatch, toSerializationError, withSegment } from "./failure.js";

@@ -5,7 +5,8 @@
  * literals), and every HTTP protocol the service declares is served by
  * `@anvil/server`, input validation included.
  */
-import type { FakeOperation, OperationSchema, ServiceSchema, ServerProtocol } from "@anvil/core";
+import type { OperationSchema, ServiceSchema, ServerProtocol } from "@anvil/core";
+import type { FakeOperation } from "@anvil/core/protocol";
 import { docsRoutes } from "@anvil/docs-site";
 import { type ExampleRef, operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";

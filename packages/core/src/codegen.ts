@@ -1,35 +1,9 @@
 /**
- * The schema builders generated code imports: `@anvil/core/codegen`. Changes
- * here are additive only; a breaking change gets a new subpath.
+ * `@anvil/core/codegen`: the entry point code generated before
+ * `@anvil/core/codegenv1` imports; the same exports. Deprecated: it stays
+ * for one release, so regenerate (`anvil generate`) to move to `codegenv1`.
  *
+ * @deprecated Generated code imports `@anvil/core/codegenv1`.
  * @packageDocumentation
  */
-export {
-  bigDecimal,
-  bigInteger,
-  blob,
-  boolean,
-  byte,
-  document,
-  double,
-  enumeration,
-  float,
-  intEnum,
-  integer,
-  list,
-  long,
-  map,
-  member,
-  operation,
-  scalar,
-  service,
-  shapeName,
-  short,
-  string,
-  struct,
-  timestamp,
-  union,
-  unit,
-} from "./schema/builders.js";
-export type { Lazy, OperationInit, ServiceInit } from "./schema/builders.js";
-export { errorClass } from "./errors/errors.js";
+export * from "./codegenv1.js";

@@ -23,7 +23,7 @@ import {
   type Shape,
   type Traitable,
 } from "@anvil/model";
-import { ecmaPatternSource } from "@anvil/core";
+import { ecmaPatternSource } from "@anvil/core/protocol";
 import { nodeToJson, toWireJson, wireName, type Json } from "./wire.js";
 import type { ProtocolInfo } from "./protocols.js";
 

@@ -2,7 +2,8 @@
  * Converts node values (trait values, `@default`s) to Anvil's runtime value
  * model, guided by the shape they belong to.
  */
-import { BigDecimal, setDataKey } from "@anvil/core";
+import { BigDecimal } from "@anvil/core";
+import { setDataKey } from "@anvil/core/protocol";
 import type { Model, NodeValue, Shape } from "@anvil/model";
 import { exactNumberText, isNodeObject } from "@anvil/model";
 

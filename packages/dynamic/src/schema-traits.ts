@@ -5,7 +5,7 @@
  * return, so generated and dynamic schemas are the same.
  */
 import type { Bounds, OperationTraits, ProtoNumType, TimestampFormat, Traits } from "@anvil/core";
-import { NO_TRAITS } from "@anvil/core";
+import { NO_TRAITS } from "@anvil/core/protocol";
 import type { MemberShape, Model, NodeValue, Shape } from "@anvil/model";
 import { getPaginated, isNodeObject } from "@anvil/model";
 import { runtimeValue, type NodeValueError } from "./runtime-value.js";

@@ -1,6 +1,7 @@
-import { BigDecimal, isMemberOptional, NO_TRAITS } from "@anvil/core";
+import { BigDecimal, isMemberOptional } from "@anvil/core";
+import { NO_TRAITS } from "@anvil/core/protocol";
 import type { EnumSchema, ListSchema, MapSchema, OperationSchema, Schema, StructSchema, UnionSchema } from "@anvil/core";
-import * as core from "@anvil/core/codegen";
+import * as core from "@anvil/core/codegenv1";
 import { loadModel } from "@anvil/model";
 import type { Model } from "@anvil/model";
 import { describe, expect, it } from "vitest";

@@ -4,8 +4,8 @@
  * model without code generation.
  */
 import type { EnumValue, MemberSchema, OperationSchema, Schema, ScalarKind, ServiceSchema, StructSchema } from "@anvil/core";
-import { NO_TRAITS } from "@anvil/core";
-import * as b from "@anvil/core/codegen";
+import { NO_TRAITS } from "@anvil/core/protocol";
+import * as b from "@anvil/core/codegenv1";
 import type { MemberShape, Model, Shape } from "@anvil/model";
 import { isNodeObject, nameOf, serviceClosure, serviceProtocols } from "@anvil/model";
 import { operationKey } from "./operation-key.js";

@@ -6,7 +6,8 @@
  * it. (Such protocols have no binding for a `@streaming` blob: see
  * `refuseStreamingBlob` in `@anvil/core`.)
  */
-import { isAsyncIterable, type MemberSchema, SerializationError, type StructSchema, type UnionSchema, type UnionValue } from "@anvil/core";
+import { type MemberSchema, SerializationError, type StructSchema, type UnionSchema, type UnionValue } from "@anvil/core";
+import { isAsyncIterable } from "@anvil/core/protocol";
 import { compileEventStream, type EventPayloadCodec, type EventStreamSerde } from "./events.js";
 import type { EventMessage } from "./message.js";
 import { initialMessage, type InitialEventType, openEventStream, writeEventStream } from "./stream.js";

@@ -17,7 +17,6 @@
  *   `:error-message`.
  */
 import {
-  createModeledError,
   type MemberSchema,
   ModeledError,
   type Schema,
@@ -27,6 +26,7 @@ import {
   type UnionValue,
   UnmodeledError,
 } from "@anvil/core";
+import { createModeledError } from "@anvil/core/protocol";
 import type { EventHeaderValue, EventMessage } from "./message.js";
 
 /**

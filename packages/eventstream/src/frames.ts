@@ -4,7 +4,8 @@
  * (back-pressure follows iteration), and cancelling the frames cancels the
  * source.
  */
-import { binaryBody, byteChunks, type HttpBody, SerializationError } from "@anvil/core";
+import { byteChunks, type HttpBody, SerializationError } from "@anvil/core";
+import { binaryBody } from "@anvil/core/protocol";
 
 /** A frame's prelude, message CRC and prelude CRC: the smallest possible frame. */
 const MIN_FRAME_BYTES = 16;

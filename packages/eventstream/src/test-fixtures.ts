@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { blob, boolean, byte, integer, long, member, short, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { blob, boolean, byte, integer, long, member, short, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { type Schema, SerializationError } from "@anvil/core";
 import type { EventPayloadCodec } from "./events.js";
 

@@ -4,7 +4,8 @@
  * outputs (and error example contents) pass the model's validation and
  * serialize on every protocol the service declares.
  */
-import { fakeAnswer, isAsyncIterable, validateValue, type HttpResponse, type ServerProtocol, type StructSchema } from "@anvil/core";
+import { validateValue, type HttpResponse, type ServerProtocol, type StructSchema } from "@anvil/core";
+import { fakeAnswer, isAsyncIterable } from "@anvil/core/protocol";
 import { operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";

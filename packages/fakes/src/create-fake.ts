@@ -3,8 +3,9 @@
  * `anvil serve --fake` registers on a server. Generated fakes do the same
  * with tables compiled into code.
  */
-import type { FakeOperation, HandlersOf, ServiceSchema } from "@anvil/core";
-import { fakeAnswer } from "@anvil/core";
+import type { HandlersOf, ServiceSchema } from "@anvil/core";
+import type { FakeOperation } from "@anvil/core/protocol";
+import { fakeAnswer } from "@anvil/core/protocol";
 
 /** One answered call, for logs. */
 export interface FakeCall {

@@ -1,4 +1,5 @@
-import { fakeAnswer, validateValue, type FakeOperation, type ServiceSchema } from "@anvil/core";
+import { validateValue, type ServiceSchema } from "@anvil/core";
+import { fakeAnswer, type FakeOperation } from "@anvil/core/protocol";
 import { operationExamples, schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import { fileURLToPath } from "node:url";

@@ -5,7 +5,8 @@
  * writes this table into generated code as literals; `anvil serve --fake`
  * builds it at run time; both answer with core's `fakeAnswer`.
  */
-import type { FakeExample, FakeOperation, OperationSchema, StructSchema } from "@anvil/core";
+import type { OperationSchema, StructSchema } from "@anvil/core";
+import type { FakeExample, FakeOperation } from "@anvil/core/protocol";
 import { completeStructure, synthesize } from "./synthesize.js";
 
 /** One `@examples` entry of an operation, its values already in runtime form. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern } from "@anvil/core";
+import { compilePattern } from "@anvil/core/protocol";
 import { patternString } from "./pattern.js";
 
 describe("patternString", () => {

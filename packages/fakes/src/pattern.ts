@@ -5,7 +5,7 @@
  * quantifiers `extra` more times when a longer string is needed. The result
  * is checked by the caller; an expression it cannot follow gives `undefined`.
  */
-import { compilePattern, ecmaPatternSource, type PatternTest } from "@anvil/core";
+import { compilePattern, ecmaPatternSource, type PatternTest } from "@anvil/core/protocol";
 
 const CLASS_ESCAPES: Readonly<Record<string, string>> = { d: "0", w: "a", s: " ", D: "a", W: "-", S: "a" };
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = { n: "\n", r: "\r", t: "\t", f: "\f", v: "\v", "0": "\0" };

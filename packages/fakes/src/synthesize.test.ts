@@ -1,5 +1,5 @@
 import { BigDecimal, validateValue, type Schema, type Traits } from "@anvil/core";
-import * as b from "@anvil/core/codegen";
+import * as b from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
 import { completeStructure, synthesize, SYNTHESIZED_INSTANT, UnterminatedRecursionError } from "./index.js";
 

@@ -10,7 +10,8 @@
  * required members that cannot end is an {@link UnterminatedRecursionError}.
  */
 import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
-import { baseMediaType, BigDecimal } from "@anvil/core";
+import { BigDecimal } from "@anvil/core";
+import { baseMediaType } from "@anvil/core/protocol";
 import { patternString, patternTest } from "./pattern.js";
 
 /** The instant every synthesized timestamp holds: 2024-01-01T00:00:00Z. */

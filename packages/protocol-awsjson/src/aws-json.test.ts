@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorClass, ModeledError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { blob, list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
+import { blob, list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegenv1";
 import { awsJson1_0, awsJson1_1 } from "./index.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client", httpError: 404 });

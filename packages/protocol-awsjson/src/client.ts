@@ -4,10 +4,19 @@
  * output or a `__type`-marked error back.
  */
 import {
-  BODY_EXCERPT_LENGTH,
-  CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
+  HttpHeaders,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  SerializationError,
+  type StructSchema,
+  UnmodeledError,
+} from "@anvil/core";
+import {
+  BODY_EXCERPT_LENGTH,
+  CLIENT_INPUT_DEFAULTS,
   correctRequired,
   bodyMessage,
   createModeledError,
@@ -15,19 +24,12 @@ import {
   fillIdempotencyTokens,
   findErrorSchema,
   gzip,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
   isBlank,
   isQueryCompatible,
-  type OperationSchema,
   readBody,
   refuseStreamingBlob,
   sanitizeErrorType,
-  SerializationError,
-  type StructSchema,
-  UnmodeledError,
-} from "@anvil/core";
+} from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";

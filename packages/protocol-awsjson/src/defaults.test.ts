@@ -1,6 +1,6 @@
-import { gunzip } from "@anvil/core";
+import { gunzip } from "@anvil/core/protocol";
 import { describe, expect, it } from "vitest";
-import { boolean, integer, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { boolean, integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { awsJson1_0 } from "./index.js";
 
 const Inner = struct("ex#Inner", [member("greeting", string, { default: "hi" }), member("opt", integer, { default: 1, clientOptional: true })]);

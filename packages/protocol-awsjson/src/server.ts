@@ -4,29 +4,31 @@
  * written as JSON objects with a `__type` marker.
  */
 import {
-  baseMediaType,
-  fillDefaults,
-  gunzipRequest,
   ProtocolError,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  isBlank,
-  isGzipEncoded,
   ModeledError,
   type OperationSchema,
-  postRoutes,
-  queryErrorHeader,
-  readBody,
-  refuseStreamingBlob,
   SerializationError,
-  SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
   type StructSchema,
   ValidationError,
-  validationExceptionSchema,
 } from "@anvil/core";
+import {
+  baseMediaType,
+  fillDefaults,
+  gunzipRequest,
+  isBlank,
+  isGzipEncoded,
+  postRoutes,
+  queryErrorHeader,
+  readBody,
+  refuseStreamingBlob,
+  SERVER_OUTPUT_DEFAULTS,
+  validationExceptionSchema,
+} from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";

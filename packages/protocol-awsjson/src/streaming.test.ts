@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SerializationError, type ByteStream, type HttpRequest, type UnionValue } from "@anvil/core";
-import { blob, integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { blob, integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { decodeEventMessage, splitFrames } from "@anvil/eventstream";
 import { awsJson1_1 } from "./index.js";
 

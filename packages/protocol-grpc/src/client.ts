@@ -7,17 +7,16 @@
  * status the gRPC HTTP-to-status table gives it.
  */
 import {
-  BODY_EXCERPT_LENGTH,
   type ClientCallContext,
   type ClientProtocol,
   type HttpRequest,
   type HttpResponse,
   type OperationSchema,
   ProtocolError,
-  readBody,
   SerializationError,
   UnmodeledError,
 } from "@anvil/core";
+import { BODY_EXCERPT_LENGTH, readBody } from "@anvil/core/protocol";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
 import { errorOfStatus, readStatus, type ReceivedStatus } from "./errors.js";
 import { frameMessage, grpcFailure, readMessages } from "./frames.js";

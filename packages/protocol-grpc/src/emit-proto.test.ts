@@ -85,7 +85,7 @@ describe("emitProto", () => {
   });
 
   it("prefixes enum values whose names collide and adds a zero value when missing", async () => {
-    const { enumeration, intEnum, member, operation, service, struct } = await import("@anvil/core/codegen");
+    const { enumeration, intEnum, member, operation, service, struct } = await import("@anvil/core/codegenv1");
     const A = enumeration("x#A", [{ name: "ONE", value: "one" }]);
     const B = intEnum("x#B", [{ name: "ONE", value: 1 }]);
     const S = struct("x#S", [member("a", A, { protoIndex: 1 }), member("b", B, { protoIndex: 2 })]);
@@ -99,7 +99,7 @@ describe("emitProto", () => {
   });
 
   it("numbers enum values by @protoIndex when they carry it, in the file and on the wire", async () => {
-    const { enumeration, intEnum, member, operation, service, struct } = await import("@anvil/core/codegen");
+    const { enumeration, intEnum, member, operation, service, struct } = await import("@anvil/core/codegenv1");
     const Color = enumeration("x#Color", [
       { name: "RED", value: "red", protoIndex: 3 },
       { name: "GREEN", value: "green", protoIndex: 0 },
@@ -129,7 +129,7 @@ describe("emitProto", () => {
   });
 
   it("maps unit union variants and unit inputs to google.protobuf.Empty, and both sides agree on the bytes", async () => {
-    const { member, operation, service, string, struct, union, unit } = await import("@anvil/core/codegen");
+    const { member, operation, service, string, struct, union, unit } = await import("@anvil/core/codegenv1");
     const { compileProtobufReader, compileProtobufWriter } = await import("./protobuf/codec.js");
     const U = union("x#Signal", [member("stop", unit, { protoIndex: 1 }), member("say", string, { protoIndex: 2 })]);
     const S = struct("x#Holder", [member("signal", U, { protoIndex: 1 })]);

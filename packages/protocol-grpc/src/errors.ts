@@ -7,9 +7,6 @@
  * @internal
  */
 import {
-  createModeledError,
-  DEADLINE_EXCEEDED,
-  findErrorSchema,
   ModeledError,
   type OperationSchema,
   ProtocolError,
@@ -18,11 +15,10 @@ import {
   type StructSchema,
   TransportError,
   UnmodeledError,
-  VALIDATION_EXCEPTION_ID,
   ValidationError,
-  validationExceptionSchema,
 } from "@anvil/core";
-import { list, member, string, struct } from "@anvil/core/codegen";
+import { createModeledError, DEADLINE_EXCEEDED, findErrorSchema, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "@anvil/core/protocol";
+import { list, member, string, struct } from "@anvil/core/codegenv1";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
 import { decodeBinaryHeader, encodeBinaryHeader } from "./metadata.js";
 import { protoTypeName } from "./names.js";

@@ -4,7 +4,8 @@
  * limit on the prefix, before a byte of the message is buffered; compressed
  * messages are gunzipped as a stream and bounded by the same limit.
  */
-import { binaryBody, bodyBytes, byteChunks, concatBytes, gunzip, type HttpBody, isWholeBody, ProtocolError } from "@anvil/core";
+import { byteChunks, type HttpBody, ProtocolError } from "@anvil/core";
+import { binaryBody, bodyBytes, concatBytes, gunzip, isWholeBody } from "@anvil/core/protocol";
 import type { GrpcStatusName } from "./status.js";
 
 /** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */

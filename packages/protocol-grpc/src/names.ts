@@ -7,7 +7,8 @@
  * `example.weather#NoSuchCity` is `example.weather.NoSuchCity`; Smithy's
  * `ValidationException` is `example.weather.ValidationException`).
  */
-import { type OperationSchema, type Schema, type ServiceSchema, shapeName } from "@anvil/core";
+import type { OperationSchema, Schema, ServiceSchema } from "@anvil/core";
+import { shapeName } from "@anvil/core/protocol";
 import { protoTypeNames } from "./emit-proto.js";
 
 /** The fully-qualified protobuf name of a shape: `ns#Name` → `ns.Name`. */

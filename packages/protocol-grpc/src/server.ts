@@ -8,17 +8,16 @@
 import {
   AnvilError,
   HttpHeaders,
-  DEADLINE_EXCEEDED,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
   type OperationSchema,
-  postRoutes,
   ProtocolError,
   type ServerCallContext,
   type ServerProtocol,
   TransportError,
 } from "@anvil/core";
+import { DEADLINE_EXCEEDED, postRoutes } from "@anvil/core/protocol";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
 import { statusOfError, writeStatus } from "./errors.js";
 import { frameMessage, grpcFailure, oneMessageOptions, readMessages, readOneMessage } from "./frames.js";

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { EventStream, UnionValue } from "@anvil/core";
-import { blob, errorClass, integer, member, operation, service, string, struct, union } from "@anvil/core/codegen";
+import { blob, errorClass, integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 
 const NoSuchNameSchema = struct<{ message?: string; name?: string }>(
   "example.grpctest#NoSuchName",

@@ -1,4 +1,5 @@
-import { type HttpBody, ProtocolError, SerializationError, type WholeBody } from "@anvil/core";
+import { type HttpBody, ProtocolError, SerializationError } from "@anvil/core";
+import type { WholeBody } from "@anvil/core/protocol";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, oneMessageOptions, readMessages, type ReadMessagesOptions, readOneMessage } from "./frames.js";
 import { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";

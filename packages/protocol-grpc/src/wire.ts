@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { baseMediaType } from "@anvil/core";
+import { baseMediaType } from "@anvil/core/protocol";
 
 /** The media type Anvil sends. */
 export const GRPC_PROTO = "application/grpc+proto";

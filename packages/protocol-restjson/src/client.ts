@@ -4,13 +4,23 @@
  * output, the modeled error its type names, or an UnmodeledError.
  */
 import {
+  type ClientCallContext,
+  type ClientProtocol,
+  collectBytes,
+  type HttpBody,
+  HttpHeaders,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  SerializationError,
+  type StructSchema,
+  UnmodeledError,
+} from "@anvil/core";
+import {
   BODY_EXCERPT_LENGTH,
   bodyBytes,
   binaryBody,
   CLIENT_INPUT_DEFAULTS,
-  type ClientCallContext,
-  type ClientProtocol,
-  collectBytes,
   correctRequired,
   bodyMessage,
   createModeledError,
@@ -18,19 +28,11 @@ import {
   fillIdempotencyTokens,
   findErrorSchema,
   gzip,
-  type HttpBody,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
   isBlank,
-  type OperationSchema,
   readBody,
   sanitizeErrorType,
-  SerializationError,
   shapeName,
-  type StructSchema,
-  UnmodeledError,
-} from "@anvil/core";
+} from "@anvil/core/protocol";
 import { encodeBase64 } from "@anvil/codec-json";
 import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
 import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders, writeQuery } from "./message.js";

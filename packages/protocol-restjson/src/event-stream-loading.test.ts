@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { HttpRequest, UnionValue } from "@anvil/core";
-import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegen";
+import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 import { restJson1 } from "./index.js";
 
 const Tick = struct("example.clock#Tick", [member("n", integer, { eventHeader: true })]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectBytes, errorClass, SerializationError, validateValue, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
 import { decodeEventMessage, splitFrames } from "@anvil/eventstream";
-import { integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { restJson1 } from "./index.js";
 
 // Our own fixture: a duplex "watch a city" operation.

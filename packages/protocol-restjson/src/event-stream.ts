@@ -11,7 +11,8 @@
  *
  * @internal
  */
-import { isAsyncIterable, SerializationError, type UnionValue } from "@anvil/core";
+import { SerializationError, type UnionValue } from "@anvil/core";
+import { isAsyncIterable } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { compileEventStream, type EventPayloadCodec, type EventStreamSerde, readEventStream, writeEventStream } from "@anvil/eventstream";
 import { type HttpBindingSettings, JSON_MEDIA_TYPE } from "./bindings.js";

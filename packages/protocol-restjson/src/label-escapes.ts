@@ -5,7 +5,8 @@
  *
  * @internal
  */
-import { type OperationSchema, percentEncodingProblem, SerializationError } from "@anvil/core";
+import { type OperationSchema, SerializationError } from "@anvil/core";
+import { percentEncodingProblem } from "@anvil/core/protocol";
 import { type HttpBindingSettings, parseUri } from "./bindings.js";
 
 /** Throws a SerializationError when a label of the path is not valid percent-encoding. */

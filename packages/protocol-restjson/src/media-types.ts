@@ -7,7 +7,8 @@
  *
  * @internal
  */
-import { acceptsMediaType, baseMediaType, type MemberSchema, type OperationSchema, ProtocolError, type StructSchema } from "@anvil/core";
+import { type MemberSchema, type OperationSchema, ProtocolError, type StructSchema } from "@anvil/core";
+import { acceptsMediaType, baseMediaType } from "@anvil/core/protocol";
 import { bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
 
 /** The media type a message is written in: none (no body), a type, or any (not checked: event streams). */

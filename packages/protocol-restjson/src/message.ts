@@ -6,18 +6,8 @@
  *
  * @internal
  */
-import {
-  binaryBody,
-  byteChunks,
-  type HttpBody,
-  isBlank,
-  plainBytes,
-  type MemberSchema,
-  queryPairProblem,
-  SerializationError,
-  type Schema,
-  type StructSchema,
-} from "@anvil/core";
+import { byteChunks, type HttpBody, type MemberSchema, SerializationError, type Schema, type StructSchema } from "@anvil/core";
+import { binaryBody, isBlank, plainBytes, queryPairProblem } from "@anvil/core/protocol";
 import { compileReader, compileWriter, type JsonSettings } from "@anvil/codec-json";
 import { type Bindings, bindingsOf, type Direction, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, UNIT } from "./bindings.js";
 import { type Location, quoteHeaderItem, scalarToText, splitHeaderList, textToScalar, timestampFormatIn } from "./text-values.js";

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   errorClass,
   type ModeledError,
-  parseQuery,
   ProtocolError,
   SerializationError,
   UnmodeledError,
@@ -10,7 +9,8 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from "@anvil/core";
-import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
+import { parseQuery } from "@anvil/core/protocol";
+import { blob, boolean, integer, list, map, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegenv1";
 import { restJson1, simpleRestJson } from "./index.js";
 import { REST_JSON_1, routesOf } from "./bindings.js";
 import { createHttpBindingServer } from "./server.js";

@@ -4,31 +4,33 @@
  * output and errors written with their bindings and status codes.
  */
 import {
-  binaryBody,
   byteChunks,
   type ByteStream,
-  fillDefaults,
-  gunzipRequest,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  isAsyncIterable,
   type MemberSchema,
   ModeledError,
   type OperationSchema,
   ProtocolError,
-  readBody,
   type Route,
   SerializationError,
-  SERVER_OUTPUT_DEFAULTS,
   type ServerCallContext,
   type ServerProtocol,
   type ServiceSchema,
-  shapeName,
   type StructSchema,
   ValidationError,
-  validationExceptionSchema,
 } from "@anvil/core";
+import {
+  binaryBody,
+  fillDefaults,
+  gunzipRequest,
+  isAsyncIterable,
+  readBody,
+  SERVER_OUTPUT_DEFAULTS,
+  shapeName,
+  validationExceptionSchema,
+} from "@anvil/core/protocol";
 import { compileWriter } from "@anvil/codec-json";
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";

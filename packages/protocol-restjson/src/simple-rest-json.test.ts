@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorClass, type HttpRequest, type HttpResponse, type ModeledError, UnmodeledError, validateValue } from "@anvil/core";
-import { blob, document, enumeration, integer, intEnum, member, operation, service, string, struct, union } from "@anvil/core/codegen";
+import { blob, document, enumeration, integer, intEnum, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 import { restJson1, simpleRestJson } from "./index.js";
 
 const Sold = struct("example.bakery#SoldOut", [member("item", string, { required: true })], { error: "client", httpError: 409 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectBytes, type HttpBody, type HttpRequest } from "@anvil/core";
-import { long, member, operation, scalar, service, string, struct } from "@anvil/core/codegen";
+import { long, member, operation, scalar, service, string, struct } from "@anvil/core/codegenv1";
 import { restJson1 } from "./index.js";
 
 const PhotoData = scalar("blob", "example.weather#PhotoData", { streaming: true });

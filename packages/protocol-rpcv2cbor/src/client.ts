@@ -5,29 +5,31 @@
  * output or a `__type`-marked error back.
  */
 import {
-  BODY_EXCERPT_LENGTH,
-  CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
+  HttpHeaders,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  UnmodeledError,
+} from "@anvil/core";
+import {
+  BODY_EXCERPT_LENGTH,
+  CLIENT_INPUT_DEFAULTS,
   correctRequired,
   createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
   findErrorByQueryCode,
   findErrorSchema,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
   isQueryCompatible,
-  type OperationSchema,
   readBody,
   refuseStreamingBlob,
   responseQueryCode,
   rpcV2Path,
   sanitizeErrorType,
-  UnmodeledError,
-} from "@anvil/core";
-import { member, string, struct } from "@anvil/core/codegen";
+} from "@anvil/core/protocol";
+import { member, string, struct } from "@anvil/core/codegenv1";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";

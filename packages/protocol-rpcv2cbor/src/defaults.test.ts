@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boolean, integer, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { boolean, integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { rpcv2Cbor } from "./index.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorClass, ModeledError, ProtocolError, SerializationError, UnmodeledError, ValidationError, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
+import { list, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegenv1";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { rpcv2Cbor } from "./index.js";
 import { withTypeMarker } from "./wire.js";

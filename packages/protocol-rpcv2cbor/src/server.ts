@@ -5,32 +5,34 @@
  * validated, output and errors written as CBOR maps, errors with `__type`.
  */
 import {
-  acceptsMediaType,
-  baseMediaType,
-  fillDefaults,
-  gunzipRequest,
   HttpHeaders,
-  isGzipEncoded,
   type HttpRequest,
   type HttpResponse,
   ModeledError,
   type OperationSchema,
-  postRoutes,
   ProtocolError,
+  SerializationError,
+  type ServerCallContext,
+  type ServerProtocol,
+  type StructSchema,
+  ValidationError,
+} from "@anvil/core";
+import {
+  acceptsMediaType,
+  baseMediaType,
+  fillDefaults,
+  gunzipRequest,
+  isGzipEncoded,
+  postRoutes,
   queryErrorHeader,
   readBody,
   refuseStreamingBlob,
   rpcV2Path,
-  SerializationError,
   SERVER_OUTPUT_DEFAULTS,
-  type ServerCallContext,
-  type ServerProtocol,
-  type StructSchema,
   VALIDATION_EXCEPTION_ID,
-  ValidationError,
   validationExceptionSchema,
-} from "@anvil/core";
-import { list, member, string, struct } from "@anvil/core/codegen";
+} from "@anvil/core/protocol";
+import { list, member, string, struct } from "@anvil/core/codegenv1";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreams, PROTOCOL_NAME } from "./streaming.js";

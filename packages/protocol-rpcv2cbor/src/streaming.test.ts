@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectBytes, ProtocolError, SerializationError, type ByteStream, type HttpRequest, type UnionValue } from "@anvil/core";
-import { blob, integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { blob, integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { compileReader } from "@anvil/codec-cbor";
 import { decodeEventMessage, splitFrames } from "@anvil/eventstream";
 import { rpcv2Cbor } from "./index.js";

@@ -7,7 +7,8 @@
  *
  * @internal
  */
-import { baseMediaType, type Schema, SerializationError } from "@anvil/core";
+import { type Schema, SerializationError } from "@anvil/core";
+import { baseMediaType } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
 import { documentEventStreams, type EventPayloadCodec } from "@anvil/eventstream";
 import { CBOR } from "./wire.js";

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { baseMediaType } from "@anvil/core";
+import { baseMediaType } from "@anvil/core/protocol";
 
 /** The protocol trait id. */
 export const PROTOCOL_ID = "smithy.protocols#rpcv2Cbor";

@@ -5,10 +5,17 @@
  * the output or a `__type`-marked error back.
  */
 import {
-  BODY_EXCERPT_LENGTH,
-  CLIENT_INPUT_DEFAULTS,
   type ClientCallContext,
   type ClientProtocol,
+  HttpHeaders,
+  type HttpRequest,
+  type HttpResponse,
+  type OperationSchema,
+  UnmodeledError,
+} from "@anvil/core";
+import {
+  BODY_EXCERPT_LENGTH,
+  CLIENT_INPUT_DEFAULTS,
   correctRequired,
   bodyMessage,
   createModeledError,
@@ -17,19 +24,14 @@ import {
   findErrorByQueryCode,
   findErrorSchema,
   gzip,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
   isBlank,
   isQueryCompatible,
-  type OperationSchema,
   readBody,
   refuseStreamingBlob,
   responseQueryCode,
   rpcV2Path,
   sanitizeErrorType,
-  UnmodeledError,
-} from "@anvil/core";
+} from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 

@@ -9,7 +9,7 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from "@anvil/core";
-import { bigDecimal, bigInteger, blob, integer, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegen";
+import { bigDecimal, bigInteger, blob, integer, member, operation, service, string, struct, timestamp, unit } from "@anvil/core/codegenv1";
 import { rpcv2Json } from "./index.js";
 
 const NoSuchCity = struct("example.weather#NoSuchCity", [member("message", string)], { error: "client", httpError: 404 });

@@ -5,30 +5,32 @@
  * validated, output and errors written as JSON objects, errors with `__type`.
  */
 import {
-  fillDefaults,
-  gunzipRequest,
   ProtocolError,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  isBlank,
-  isGzipEncoded,
   ModeledError,
   type OperationSchema,
+  SerializationError,
+  type ServerCallContext,
+  type ServerProtocol,
+  type StructSchema,
+  ValidationError,
+} from "@anvil/core";
+import {
+  fillDefaults,
+  gunzipRequest,
+  isBlank,
+  isGzipEncoded,
   postRoutes,
   queryErrorHeader,
   readBody,
   refuseStreamingBlob,
   rpcV2Path,
-  SerializationError,
   SERVER_OUTPUT_DEFAULTS,
-  type ServerCallContext,
-  type ServerProtocol,
-  type StructSchema,
   VALIDATION_EXCEPTION_ID,
-  ValidationError,
   validationExceptionSchema,
-} from "@anvil/core";
+} from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { isJsonContentType, JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, REQUEST_JSON_SETTINGS, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
 

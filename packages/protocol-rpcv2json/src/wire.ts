@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { baseMediaType } from "@anvil/core";
+import { baseMediaType } from "@anvil/core/protocol";
 import type { JsonSettings } from "@anvil/codec-json";
 
 /** The protocol trait id. */

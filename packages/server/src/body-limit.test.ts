@@ -1,6 +1,6 @@
-import { blob, member, operation, string, struct, unit } from "@anvil/core/codegen";
+import { blob, member, operation, string, struct, unit } from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BODY_LIMIT } from "@anvil/core";
+import { DEFAULT_BODY_LIMIT } from "@anvil/core/protocol";
 import { defaultBodyLimit } from "./body-limit.js";
 
 const withPayload = (max: number | undefined, target: typeof blob | typeof string = blob) =>

@@ -5,7 +5,8 @@
  * without one is counted as it streams in and refused as soon as it passes
  * the limit.
  */
-import { bodyBytes, DEFAULT_BODY_LIMIT, type HttpBody, type OperationSchema, ProtocolError, readWholeBody } from "@anvil/core";
+import { type HttpBody, type OperationSchema, ProtocolError } from "@anvil/core";
+import { bodyBytes, DEFAULT_BODY_LIMIT, readWholeBody } from "@anvil/core/protocol";
 
 /**
  * The buffered body limit an operation gets unless configured:

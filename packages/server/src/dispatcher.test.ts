@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { bodyBytes, errorClass, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { integer, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { errorClass, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { bodyBytes } from "@anvil/core/protocol";
+import { integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { createDispatcher, type HandlerContext } from "./index.js";
 import { deferred, testProtocol } from "./test-protocol.js";
 

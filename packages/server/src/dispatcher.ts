@@ -4,8 +4,6 @@
  * it; protocols are values behind it.
  */
 import {
-  compileValidator,
-  DEADLINE_EXCEEDED,
   type HandlersOf,
   HttpHeaders,
   type HttpRequest,
@@ -19,8 +17,8 @@ import {
   type ServiceSchema,
   ValidationError,
   TransportError,
-  type Validator,
 } from "@anvil/core";
+import { compileValidator, DEADLINE_EXCEEDED, type Validator } from "@anvil/core/protocol";
 import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
 import { compileRouter, type RouteMatch } from "./router.js";
 

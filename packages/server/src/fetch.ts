@@ -4,7 +4,8 @@
  * function URLs through a thin shim, Node's own `Request`). Bodies stream
  * both ways; a response stream is pulled only as fast as the host reads it.
  */
-import { bodyBytes, byteChunks, type ByteStream, type HttpRequest, parseQuery } from "@anvil/core";
+import { byteChunks, type ByteStream, type HttpRequest } from "@anvil/core";
+import { bodyBytes, parseQuery } from "@anvil/core/protocol";
 import type { Exchange, Server } from "./server.js";
 
 /** Per-request details a host can pass next to the `Request`. */

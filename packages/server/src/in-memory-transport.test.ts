@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, HttpHeaders, type HttpResponse, readBody, type ServerProtocol, TransportError } from "@anvil/core";
-import { member, operation, service, string, struct } from "@anvil/core/codegen";
+import { errorClass, HttpHeaders, type HttpResponse, type ServerProtocol, TransportError } from "@anvil/core";
+import { readBody } from "@anvil/core/protocol";
+import { member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { createInMemoryTransport, createServer, type InMemoryTransportRequest } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
 import { CHUNK, TestService, testServer } from "./test-service.js";

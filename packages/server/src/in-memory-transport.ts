@@ -6,18 +6,8 @@
  * responses. Like connect-es's `createRouterTransport`: for tests of a typed
  * client against a real server, and for calling a service in process.
  */
-import {
-  bodyBytes,
-  byteChunks,
-  type ByteStream,
-  type HttpBody,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
-  parseQuery,
-  readBody,
-  TransportError,
-} from "@anvil/core";
+import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse, TransportError } from "@anvil/core";
+import { bodyBytes, parseQuery, readBody } from "@anvil/core/protocol";
 import { CONNECTION_FIELDS } from "./connection-fields.js";
 import { bareInternalError } from "./dispatcher.js";
 import type { MountedHandler } from "./mounts.js";

@@ -18,7 +18,7 @@ export { createServer } from "./server.js";
 export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
 export type { MountedHandler } from "./mounts.js";
 // The default lives in core (its request gunzip holds to it too); servers have long exported it.
-export { DEFAULT_BODY_LIMIT } from "@anvil/core";
+export { DEFAULT_BODY_LIMIT } from "@anvil/core/protocol";
 export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
 export type { FetchHandler, FetchInfo } from "./fetch.js";
 export { createInMemoryTransport } from "./in-memory-transport.js";

@@ -6,7 +6,8 @@
  * unary gRPC call they cost about a fifth of the server's work.
  */
 import * as http2 from "node:http2";
-import { type ByteStream, concatBytes, HttpHeaders, type HttpRequest, type HttpResponse, type WholeBody } from "@anvil/core";
+import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { concatBytes, type WholeBody } from "@anvil/core/protocol";
 import {
   expectsContinue,
   fetchRequest,

@@ -10,7 +10,8 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
-import { bodyBytes, type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse, readWholeBody, type WholeBody } from "@anvil/core";
+import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse } from "@anvil/core";
+import { bodyBytes, readWholeBody, type WholeBody } from "@anvil/core/protocol";
 import {
   expectsContinue,
   fetchRequest,

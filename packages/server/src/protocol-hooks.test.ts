@@ -3,8 +3,9 @@
  * `grpc-timeout`) and `readsOwnBody` (gRPC's length-prefixed messages); and
  * the response headers a handler adds (gRPC's custom response metadata).
  */
-import { DEADLINE_EXCEEDED, type HttpRequest, readBody, type ServerProtocol, TransportError } from "@anvil/core";
-import { blob, member, operation, service, struct } from "@anvil/core/codegen";
+import { type HttpRequest, type ServerProtocol, TransportError } from "@anvil/core";
+import { DEADLINE_EXCEEDED, readBody } from "@anvil/core/protocol";
+import { blob, member, operation, service, struct } from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
 import { createDispatcher } from "./index.js";
 import { testProtocol } from "./test-protocol.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type HttpRequest, type HttpResponse, ProtocolError, type Route, type ServerProtocol } from "@anvil/core";
-import { operation, service, unit } from "@anvil/core/codegen";
+import { operation, service, unit } from "@anvil/core/codegenv1";
 import { compileRouter, createDispatcher, RouteConflictError } from "./index.js";
 
 const op = (name: string) => operation(`example#${name}`, { input: unit, output: unit });

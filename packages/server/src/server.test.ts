@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { bodyBytes, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { member, operation, service, string, struct } from "@anvil/core/codegen";
+import type { HttpRequest, HttpResponse } from "@anvil/core";
+import { bodyBytes } from "@anvil/core/protocol";
+import { member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { createServer, type HandlerContext, type OperationHandler, type Server } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
 

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { blob, integer, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { blob, integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import type { ByteStream } from "@anvil/core";
 import { createServer, type HandlerContext, type Server } from "./index.js";
 import { testProtocol } from "./test-protocol.js";

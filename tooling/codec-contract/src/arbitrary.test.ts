@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BigDecimal } from "@anvil/core";
 import type { StructSchema } from "@anvil/core";
-import { integer, list, member, struct } from "@anvil/core/codegen";
+import { integer, list, member, struct } from "@anvil/core/codegenv1";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import fc from "fast-check";

@@ -16,7 +16,7 @@ import { cborCodec } from "@anvil/codec-cbor";
 import { jsonCodec } from "@anvil/codec-json";
 import { SerializationError } from "@anvil/core";
 import type { Codec, Schema, StructSchema } from "@anvil/core";
-import { bigDecimal, blob, document, double, integer, list, long, map, member, string, struct, timestamp, union } from "@anvil/core/codegen";
+import { bigDecimal, blob, document, double, integer, list, long, map, member, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import fc from "fast-check";

@@ -60,7 +60,7 @@ import {
   string,
   struct,
   timestamp,
-} from "@anvil/core/codegen";
+} from "@anvil/core/codegenv1";
 import type {
   ModeledError,
   ModeledErrorClass,

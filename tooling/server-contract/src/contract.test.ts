@@ -16,13 +16,12 @@ import {
   type ClientCallContext,
   type ClientProtocol,
   errorClass,
-  gzip,
   type HttpRequest,
   type OperationSchema,
-  readBody,
   type ServerProtocol,
   UnmodeledError,
 } from "@anvil/core";
+import { gzip, readBody } from "@anvil/core/protocol";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";

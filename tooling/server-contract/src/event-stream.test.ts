@@ -7,8 +7,9 @@
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binaryBody, byteChunks, type ByteStream, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
-import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegen";
+import { byteChunks, type ByteStream, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
+import { binaryBody } from "@anvil/core/protocol";
+import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { createServer } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";

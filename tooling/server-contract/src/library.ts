@@ -6,7 +6,7 @@
  * ValidationException, a blob, a timestamp and a big integer.
  */
 import { errorClass, type ServiceSchema } from "@anvil/core";
-import { bigInteger, blob, integer, list, member, operation, service, string, struct, timestamp } from "@anvil/core/codegen";
+import { bigInteger, blob, integer, list, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import type { HandlerContext, ServiceHandler } from "@anvil/server";
 
 /** A book as stored and answered. */

@@ -6,7 +6,8 @@
  * socket at all (`@anvil/server`'s in-memory transport).
  */
 import type * as http2 from "node:http2";
-import { type HttpRequest, type HttpResponse, readBody } from "@anvil/core";
+import type { HttpRequest, HttpResponse } from "@anvil/core";
+import { readBody } from "@anvil/core/protocol";
 import { createInMemoryTransport, type InMemoryTransportOptions, type Server } from "@anvil/server";
 
 /** Sends one request and reads the whole answer. */

@@ -4,7 +4,8 @@
  * compared structurally for JSON and CBOR media types and exactly otherwise.
  * Every check returns the problems it found, empty when the message matches.
  */
-import { collectBytes, parseQuery, type HttpBody } from "@anvil/core";
+import { collectBytes, type HttpBody } from "@anvil/core";
+import { parseQuery } from "@anvil/core/protocol";
 import { Decoder } from "cbor-x";
 import { valueDiff } from "./value-diff.js";
 

@@ -8,7 +8,6 @@
 import {
   type ByteStream,
   collectBytes,
-  createModeledError,
   ModeledError,
   type ClientCallContext,
   type ClientProtocol,
@@ -19,8 +18,9 @@ import {
   type ServiceSchema,
   type StructSchema,
 } from "@anvil/core";
+import { createModeledError } from "@anvil/core/protocol";
 import { schemasFromModel } from "@anvil/dynamic";
-import { parseQuery } from "@anvil/core";
+import { parseQuery } from "@anvil/core/protocol";
 import type { Model } from "@anvil/model";
 import { describeError } from "../runner.js";
 import type { HttpRequestCase, HttpResponseCase, ProtocolTestCase } from "./cases.js";

@@ -24,13 +24,12 @@ import {
   type HttpBody,
   type HttpRequest,
   type HttpResponse,
-  isAsyncIterable,
   ModeledError,
   type OperationSchema,
-  parseQuery,
   type ServerProtocol,
   type StructSchema,
 } from "@anvil/core";
+import { isAsyncIterable, parseQuery } from "@anvil/core/protocol";
 import { decodeEventMessage, encodeEventMessage, EVENT_STREAM_MEDIA_TYPE, type EventHeaderValue, type EventMessage, splitFrames } from "@anvil/eventstream";
 import type { Model, NodeValue } from "@anvil/model";
 import type { EventStreamCase, StreamEvent } from "./cases.js";

@@ -7,7 +7,8 @@
  * against the body's `message`). The result is a list of problems, empty
  * when the case passes.
  */
-import { parseQuery, type HttpRequest, type ServerProtocol, type ServiceSchema } from "@anvil/core";
+import type { HttpRequest, ServerProtocol, ServiceSchema } from "@anvil/core";
+import { parseQuery } from "@anvil/core/protocol";
 import type { Model } from "@anvil/model";
 import { createDispatcher, type Dispatcher, type HandlerContext } from "@anvil/server";
 import type { MalformedRequestCase, MalformedResponseBody } from "./cases.js";

@@ -20,7 +20,7 @@ import {
   struct,
   timestamp,
   union,
-} from "@anvil/core/codegen";
+} from "@anvil/core/codegenv1";
 import type {
   ByteStream,
   Document,
@@ -35,7 +35,7 @@ import type {
   StructSchema,
   UnionSchema,
   UnionValue,
-} from "@anvil/core";
+} from "@anvil/core/codegenv1";
 
 /** @generated from shape: example.weather#GetCurrentTimeOutput */
 export interface GetCurrentTimeOutput {

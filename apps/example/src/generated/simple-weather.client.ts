@@ -2,7 +2,7 @@
 // example.weather#SimpleWeather: client type.
 // Edit the model and run `anvil generate` again instead.
 
-import type { ClientOf } from "@anvil/core";
+import type { ClientOf } from "@anvil/core/codegenv1";
 import type { SimpleWeather } from "./simple-weather.js";
 
 /**

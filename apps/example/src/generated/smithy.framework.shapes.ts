@@ -2,8 +2,8 @@
 // smithy.framework: the shapes the generated services use (types, schemas and error classes).
 // Edit the model and run `anvil generate` again instead.
 
-import { errorClass, list, member, string, struct } from "@anvil/core/codegen";
-import type { ListSchema, ModeledError, ModeledErrorClass, StructSchema } from "@anvil/core";
+import { errorClass, list, member, string, struct } from "@anvil/core/codegenv1";
+import type { ListSchema, ModeledError, ModeledErrorClass, StructSchema } from "@anvil/core/codegenv1";
 
 /** A single constraint violation. */
 export interface ValidationExceptionField {

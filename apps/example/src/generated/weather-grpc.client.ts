@@ -2,7 +2,7 @@
 // example.weather#WeatherGrpc: client type.
 // Edit the model and run `anvil generate` again instead.
 
-import type { ClientOf } from "@anvil/core";
+import type { ClientOf } from "@anvil/core/codegenv1";
 import type { WeatherGrpc } from "./weather-grpc.js";
 
 /**

@@ -2,7 +2,7 @@
 // example.weather#Weather: client type.
 // Edit the model and run `anvil generate` again instead.
 
-import type { ClientOf } from "@anvil/core";
+import type { ClientOf } from "@anvil/core/codegenv1";
 import type { Weather } from "./weather.js";
 
 /**

@@ -2,8 +2,8 @@
 // example.weather#Weather: fakes.
 // Edit the model and run `anvil generate` again instead.
 
-import { fakeCall, fakeClientCall } from "@anvil/core";
-import type { CallOptions, FakeOperation, InputOf, OutputOf, Sendable } from "@anvil/core";
+import { fakeCall, fakeClientCall } from "@anvil/core/codegenv1";
+import type { CallOptions, FakeOperation, InputOf, OutputOf, Sendable } from "@anvil/core/codegenv1";
 import type {
   CreateCityInput,
   CreateCityOutput,

@@ -2,7 +2,7 @@
 // example.weather#Weather: server handler types.
 // Edit the model and run `anvil generate` again instead.
 
-import type { HandlersOf } from "@anvil/core";
+import type { HandlersOf } from "@anvil/core/codegenv1";
 import type { Weather } from "./weather.js";
 
 /**

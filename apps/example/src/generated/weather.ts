@@ -2,8 +2,8 @@
 // example.weather#Weather: the service descriptor and its operations.
 // Edit the model and run `anvil generate` again instead.
 
-import { operation, service, unit } from "@anvil/core/codegen";
-import type { OperationSchema, ServiceSchema } from "@anvil/core";
+import { operation, service, unit } from "@anvil/core/codegenv1";
+import type { OperationSchema, ServiceSchema } from "@anvil/core/codegenv1";
 import {
   CityAlreadyExistsSchema,
   CreateCityInputSchema,

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BigDecimal, type MemberSchema, type OperationSchema, type Schema, type ServiceSchema } from "@anvil/core";
-import * as builders from "@anvil/core/codegen";
+import * as builders from "@anvil/core/codegenv1";
 import { schemasFromModel } from "@anvil/dynamic";
 import { serviceFakeTables } from "../serve.js";
 import { EXAMPLE_MODEL, generateInto, loadOrThrow, PACKAGE_ROOT, RICH_MODEL, scratchDir, typeCheck } from "./test-support.js";

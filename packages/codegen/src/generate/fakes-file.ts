@@ -6,7 +6,7 @@
  * Both answer through core (`fakeCall`; the client's `fakeClientCall` first
  * validates the input as the server would), so the rules exist once.
  */
-import type { FakeOperation } from "@anvil/core";
+import type { FakeOperation } from "@anvil/core/protocol";
 import { type ExampleRef, operationExamples, schemasFromModel, NodeValueError } from "@anvil/dynamic";
 import { fakeOperation, UnterminatedRecursionError } from "@anvil/fakes";
 import { nameOf, type Shape, type ValidationEvent } from "@anvil/model";

@@ -5,7 +5,8 @@
  * shapes files; it imports nothing else but `@anvil/core` and
  * `@anvil/core/codegen`, and holds no logic.
  */
-import { NO_TRAITS, type Traits } from "@anvil/core";
+import type { Traits } from "@anvil/core";
+import { NO_TRAITS } from "@anvil/core/protocol";
 import { NodeValueError, schemaTraits } from "@anvil/dynamic";
 import type { MemberShape, Shape, ValidationEvent } from "@anvil/model";
 import { call, literal } from "./code.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptsMediaType, baseMediaType } from "../index.js";
+import { acceptsMediaType, baseMediaType } from "../protocol.js";
 
 describe("baseMediaType", () => {
   it.each([

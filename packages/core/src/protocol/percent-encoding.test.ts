@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery, percentEncodingProblem, queryPairProblem } from "../index.js";
+import { parseQuery, percentEncodingProblem, queryPairProblem } from "../protocol.js";
 
 describe("percentEncodingProblem", () => {
   it.each([

@@ -1,6 +1,6 @@
 /**
  * Builders for runtime schemas. Generated code calls these (through the
- * `@anvil/core/codegen` subpath), and so does `@anvil/dynamic`. Every builder
+ * `@anvil/core/codegenv1` subpath), and so does `@anvil/dynamic`. Every builder
  * returns a frozen plain object; member targets and operation inputs may be
  * thunks so that recursive and forward references work.
  */

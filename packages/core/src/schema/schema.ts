@@ -1,7 +1,7 @@
 /**
  * Runtime schemas: plain, immutable descriptions of shapes that codecs,
  * protocols and the validator compile into closures. Generated code builds
- * them with the `@anvil/core/codegen` builders; `@anvil/dynamic` builds the
+ * them with the `@anvil/core/codegenv1` builders; `@anvil/dynamic` builds the
  * same objects from a model at run time.
  *
  * The type parameter is a phantom: it carries the TypeScript type of the

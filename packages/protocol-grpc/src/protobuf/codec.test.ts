@@ -21,7 +21,7 @@ import {
   struct,
   timestamp,
   union,
-} from "@anvil/core/codegen";
+} from "@anvil/core/codegenv1";
 import { describe, expect, it } from "vitest";
 import { compileProtobufReader, compileProtobufWriter, protobufCodec } from "./codec.js";
 

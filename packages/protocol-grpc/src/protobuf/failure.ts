@@ -3,9 +3,10 @@
  * without a path; each container on the way up adds its segment), with the
  * protobuf context and type names.
  */
-import { codecError, type SerializationError } from "@anvil/core";
+import type { SerializationError } from "@anvil/core";
+import { codecError } from "@anvil/core/protocol";
 
-export { CodecFailure as Failure, codecFail as fail, rethrowAt as rethrow } from "@anvil/core";
+export { CodecFailure as Failure, codecFail as fail, rethrowAt as rethrow } from "@anvil/core/protocol";
 
 /** @internal Turns anything thrown below into the public SerializationError. */
 export function toSerializationError(error: unknown, context: "decode protobuf" | "encode protobuf"): SerializationError {

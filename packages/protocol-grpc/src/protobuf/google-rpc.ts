@@ -5,7 +5,7 @@
  * `grpc-status-details-bin` trailer).
  */
 import type { StructSchema } from "@anvil/core";
-import { blob, integer, list, member, string, struct } from "@anvil/core/codegen";
+import { blob, integer, list, member, string, struct } from "@anvil/core/codegenv1";
 
 /** A `google.protobuf.Any` value: a message of the type named by `typeUrl`, as bytes. */
 export interface ProtoAny {

@@ -5,7 +5,7 @@
  * recursing so recursive shapes reach themselves through a trampoline.
  */
 import type { ListSchema, MapSchema, Schema, StructSchema, Traits, UnionSchema } from "@anvil/core";
-import { setDataKey } from "@anvil/core";
+import { setDataKey } from "@anvil/core/protocol";
 import { describe, fail, rethrow } from "./failure.js";
 import { Fast } from "./fast-kinds.js";
 import { checkFieldNumbers, flatFields, oneofLayout, structLayout, type VariantLayout } from "./layout.js";

@@ -4,7 +4,7 @@
  * so a nested field can never read past its message, and lengths are checked
  * against what is left before anything is allocated.
  */
-import { plainBytes } from "@anvil/core";
+import { plainBytes } from "@anvil/core/protocol";
 import { fail } from "./failure.js";
 
 /** Wire types. */

@@ -3,7 +3,8 @@
  * timestamps and `google.protobuf.Value` (with `Struct` and `ListValue`) for
  * documents, hand-written against the wire.
  */
-import { setDataKey, type Document, type Traits } from "@anvil/core";
+import type { Document, Traits } from "@anvil/core";
+import { setDataKey } from "@anvil/core/protocol";
 import { describe, fail, rethrow } from "./failure.js";
 import { LEN, VARINT, type ProtoReader } from "./reader-buffer.js";
 import { Fast } from "./fast-kinds.js";

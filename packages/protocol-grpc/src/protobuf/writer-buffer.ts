@@ -8,7 +8,7 @@
  * varint. No size pre-pass, no chunk lists.
  */
 
-import { OutputBuffer } from "@anvil/core";
+import { OutputBuffer } from "@anvil/core/protocol";
 
 const encoder = new TextEncoder();
 const TWO_32 = 0x100000000;
