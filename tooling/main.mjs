@@ -23,6 +23,24 @@ const must = (status) => {
 };
 const pnpm = (args, opts) => run(PNPM[0], [...PNPM.slice(1), ...args], opts);
 const install = () => must(pnpm(["install", "--frozen-lockfile"]));
+/**
+ * What `test:fast` leaves out: end-to-end runs (a registry, npm installs,
+ * browsers), property and fuzz tests, the conformance corpus sweeps and the
+ * release checks. They hold most of the suite's time; CI runs them all.
+ */
+const SLOW_TESTS = [
+  "**/*.e2e.test.ts",
+  "**/browser.test.ts",
+  "**/fuzz.test.ts",
+  "**/*propert*.test.ts",
+  "**/*corpus*.test.ts",
+  "**/equivalence.test.ts",
+  "**/scan-plan.test.ts",
+  "**/numbers.test.ts",
+  "tooling/release/**",
+  "tooling/codec-contract/**",
+];
+
 const build = (filter) =>
   must(pnpm(["exec", "turbo", "run", "build", "--output-logs=errors-only", ...(filter ? [`--filter=${filter}`] : [])], { quiet: true }));
 
@@ -70,6 +88,16 @@ switch (task) {
     const summary = run("node", ["tooling/test-summary.mjs"], { quiet: true });
     process.exit(status || summary);
   }
+  case "test:fast": {
+    // The inner loop: build, then every test but the slow ones, in one
+    // Vitest run (about 3 minutes on 2 cores, against 7 for `npm test`,
+    // which CI runs: everything). Other arguments go to Vitest: a file
+    // filter, `--project @anvil/core`.
+    if (!existsSync(join(root, "node_modules"))) install();
+    build();
+    const slow = SLOW_TESTS.flatMap((glob) => ["--exclude", glob]);
+    process.exit(pnpm(["exec", "vitest", "run", ...slow, ...rest]));
+  }
   case "version": {
     // Turns the pending changesets into versions and changelogs (review and
     // commit the result), then brings the lockfile's ranges up to date and
@@ -112,6 +140,6 @@ switch (task) {
     build();
     process.exit(run("node", ["tooling/bench/run.mjs", ...rest], { quiet: true }));
   default:
-    console.error(`usage: node tooling/main.mjs <start|test|version|release|anvil|conformance|bench> [args...]`);
+    console.error(`usage: node tooling/main.mjs <start|test|test:fast|version|release|anvil|conformance|bench> [args...]`);
     process.exit(2);
 }

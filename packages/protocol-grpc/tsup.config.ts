@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/protobuf.ts", "src/wire.ts"],
   format: ["esm"],
   dts: true,
   clean: true,

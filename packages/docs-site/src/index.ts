@@ -6,12 +6,10 @@
  *
  * @packageDocumentation
  */
-export { toOpenApi, openApiPath, operationId, exampleKey } from "./openapi.js";
+export { toOpenApi, operationId } from "./openapi.js";
 export type { OpenApiDocument, OpenApiOptions } from "./openapi.js";
-export { DocsError, selectService, userServices } from "./service.js";
-export { documentedProtocols, routeOf, operationName, unavailableReason } from "./protocols.js";
-export type { ProtocolInfo, ProtocolKind, Route } from "./protocols.js";
-export { encodeCbor, diagnostic, hexDump, CborFloat, CborTime } from "./cbor.js";
+export { DocsError } from "./service.js";
+export { operationName } from "./protocols.js";
 export { generateSite } from "./site/site.js";
 export type { SiteFile, SiteOptions } from "./site/site.js";
 export { docsRoutes, explorerHandler, openApiJsonHandler, siteHandler } from "./handlers.js";

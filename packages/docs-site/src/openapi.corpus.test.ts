@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { loadModel, type Model } from "@anvil/model";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { describe, expect, it } from "vitest";
-import { toOpenApi, userServices } from "./index.js";
+import { toOpenApi } from "./index.js";
+import { userServices } from "./service.js";
 import { documentedProtocols } from "./protocols.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));

@@ -25,7 +25,7 @@ import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus, statusFromHttp, statusName } from "./status.js";
 import { streamingBlobOf, streamMemberOf } from "./streams.js";
 import { formatTimeout } from "./timeout.js";
-import { GRPC_PROTO, isAnyGrpcContentType } from "./wire.js";
+import { GRPC_PROTO, isAnyGrpcContentType } from "./content-type.js";
 
 const SIDE = "grpc client";
 const USER_AGENT = "grpc-anvil/0.1";

@@ -1,7 +1,11 @@
 /**
- * gRPC for Anvil (`alloy.proto#grpc`): a protobuf codec compiled from
- * schemas, `.proto` emission, and gRPC over HTTP/2 for clients and servers.
- * Nothing here needs protoc, protobufjs or grpc-js at run time.
+ * gRPC for Anvil (`alloy.proto#grpc`): the protocol value clients and
+ * servers take (`grpc()`), its status codes, and `.proto` emission. Nothing
+ * here needs protoc, protobufjs or grpc-js at run time.
+ *
+ * The protobuf codec on its own is `@anvil/protocol-grpc/protobuf`; the
+ * gRPC wire pieces (length-prefixed frames, timeouts, metadata, status
+ * messages, paths) are `@anvil/protocol-grpc/wire`.
  *
  * @packageDocumentation
  */
@@ -9,15 +13,7 @@ export { GRPC_PROTOCOL_ID } from "./constants.js";
 export { grpc } from "./grpc.js";
 export type { GrpcProtocol } from "./grpc.js";
 export type { GrpcOptions } from "./options.js";
-export { GrpcStatus, statusFromHttp, statusName } from "./status.js";
+export { GrpcStatus, statusName } from "./status.js";
 export type { GrpcStatusCode, GrpcStatusName } from "./status.js";
-export { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages } from "./frames.js";
-export type { ReadMessagesOptions } from "./frames.js";
-export { formatTimeout, parseTimeout } from "./timeout.js";
-export { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
-export { customMetadata, decodeBinaryHeader, encodeBinaryHeader, isBinaryKey } from "./metadata.js";
-export { grpcPath, protoFullName } from "./names.js";
-export { compileProtobufReader, compileProtobufWriter, GoogleRpcStatusSchema, ProtoAnySchema, protobufCodec, typeUrlOf } from "./protobuf/index.js";
-export type { GoogleRpcStatus, ProtoAny, ProtobufReader, ProtobufWriter } from "./protobuf/index.js";
 export { emitProto, protoTypeNames } from "./emit-proto.js";
 export type { EmitProtoOptions } from "./emit-proto.js";

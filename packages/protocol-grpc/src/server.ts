@@ -26,7 +26,7 @@ import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus } from "./status.js";
 import { nextOrAbort, type StreamMember, streamingBlobOf, streamMemberOf } from "./streams.js";
 import { parseTimeout } from "./timeout.js";
-import { GRPC_PROTO, isAnyGrpcContentType, isGrpcContentType } from "./wire.js";
+import { GRPC_PROTO, isAnyGrpcContentType, isGrpcContentType } from "./content-type.js";
 
 const NO_HEADERS = Object.freeze({});
 const SIDE = "grpc server";

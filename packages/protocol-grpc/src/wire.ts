@@ -1,23 +1,16 @@
 /**
- * gRPC's fixed wire values.
+ * `@anvil/protocol-grpc/wire`: gRPC over HTTP/2 as bytes and headers, for
+ * tools, proxies and tests that speak it without a client or server:
+ * length-prefixed message frames (with a receive limit), `grpc-timeout`
+ * values, custom and binary (`-bin`) metadata, percent-encoded
+ * `grpc-message` text, the status an HTTP status maps to, and method paths.
  *
- * @internal
+ * @packageDocumentation
  */
-import { baseMediaType } from "@anvil/core/protocol";
-
-/** The media type Anvil sends. */
-export const GRPC_PROTO = "application/grpc+proto";
-
-/** Whether a `Content-Type` is gRPC's with protobuf messages (`application/grpc` or `application/grpc+proto`, parameters ignored). */
-export function isGrpcContentType(value: string | null): boolean {
-  // What callers send, compared as it is before it is taken apart.
-  if (value === GRPC_PROTO || value === "application/grpc") return true;
-  if (value === null) return false;
-  const type = baseMediaType(value);
-  return type === "application/grpc" || type === GRPC_PROTO;
-}
-
-/** Whether a `Content-Type` is any gRPC one (`application/grpc+json` included): such a caller expects a gRPC answer. */
-export function isAnyGrpcContentType(value: string | null): boolean {
-  return value !== null && value.toLowerCase().startsWith("application/grpc");
-}
+export { DEFAULT_MAX_RECEIVE_BYTES, frameMessage, readMessages } from "./frames.js";
+export type { ReadMessagesOptions } from "./frames.js";
+export { formatTimeout, parseTimeout } from "./timeout.js";
+export { decodeGrpcMessage, encodeGrpcMessage } from "./message-text.js";
+export { customMetadata, decodeBinaryHeader, encodeBinaryHeader, isBinaryKey } from "./metadata.js";
+export { grpcPath, protoFullName } from "./names.js";
+export { statusFromHttp } from "./status.js";
