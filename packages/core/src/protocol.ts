@@ -45,3 +45,5 @@ export { compileExampleMatcher } from "./fakes/match.js";
 export type { ExampleMatcher } from "./fakes/match.js";
 export { fakeAnswer } from "./fakes/answer.js";
 export type { FakeAnswer, FakeExample, FakeOperation } from "./fakes/answer.js";
+export { type ReceivedError, type JsonErrorBody, jsonErrorBody, requestIdOf, responseError, stringField } from "./protocol/error-response.js";
+export { errorResponse, type ErrorResponseWriter } from "./protocol/server-errors.js";

@@ -12,30 +12,25 @@ import {
   type OperationSchema,
   SerializationError,
   type StructSchema,
-  UnmodeledError,
 } from "@anvil/core";
 import {
-  BODY_EXCERPT_LENGTH,
   CLIENT_INPUT_DEFAULTS,
   correctRequired,
-  bodyMessage,
-  createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
-  findErrorSchema,
   gzip,
   isBlank,
   isQueryCompatible,
+  jsonErrorBody,
   readBody,
   refuseStreamingBlob,
-  sanitizeErrorType,
+  responseError,
+  stringField,
 } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
 import { JSON_SETTINGS, targetOf, type AwsJsonVariant } from "./wire.js";
-
-const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 /** The client protocol of one AWS JSON variant. */
 export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
@@ -97,44 +92,13 @@ function hostPrefix(prefix: string, schema: StructSchema, input: Record<string, 
 
 /** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
 function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
-  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
-  let parsed: unknown;
-  let text = "";
-  if (!isBlank(bytes)) {
-    text = utf8.decode(bytes);
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined; // a proxy's HTML page, a truncated body: reported below
-    }
-  }
-  const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  const raw = response.headers.get("x-amzn-errortype") ?? stringField(body, "__type") ?? stringField(body, "code");
-  const name = raw === undefined ? undefined : sanitizeErrorType(raw);
-  const schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
-  if (schema !== undefined) {
-    try {
-      const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;
-      return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
-    } catch (cause) {
-      return new UnmodeledError(name ?? "UnknownError", `awsJson: error ${name} body does not match its shape`, {
-        $metadata,
-        cause,
-        bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH),
-      });
-    }
-  }
-  const code = name || `Http${response.status}`;
-  const message = bodyMessage(body) ?? `awsJson: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
-  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH) });
-}
-
-function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
-  const v = body?.[key];
-  return typeof v === "string" ? v : undefined;
-}
-
-function requestIdOf(headers: Headers): { requestId?: string } {
-  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
-  return id === null ? {} : { requestId: id };
+  const { body, message, bodyExcerpt } = jsonErrorBody(bytes);
+  return responseError(operation, context.service, {
+    protocol: "awsJson",
+    response,
+    type: response.headers.get("x-amzn-errortype") ?? stringField(body, "__type") ?? stringField(body, "code"),
+    message,
+    bodyExcerpt,
+    members: (schema) => compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>,
+  });
 }

@@ -4,17 +4,13 @@
  * written as JSON objects with a `__type` marker.
  */
 import {
-  ProtocolError,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  ModeledError,
   type OperationSchema,
   SerializationError,
   type ServerCallContext,
   type ServerProtocol,
-  type StructSchema,
-  ValidationError,
 } from "@anvil/core";
 import {
   baseMediaType,
@@ -23,11 +19,11 @@ import {
   isBlank,
   isGzipEncoded,
   postRoutes,
-  queryErrorHeader,
   readBody,
   refuseStreamingBlob,
   SERVER_OUTPUT_DEFAULTS,
-  validationExceptionSchema,
+  errorResponse,
+  type ErrorResponseWriter,
 } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
@@ -41,13 +37,18 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
   const typeOf = (id: string): string => (variant.typeAsShapeId ? id : id.slice(id.indexOf("#") + 1));
 
   /** A JSON error response: `__type` first, then the error's members. */
-  const errorResponse = (status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse => {
+  const jsonError = (status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse => {
     const members = membersJson.length > 2 ? `,${membersJson.slice(1)}` : "}";
     const headers = new HttpHeaders({ "content-type": variant.contentType, ...extra });
     return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
   };
 
-  const plainError = (status: number, type: string, message: string): HttpResponse => errorResponse(status, type, JSON.stringify({ message }));
+  const plainError = (status: number, type: string, message: string): HttpResponse => jsonError(status, type, JSON.stringify({ message }));
+
+  const errorWriter: ErrorResponseWriter = {
+    modeled: (schema, members, status, queryHeader) => jsonError(status, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members), queryHeader),
+    plain: plainError,
+  };
 
   return Object.freeze({
     id: variant.id,
@@ -89,32 +90,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
     },
 
     async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
-      if (ModeledError.isModeledError(error)) {
-        const schema = error.$schema;
-        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
-        try {
-          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
-          return errorResponse(
-            status,
-            typeOf(schema.id),
-            compileWriter(schema, JSON_SETTINGS)(members),
-            queryErrorHeader(schema as StructSchema, error.$fault, context.service),
-          );
-        } catch {
-          return plainError(500, "InternalFailure", "Internal failure");
-        }
-      }
-      if (ValidationError.is(error)) {
-        const schema = validationExceptionSchema(operation, context.service);
-        const members = { message: error.message, fieldList: error.fieldList };
-        if (schema === undefined) return plainError(400, "ValidationException", error.message);
-        return errorResponse(schema.traits.httpError ?? 400, typeOf(schema.id), compileWriter(schema, JSON_SETTINGS)(members));
-      }
-      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
-      // The transport's or the server's refusals (413 over the body limit, ...) keep their status.
-      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
-      // Anything else is a bug or an outage: say nothing about it.
-      return plainError(500, "InternalFailure", "Internal failure");
+      return errorResponse(operation, error, context.service, errorWriter);
     },
 
     recognizes(request: HttpRequest): boolean {
@@ -129,7 +105,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
           : target
             ? `unknown operation ${target}`
             : "missing X-Amz-Target header";
-      return Promise.resolve(errorResponse(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }));
+      return Promise.resolve(jsonError(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }));
     },
   });
 }

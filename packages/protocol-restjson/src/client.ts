@@ -14,24 +14,19 @@ import {
   type OperationSchema,
   SerializationError,
   type StructSchema,
-  UnmodeledError,
 } from "@anvil/core";
 import {
-  BODY_EXCERPT_LENGTH,
   bodyBytes,
   binaryBody,
   CLIENT_INPUT_DEFAULTS,
   correctRequired,
-  bodyMessage,
-  createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
-  findErrorSchema,
   gzip,
-  isBlank,
+  jsonErrorBody,
   readBody,
-  sanitizeErrorType,
-  shapeName,
+  responseError,
+  stringField,
 } from "@anvil/core/protocol";
 import { encodeBase64 } from "@anvil/codec-json";
 import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSON_MEDIA_TYPE, parseUri } from "./bindings.js";
@@ -40,8 +35,6 @@ import { codingsOf } from "./compression.js";
 import { contentMd5 } from "./content-md5.js";
 import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, type EventStreamMember, eventStreams, type EventStreams } from "./event-stream-support.js";
 import { encodeLabel, scalarToText } from "./text-values.js";
-
-const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 type Obj = Record<string, unknown>;
 
@@ -194,43 +187,19 @@ function hostPrefix(settings: HttpBindingSettings, prefix: string, schema: Struc
   });
 }
 
-/** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
+/** The error a non-2xx response stands for: the modeled error its type (or, for simpleRestJson, its status) names, else an UnmodeledError. */
 function errorOf(settings: HttpBindingSettings, operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
-  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
-  let parsed: unknown;
-  let text = "";
-  if (!isBlank(bytes)) {
-    text = utf8.decode(bytes);
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined; // a proxy's HTML page, a truncated body: reported below
-    }
-  }
-  const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Obj) : undefined;
-  const raw = errorTypeOf(settings, response.headers) ?? stringField(body, "__type") ?? stringField(body, "code");
-  let name = raw === undefined ? undefined : sanitizeErrorType(raw);
-  let schema = name ? (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name)) : undefined;
-  if (!name && settings.errorsByStatus) {
-    schema = errorWithStatus(operation.errors, response.status) ?? errorWithStatus(context.service.errors, response.status);
-    if (schema !== undefined) name = shapeName(schema.id);
-  }
-  if (schema !== undefined) {
-    try {
-      const jsonBytes = body === undefined ? new Uint8Array(0) : bytes;
-      const members = readMessage(settings, schema, "response", { headers: response.headers, status: response.status }, jsonBytes);
-      return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
-    } catch (cause) {
-      return new UnmodeledError(name ?? "UnknownError", `${settings.name}: error ${name} does not match its shape`, {
-        $metadata,
-        cause,
-        bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH),
-      });
-    }
-  }
-  const code = name || `Http${response.status}`;
-  const message = bodyMessage(body) ?? `${settings.name}: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
-  return new UnmodeledError(code, message, { $metadata, bodyExcerpt: text.slice(0, BODY_EXCERPT_LENGTH) });
+  const { body, message, bodyExcerpt } = jsonErrorBody(bytes);
+  return responseError(operation, context.service, {
+    protocol: settings.name,
+    response,
+    type: errorTypeOf(settings, response.headers) ?? stringField(body, "__type") ?? stringField(body, "code"),
+    message,
+    bodyExcerpt,
+    members: (schema) =>
+      readMessage(settings, schema, "response", { headers: response.headers, status: response.status }, body === undefined ? new Uint8Array(0) : bytes),
+    ...(settings.errorsByStatus ? { statusOf: errorStatusOf } : {}),
+  });
 }
 
 /** The error type the settings' headers name, if any. */
@@ -242,20 +211,4 @@ function errorTypeOf(settings: HttpBindingSettings, headers: Headers): string | 
     if (value !== null) return value;
   }
   return undefined;
-}
-
-/** The first error sent with this status code. */
-function errorWithStatus(errors: readonly StructSchema[], status: number): StructSchema | undefined {
-  for (const e of errors) if (errorStatusOf(e) === status) return e;
-  return undefined;
-}
-
-function stringField(body: Obj | undefined, key: string): string | undefined {
-  const v = body?.[key];
-  return typeof v === "string" ? v : undefined;
-}
-
-function requestIdOf(headers: Headers): { requestId?: string } {
-  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
-  return id === null ? {} : { requestId: id };
 }

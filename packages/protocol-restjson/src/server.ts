@@ -10,16 +10,12 @@ import {
   type HttpRequest,
   type HttpResponse,
   type MemberSchema,
-  ModeledError,
   type OperationSchema,
-  ProtocolError,
   type Route,
-  SerializationError,
   type ServerCallContext,
   type ServerProtocol,
   type ServiceSchema,
   type StructSchema,
-  ValidationError,
 } from "@anvil/core";
 import {
   binaryBody,
@@ -29,9 +25,10 @@ import {
   readBody,
   SERVER_OUTPUT_DEFAULTS,
   shapeName,
-  validationExceptionSchema,
+  errorResponse,
+  type ErrorResponseWriter,
 } from "@anvil/core/protocol";
-import { compileWriter } from "@anvil/codec-json";
+
 import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE, routesOf } from "./bindings.js";
 import { codingsOf } from "./compression.js";
 import { labelEscapeCheckOf } from "./label-escapes.js";
@@ -160,6 +157,12 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     body: utf8.encode(JSON.stringify({ message })),
   });
 
+  /** Modeled errors (the ValidationException among them) as their bound members, with the error type header. */
+  const errorWriter: ErrorResponseWriter = {
+    modeled: (schema, members, status) => boundResponse(schema, members, status, errorTypeHeaders(settings, shapeName(schema.id))),
+    plain: plainError,
+  };
+
   return Object.freeze({
     id: settings.id,
 
@@ -182,30 +185,7 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
     },
 
     serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): HttpResponse {
-      if (ModeledError.isModeledError(error)) {
-        const schema = error.$schema as StructSchema;
-        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
-        try {
-          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Obj;
-          return boundResponse(schema, members, status, errorTypeHeaders(settings, shapeName(schema.id)));
-        } catch {
-          return plainError(500, "InternalFailure", "Internal failure");
-        }
-      }
-      if (ValidationError.is(error)) {
-        const schema = validationExceptionSchema(operation, context.service);
-        if (schema === undefined) return plainError(400, "ValidationException", error.message);
-        const members = { message: error.message, fieldList: error.fieldList };
-        return {
-          status: schema.traits.httpError ?? 400,
-          headers: new HttpHeaders({ "content-type": JSON_MEDIA_TYPE, ...errorTypeHeaders(settings, shapeName(schema.id)) }),
-          body: compileWriter(schema, settings.json).toBytes(members),
-        };
-      }
-      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
-      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
-      // Anything else is a bug or an outage: say nothing about it.
-      return plainError(500, "InternalFailure", "Internal failure");
+      return errorResponse(operation, error, context.service, errorWriter);
     },
 
     notFound(request: HttpRequest): Promise<HttpResponse> {

@@ -4,30 +4,18 @@
  * input a CBOR map (no body at all for an operation without input), and the
  * output or a `__type`-marked error back.
  */
-import {
-  type ClientCallContext,
-  type ClientProtocol,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
-  type OperationSchema,
-  UnmodeledError,
-} from "@anvil/core";
+import { type ClientCallContext, type ClientProtocol, HttpHeaders, type HttpRequest, type HttpResponse, type OperationSchema } from "@anvil/core";
 import {
   BODY_EXCERPT_LENGTH,
   CLIENT_INPUT_DEFAULTS,
   correctRequired,
-  createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
-  findErrorByQueryCode,
-  findErrorSchema,
   isQueryCompatible,
   readBody,
   refuseStreamingBlob,
-  responseQueryCode,
+  responseError,
   rpcV2Path,
-  sanitizeErrorType,
 } from "@anvil/core/protocol";
 import { member, string, struct } from "@anvil/core/codegenv1";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
@@ -95,37 +83,25 @@ export function createRpcV2CborClient(): ClientProtocol {
   });
 }
 
-/** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
+/** The error a non-2xx response stands for: the modeled error its type (or awsQuery code) names, else an UnmodeledError. */
 function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
-  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
-  const bodyExcerpt = excerpt(bytes);
   let envelope: Envelope | undefined;
   if (bytes.length > 0) {
     try {
       envelope = compileReader(ErrorEnvelope)(bytes) as Envelope;
     } catch {
-      envelope = undefined; // a proxy's HTML page, a truncated body: reported below
+      envelope = undefined; // a proxy's HTML page, a truncated body: reported with its start
     }
   }
-  const name = envelope?.__type === undefined ? undefined : sanitizeErrorType(envelope.__type);
-  let schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
-  const queryCode = responseQueryCode(response.headers, context.service);
-  if (schema === undefined && queryCode !== undefined) schema = findErrorByQueryCode([...operation.errors, ...context.service.errors], queryCode);
-  if (schema !== undefined) {
-    try {
-      const members = compileReader(schema)(bytes) as Record<string, unknown>;
-      return createModeledError(schema, members, { $metadata, message: envelope?.message ?? envelope?.Message });
-    } catch (cause) {
-      return new UnmodeledError(name ?? "UnknownError", `rpcv2Cbor: error ${name ?? queryCode} body does not match its shape`, {
-        $metadata,
-        cause,
-        bodyExcerpt,
-      });
-    }
-  }
-  const code = queryCode || name || `Http${response.status}`;
-  const message = envelope?.message ?? envelope?.Message ?? `rpcv2Cbor: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
-  return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
+  return responseError(operation, context.service, {
+    protocol: "rpcv2Cbor",
+    response,
+    type: envelope?.__type,
+    message: envelope?.message ?? envelope?.Message,
+    bodyExcerpt: excerpt(bytes),
+    members: (schema) => compileReader(schema)(bytes) as Record<string, unknown>,
+    queryCompatible: true,
+  });
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
@@ -141,9 +117,4 @@ function excerpt(bytes: Uint8Array): string {
   if (first === undefined) return "";
   if (first < 0x80 && head.every((b) => b >= 0x80 || isText(b))) return utf8.decode(head);
   return Array.from(head.subarray(0, BODY_EXCERPT_LENGTH / 2), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function requestIdOf(headers: Headers): { requestId?: string } {
-  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
-  return id === null ? {} : { requestId: id };
 }

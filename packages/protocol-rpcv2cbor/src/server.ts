@@ -8,14 +8,10 @@ import {
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  ModeledError,
   type OperationSchema,
   ProtocolError,
-  SerializationError,
   type ServerCallContext,
   type ServerProtocol,
-  type StructSchema,
-  ValidationError,
 } from "@anvil/core";
 import {
   acceptsMediaType,
@@ -24,13 +20,13 @@ import {
   gunzipRequest,
   isGzipEncoded,
   postRoutes,
-  queryErrorHeader,
   readBody,
   refuseStreamingBlob,
   rpcV2Path,
   SERVER_OUTPUT_DEFAULTS,
   VALIDATION_EXCEPTION_ID,
-  validationExceptionSchema,
+  errorResponse,
+  type ErrorResponseWriter,
 } from "@anvil/core/protocol";
 import { list, member, string, struct } from "@anvil/core/codegenv1";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
@@ -118,25 +114,7 @@ export function createRpcV2CborServer(): ServerProtocol {
     },
 
     async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
-      if (ModeledError.isModeledError(error)) {
-        const schema = error.$schema as StructSchema;
-        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
-        try {
-          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
-          return errorResponse(status, schema.id, compileWriter(schema)(members), queryErrorHeader(schema, error.$fault, context.service));
-        } catch {
-          return plainError(500, "InternalFailure", "Internal failure");
-        }
-      }
-      if (ValidationError.is(error)) {
-        const schema = validationExceptionSchema(operation, context.service) ?? BuiltinValidationException;
-        const members = { message: error.message, fieldList: error.fieldList };
-        return errorResponse(schema.traits.httpError ?? 400, schema.id, compileWriter(schema)(members));
-      }
-      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
-      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
-      // Anything else is a bug or an outage: say nothing about it.
-      return plainError(500, "InternalFailure", "Internal failure");
+      return errorResponse(operation, error, context.service, ERROR_WRITER);
     },
 
     recognizes(request: HttpRequest): boolean {
@@ -180,11 +158,21 @@ function checkAccept(operation: OperationSchema, accept: string | null): void {
 }
 
 /** A CBOR error response: `__type` first, then the error's members. */
-function errorResponse(status: number, type: string, members: Uint8Array, extra?: Record<string, string>): HttpResponse {
+/** How this protocol writes error responses: a CBOR map, `__type` first (the error's shape id). */
+const ERROR_WRITER: ErrorResponseWriter = {
+  modeled: (schema, members, status, queryHeader) => cborError(status, schema.id, compileWriter(schema)(members), queryHeader),
+  plain: plainError,
+  // Unmodeled, it still answers with Smithy's ValidationException (SPEC §2.3).
+  unmodeledValidation: (error) =>
+    cborError(400, BuiltinValidationException.id, compileWriter(BuiltinValidationException)({ message: error.message, fieldList: error.fieldList })),
+};
+
+/** A CBOR error response: the error's members with the `__type` marker. */
+function cborError(status: number, type: string, members: Uint8Array, extra?: Record<string, string>): HttpResponse {
   const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_CBOR, "content-type": CBOR, ...extra });
   return { status, headers, body: withTypeMarker(members, type) };
 }
 
 function plainError(status: number, type: string, message: string): HttpResponse {
-  return errorResponse(status, type, compileWriter(PlainError)({ message }));
+  return cborError(status, type, compileWriter(PlainError)({ message }));
 }

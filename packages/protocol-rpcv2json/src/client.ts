@@ -4,38 +4,24 @@
  * input a JSON object (no body at all for an operation without input), and
  * the output or a `__type`-marked error back.
  */
+import { type ClientCallContext, type ClientProtocol, HttpHeaders, type HttpRequest, type HttpResponse, type OperationSchema } from "@anvil/core";
 import {
-  type ClientCallContext,
-  type ClientProtocol,
-  HttpHeaders,
-  type HttpRequest,
-  type HttpResponse,
-  type OperationSchema,
-  UnmodeledError,
-} from "@anvil/core";
-import {
-  BODY_EXCERPT_LENGTH,
   CLIENT_INPUT_DEFAULTS,
   correctRequired,
-  bodyMessage,
-  createModeledError,
   fillDefaults,
   fillIdempotencyTokens,
-  findErrorByQueryCode,
-  findErrorSchema,
   gzip,
   isBlank,
   isQueryCompatible,
+  jsonErrorBody,
   readBody,
   refuseStreamingBlob,
-  responseQueryCode,
+  responseError,
   rpcV2Path,
-  sanitizeErrorType,
+  stringField,
 } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
-
-const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 /** The client protocol. */
 export function createRpcV2JsonClient(): ClientProtocol {
@@ -75,49 +61,16 @@ export function createRpcV2JsonClient(): ClientProtocol {
   });
 }
 
-/** The error a non-2xx response stands for: the modeled error its type names, else an UnmodeledError. */
+/** The error a non-2xx response stands for: the modeled error its type (or awsQuery code) names, else an UnmodeledError. */
 function errorOf(operation: OperationSchema, response: HttpResponse, bytes: Uint8Array, context: ClientCallContext): Error {
-  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
-  let parsed: unknown;
-  let text = "";
-  if (!isBlank(bytes)) {
-    text = utf8.decode(bytes);
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined; // a proxy's HTML page, a truncated body: reported below
-    }
-  }
-  const body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  const type = stringField(body, "__type");
-  const name = type === undefined ? undefined : sanitizeErrorType(type);
-  let schema = name === undefined ? undefined : (findErrorSchema(operation.errors, name) ?? findErrorSchema(context.service.errors, name));
-  const queryCode = responseQueryCode(response.headers, context.service);
-  if (schema === undefined && queryCode !== undefined) schema = findErrorByQueryCode([...operation.errors, ...context.service.errors], queryCode);
-  const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
-  if (schema !== undefined) {
-    try {
-      const members = compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>;
-      return createModeledError(schema, members, { $metadata, message: bodyMessage(body) });
-    } catch (cause) {
-      return new UnmodeledError(name ?? "UnknownError", `rpcv2Json: error ${name ?? queryCode} body does not match its shape`, {
-        $metadata,
-        cause,
-        bodyExcerpt,
-      });
-    }
-  }
-  const code = queryCode || name || `Http${response.status}`;
-  const message = bodyMessage(body) ?? `rpcv2Json: HTTP ${response.status} error response${name ? ` (${name})` : ""}`;
-  return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
-}
-
-function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
-  const v = body?.[key];
-  return typeof v === "string" ? v : undefined;
-}
-
-function requestIdOf(headers: Headers): { requestId?: string } {
-  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
-  return id === null ? {} : { requestId: id };
+  const { body, message, bodyExcerpt } = jsonErrorBody(bytes);
+  return responseError(operation, context.service, {
+    protocol: "rpcv2Json",
+    response,
+    type: stringField(body, "__type"),
+    message,
+    bodyExcerpt,
+    members: (schema) => compileReader(schema, JSON_SETTINGS).fromValue(body ?? {}) as Record<string, unknown>,
+    queryCompatible: true,
+  });
 }

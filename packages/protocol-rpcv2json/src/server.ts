@@ -5,17 +5,13 @@
  * validated, output and errors written as JSON objects, errors with `__type`.
  */
 import {
-  ProtocolError,
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
-  ModeledError,
   type OperationSchema,
   SerializationError,
   type ServerCallContext,
   type ServerProtocol,
-  type StructSchema,
-  ValidationError,
 } from "@anvil/core";
 import {
   fillDefaults,
@@ -23,13 +19,13 @@ import {
   isBlank,
   isGzipEncoded,
   postRoutes,
-  queryErrorHeader,
   readBody,
   refuseStreamingBlob,
   rpcV2Path,
   SERVER_OUTPUT_DEFAULTS,
   VALIDATION_EXCEPTION_ID,
-  validationExceptionSchema,
+  errorResponse,
+  type ErrorResponseWriter,
 } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { isJsonContentType, JSON_MEDIA_TYPE, JSON_SETTINGS, PROTOCOL_ID, REQUEST_JSON_SETTINGS, RPC_V2_JSON, SMITHY_PROTOCOL, UNIT } from "./wire.js";
@@ -70,28 +66,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
     },
 
     async serializeError(operation: OperationSchema | undefined, error: unknown, context: ServerCallContext): Promise<HttpResponse> {
-      if (ModeledError.isModeledError(error)) {
-        const schema = error.$schema as StructSchema;
-        const status = schema.traits.httpError ?? (error.$fault === "server" ? 500 : 400);
-        try {
-          const members = fillDefaults(schema, error.members(), SERVER_OUTPUT_DEFAULTS) as Record<string, unknown>;
-          return errorResponse(status, schema.id, compileWriter(schema, JSON_SETTINGS)(members), queryErrorHeader(schema, error.$fault, context.service));
-        } catch {
-          return plainError(500, "InternalFailure", "Internal failure");
-        }
-      }
-      if (ValidationError.is(error)) {
-        const members = { message: error.message, fieldList: error.fieldList };
-        const schema = validationExceptionSchema(operation, context.service);
-        // Unmodeled, it still answers with Smithy's ValidationException (SPEC §2.3).
-        const json = schema === undefined ? JSON.stringify(members) : compileWriter(schema, JSON_SETTINGS)(members);
-        return errorResponse(schema?.traits.httpError ?? 400, schema?.id ?? VALIDATION_EXCEPTION_ID, json);
-      }
-      if (SerializationError.is(error)) return plainError(400, "SerializationException", error.message);
-      // The transport's or the server's refusals (413 over the body limit, ...) keep their status.
-      if (ProtocolError.is(error)) return plainError(error.status, error.code, error.message);
-      // Anything else is a bug or an outage: say nothing about it.
-      return plainError(500, "InternalFailure", "Internal failure");
+      return errorResponse(operation, error, context.service, ERROR_WRITER);
     },
 
     recognizes(request: HttpRequest): boolean {
@@ -109,13 +84,21 @@ export function createRpcV2JsonServer(): ServerProtocol {
   });
 }
 
+/** How this protocol writes error responses: a JSON object, `__type` first (the error's shape id). */
+const ERROR_WRITER: ErrorResponseWriter = {
+  modeled: (schema, members, status, queryHeader) => jsonError(status, schema.id, compileWriter(schema, JSON_SETTINGS)(members), queryHeader),
+  plain: plainError,
+  // Unmodeled, it still answers with Smithy's ValidationException (SPEC §2.3).
+  unmodeledValidation: (error) => jsonError(400, VALIDATION_EXCEPTION_ID, JSON.stringify({ message: error.message, fieldList: error.fieldList })),
+};
+
 /** A JSON error response: `__type` first, then the error's members (a JSON object's text). */
-function errorResponse(status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse {
+function jsonError(status: number, type: string, membersJson: string, extra?: Record<string, string>): HttpResponse {
   const headers = new HttpHeaders({ [SMITHY_PROTOCOL]: RPC_V2_JSON, "content-type": JSON_MEDIA_TYPE, ...extra });
   const members = membersJson.length > 2 ? `,${membersJson.slice(1)}` : "}";
   return { status, headers, body: utf8.encode(`{"__type":${JSON.stringify(type)}${members}`) };
 }
 
 function plainError(status: number, type: string, message: string): HttpResponse {
-  return errorResponse(status, type, JSON.stringify({ message }));
+  return jsonError(status, type, JSON.stringify({ message }));
 }
