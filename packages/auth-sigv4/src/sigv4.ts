@@ -12,8 +12,11 @@ import { WebCryptoSha256 } from "./sha256.js";
 
 /** AWS credentials. */
 export interface AwsCredentials {
+  /** The access key id, e.g. `AKIAIOSFODNN7EXAMPLE`; it is sent in the `Authorization` header. */
   readonly accessKeyId: string;
+  /** The secret access key that signs requests; it is never sent. */
   readonly secretAccessKey: string;
+  /** The session token of temporary credentials, sent as `x-amz-security-token`; absent for long-term keys. */
   readonly sessionToken?: string;
   /** When temporary credentials stop working; providers refresh before it. */
   readonly expiration?: Date;

@@ -18,6 +18,7 @@ import type {
   SecureClientSessionOptions,
 } from "node:http2";
 import { byteChunks, HttpHeaders, type HttpResponse, TransportError } from "@anvil/core";
+import { CONNECTION_FIELDS } from "@anvil/core/protocol";
 import type { Transport, TransportRequest } from "./transport.js";
 
 /** Settings of {@link http2Transport}. */
@@ -26,8 +27,8 @@ export interface Http2TransportOptions {
   readonly connect?: SecureClientSessionOptions;
 }
 
-/** Headers HTTP/2 forbids (RFC 9113 §8.2.2); `host` becomes `:authority`. */
-const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "http2-settings"]);
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2), and HTTP/1.1's upgrade to it; `host` becomes `:authority`. */
+const CONNECTION_HEADERS: ReadonlySet<string> = new Set([...CONNECTION_FIELDS, "host", "http2-settings"]);
 
 /** Errors of `session.request` on a session that can take no new streams. */
 const STALE_SESSION_CODES = new Set(["ERR_HTTP2_GOAWAY_SESSION", "ERR_HTTP2_INVALID_SESSION"]);

@@ -3,7 +3,9 @@ import type { HttpRequest, HttpResponse, OperationSchema, ServiceSchema } from "
 
 /** What an interceptor knows of the attempt it runs around. */
 export interface AttemptContext {
+  /** The service the client calls. */
   readonly service: ServiceSchema;
+  /** The operation being called. */
   readonly operation: OperationSchema;
   /** The call's input, as the caller gave it. */
   readonly input: unknown;

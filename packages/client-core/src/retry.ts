@@ -9,7 +9,9 @@ export type RetryKind = "throttling" | "transient";
 
 /** What a retry strategy sees after a failed attempt. */
 export interface RetryContext {
+  /** The operation being called. */
   readonly operation: OperationSchema;
+  /** What the attempt failed with: the error the call would throw if it is not tried again. */
   readonly error: unknown;
   /** Attempts made so far (1 after the first failure). */
   readonly attempt: number;

@@ -7,9 +7,11 @@ import type { HttpBody, HttpRequest, HttpResponse } from "@anvil/core";
 
 /** A request as a transport sends it: the protocol's request with its full URL. */
 export interface TransportRequest {
+  /** HTTP method, e.g. `GET` or `POST`. */
   readonly method: string;
   /** Scheme, host, path and query, ready to send. */
   readonly url: URL;
+  /** Request headers as they are to be sent (after interceptors and signing); names are case-insensitive. */
   readonly headers: Headers;
   /** Bytes, a stream (sent as it is read, never buffered), or nothing. */
   readonly body: HttpBody;
@@ -34,6 +36,7 @@ export interface Transport {
    * (gRPC) refuse a transport that does not say `"2"`.
    */
   readonly httpVersion?: "1.1" | "2";
+  /** Sends one request; resolves with the response once its head arrives, its body still streaming. */
   send(request: TransportRequest): Promise<HttpResponse>;
   /** Releases connections; calls made after it may reconnect. */
   close?(): Promise<void>;

@@ -19,6 +19,7 @@ import { parseDateTime, parseHttpDate } from "./timestamps.js";
  * on anything that is not valid JSON of the schema.
  */
 export interface JsonReader<T> {
+  /** Decodes one JSON document, given as text or UTF-8 bytes, into a value of the schema. */
   (input: string | Uint8Array): T;
   /**
    * Converts an already-parsed JSON value (from `JSON.parse`), e.g. a payload

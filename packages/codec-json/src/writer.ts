@@ -18,6 +18,7 @@ import { dateTimeText, formatHttpDate, quotedDateTime } from "./timestamps.js";
  * fit the schema.
  */
 export interface JsonWriter<T> {
+  /** Encodes a value of the schema as JSON text. */
   (value: T): string;
   /** The JSON text as UTF-8 bytes. */
   toBytes(value: T): Uint8Array;

@@ -1,11 +1,14 @@
 /** A parsed command line: positional words, repeated `--model` values and flags. */
 export interface ParsedArgs {
+  /** The first positional word (`validate`, `generate`, ...); `undefined` when there is none. */
   readonly command: string | undefined;
+  /** Every `--model`/`-m` value and every positional word after the command (`anvil init` reads its folder here), in order. */
   readonly models: string[];
   /** Each flag's last value (`true` for a switch). */
   readonly flags: Map<string, string | true>;
   /** Every value of each value flag, in order (`--service a --service b`). */
   readonly lists: Map<string, string[]>;
+  /** Usage mistakes found while parsing (a flag missing its value), one message each; empty when there are none. */
   readonly errors: string[];
 }
 

@@ -22,7 +22,9 @@ import { resolveSettings } from "./settings.js";
 
 /** Where a command writes: injectable so tests can capture output. */
 export interface Io {
+  /** Receives the command's output, one message per call without a trailing newline (stdout in the CLI). */
   readonly out: (text: string) => void;
+  /** Receives diagnostics, errors and status messages, one per call without a trailing newline (stderr in the CLI). */
   readonly err: (text: string) => void;
   /**
    * Transient progress of a long run (the CLI shows it on stderr when that

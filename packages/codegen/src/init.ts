@@ -33,7 +33,9 @@ export interface InitOptions {
 
 /** A file of the scaffold: a path relative to the project folder and its text. */
 export interface InitFile {
+  /** Path relative to the project folder, `/`-separated (`model/service.smithy`). */
   readonly path: string;
+  /** The file's contents, every placeholder filled in. */
   readonly text: string;
 }
 

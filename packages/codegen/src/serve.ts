@@ -49,9 +49,11 @@ export function serviceFakeTables(
 
 /** One fake server: a service on a set of protocols that share one router (one port). */
 export interface FakeServer {
+  /** The service it fakes. */
   readonly service: ServiceSchema;
   /** Protocol trait ids it answers on. */
   readonly protocols: readonly string[];
+  /** The server, with the fake handler registered and the documentation routes mounted (unless `docs` is false); not yet listening. */
   readonly server: Server<ServiceSchema>;
   /** Whether it serves gRPC (cleartext HTTP/2, on the gRPC ports). */
   readonly grpc: boolean;
@@ -59,6 +61,7 @@ export interface FakeServer {
 
 /** What {@link fakeServers} builds: the servers, and the declared protocols no server answers. */
 export interface FakeServers {
+  /** One server per service and group of protocols whose routes do not collide, plus one per gRPC service. */
   readonly servers: readonly FakeServer[];
   /**
    * Declared protocols without an implementation here, by service id; an

@@ -33,8 +33,11 @@ export interface GenerateSettings {
 
 /** Settings, or what is wrong with them, plus notes worth printing either way. */
 export interface SettingsResult {
+  /** The resolved settings; absent when there are errors. */
   readonly settings?: GenerateSettings;
+  /** What is wrong (no model, no output folder, a bad or unreadable config file); empty when `settings` is present. */
   readonly errors: string[];
+  /** Notes on the config file worth printing either way, such as an unknown setting that was ignored. */
   readonly warnings: string[];
 }
 

@@ -13,6 +13,8 @@ export type ShapeWriter<T> = (value: T) => Uint8Array;
 export interface Codec<Settings = unknown> {
   /** The media type of the codec's bytes, e.g. `application/json`. */
   readonly mediaType: string;
+  /** The reader of `schema`'s values, compiled on first use and cached per schema and settings. */
   reader<T>(schema: Schema<T>, settings?: Settings): ShapeReader<T>;
+  /** The writer of `schema`'s values, compiled on first use and cached per schema and settings. */
   writer<T>(schema: Schema<T>, settings?: Settings): ShapeWriter<T>;
 }

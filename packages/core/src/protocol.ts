@@ -47,3 +47,4 @@ export { fakeAnswer } from "./fakes/answer.js";
 export type { FakeAnswer, FakeExample, FakeOperation } from "./fakes/answer.js";
 export { type ReceivedError, type JsonErrorBody, jsonErrorBody, requestIdOf, responseError, stringField } from "./protocol/error-response.js";
 export { errorResponse, type ErrorResponseWriter } from "./protocol/server-errors.js";
+export { CONNECTION_FIELDS } from "./protocol/connection-fields.js";

@@ -16,7 +16,9 @@ export type DocsHandler = (request: Request) => Promise<Response>;
 
 /** A handler and the path prefix it expects to be mounted at. */
 export interface DocsRoute {
+  /** The path to mount at, which the handler serves along with the paths beneath it (`/openapi.json`, `/openapi`, `/docs`). */
   readonly prefix: string;
+  /** The handler answering requests for `prefix` and the paths beneath it. */
   readonly handler: DocsHandler;
 }
 

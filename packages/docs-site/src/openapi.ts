@@ -38,12 +38,19 @@ export interface OpenApiOptions {
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export interface OpenApiDocument {
+  /** The OpenAPI version the document follows. */
   readonly openapi: "3.1.0";
+  /** The service's `@title` (else its shape name), its version (empty when it has none) and its documentation (absent when it has none). */
   readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  /** The base URLs from {@link OpenApiOptions.servers}; `/` when none are given. */
   readonly servers: readonly { readonly url: string }[];
+  /** One tag per documented protocol, named by its short name; each operation is tagged with its protocols. */
   readonly tags: readonly { readonly name: string; readonly description: string }[];
+  /** The operation objects, by OpenAPI path and then lower-case HTTP method. */
   readonly paths: Record<string, Record<string, Json>>;
+  /** The JSON Schemas of the service's shapes, by component name, and the security schemes of its auth traits (absent when it has none). */
   readonly components: { readonly schemas: Record<string, Json>; readonly securitySchemes?: Record<string, Json> };
+  /** The service's default security requirements, one per auth scheme it uses (in `@auth` order when it has one); empty means no authentication. */
   readonly security: readonly Record<string, readonly string[]>[];
 }
 

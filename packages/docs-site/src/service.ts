@@ -2,6 +2,7 @@ import { formatLocation, nameOf, type Model, type Shape, type SourceLocation } f
 
 /** A model that cannot be documented as asked, with where to look. Messages start with their context. */
 export class DocsError extends Error {
+  /** Always `"DocsError"`. */
   override readonly name = "DocsError";
   constructor(
     /** The message without the location (the `message` starts with `file:line:col` when there is one). */

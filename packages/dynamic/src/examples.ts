@@ -24,7 +24,9 @@ export interface RuntimeExample {
 
 /** Which example of which operation: the operation's shape id and the example's title (`#1`, ... when untitled). */
 export interface ExampleRef {
+  /** The operation's absolute shape id, e.g. `example.weather#GetForecast`. */
   readonly operation: string;
+  /** The example's title (`#1`, `#2`, ... by its position when the model gives none). */
   readonly title: string;
 }
 

@@ -24,7 +24,10 @@ export class NodeValueError extends Error {
    * @param reason - What is wrong, starting with where the value comes from
    *   (`` @default of `ex#Foo$when`: a timestamp value must be ... ``).
    */
-  constructor(readonly reason: string) {
+  constructor(
+    /** What is wrong: the message without its `schemasFromModel: ` prefix. */
+    readonly reason: string,
+  ) {
     super(`${CONTEXT}: ${reason}`);
   }
 }

@@ -14,6 +14,7 @@ import { initialMessage, type InitialEventType, openEventStream, writeEventStrea
 
 /** A member carrying an event stream (it targets a `@streaming` union). */
 export interface EventStreamMember extends MemberSchema {
+  /** The `@streaming` union of the stream's events. */
   readonly target: UnionSchema;
 }
 

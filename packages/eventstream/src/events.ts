@@ -37,7 +37,9 @@ import type { EventHeaderValue, EventMessage } from "./message.js";
 export interface EventPayloadCodec {
   /** The `:content-type` of structured payloads, e.g. `application/json`. */
   readonly mediaType: string;
+  /** The decoder of this schema's payloads: bytes to value. Empty payloads never reach it. */
   reader(schema: Schema): (bytes: Uint8Array) => unknown;
+  /** The encoder of this schema's values: value to payload bytes. */
   writer(schema: Schema): (value: unknown) => Uint8Array;
 }
 

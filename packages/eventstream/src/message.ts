@@ -26,7 +26,9 @@ export type EventHeaderValue =
 
 /** One message: headers by name (in writing order) and the payload bytes. */
 export interface EventMessage {
+  /** The headers by name (`:event-type`, `:content-type`, ...), in writing order. */
   readonly headers: Readonly<Record<string, EventHeaderValue>>;
+  /** The payload bytes; empty when the message has no payload. */
   readonly body: Uint8Array;
 }
 

@@ -22,8 +22,12 @@ export const SYNTHESIZED_INSTANT = 1_704_067_200_000;
  * value can end. `shapes` lists the cycle, first shape repeated last.
  */
 export class UnterminatedRecursionError extends Error {
+  /** Always `"UnterminatedRecursionError"`. */
   override readonly name = "UnterminatedRecursionError";
-  constructor(readonly shapes: readonly string[]) {
+  constructor(
+    /** The shape ids of the cycle, in order, the first repeated last (`["ex#A", "ex#B", "ex#A"]`). */
+    readonly shapes: readonly string[],
+  ) {
     super(`synthesize: recursion through required members cannot end: ${shapes.join(" -> ")}`);
   }
 }

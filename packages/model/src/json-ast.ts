@@ -4,8 +4,11 @@ import type { MemberShape, Shape, Traits } from "./shape.js";
 
 /** A Smithy JSON AST document. */
 export interface JsonAst {
+  /** The JSON AST version, such as `2.0`. */
   smithy: string;
+  /** Model metadata by key; absent when the model has none. */
   metadata?: Record<string, NodeValue>;
+  /** Shape definitions and `apply` entries, keyed by absolute shape id. */
   shapes: Record<string, NodeObject>;
 }
 

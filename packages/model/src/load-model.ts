@@ -13,6 +13,7 @@ import type { ValidationEvent } from "./validation-event.js";
 export interface ModelSource {
   /** File name used in messages; `.json` means JSON AST, anything else IDL. */
   readonly file: string;
+  /** The file's contents: Smithy IDL, or a JSON AST when `file` ends in `.json`. */
   readonly text: string;
 }
 
@@ -35,7 +36,9 @@ export interface LoadModelOptions {
 
 /** The model and every event found while loading and validating it. */
 export interface LoadModelResult {
+  /** The assembled model; returned even when there are errors, holding what could be loaded. */
   readonly model: Model;
+  /** Loader events followed by validation events (suppressions applied); only the loader's when `validate` is false. */
   readonly events: ValidationEvent[];
 }
 

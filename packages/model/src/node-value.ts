@@ -9,6 +9,7 @@ export type NodeValue = null | boolean | number | bigint | string | NodeValue[] 
 
 /** An object node value. */
 export interface NodeObject {
+  /** The value of each key. */
   [key: string]: NodeValue;
 }
 

@@ -3,9 +3,11 @@ import type { Shape } from "./shape.js";
 
 /** What a service contains: its operations, resources and errors, and every shape they reach. */
 export interface ServiceClosure {
+  /** The service shape itself. */
   readonly service: Shape;
   /** Operations bound to the service directly or through resources, in model order. */
   readonly operations: Shape[];
+  /** Resources bound to the service directly or through other resources. */
   readonly resources: Shape[];
   /** Errors of the service and of its operations. */
   readonly errors: Shape[];

@@ -30,8 +30,11 @@ export function isIdentifier(text: string): boolean {
 
 /** The parts of an absolute shape id. */
 export interface ShapeIdParts {
+  /** The namespace, before `#`: `example.weather` in `example.weather#City$name`. */
   readonly namespace: string;
+  /** The shape name, between `#` and `$`: `City` in `example.weather#City$name`. */
   readonly name: string;
+  /** The member name, after `$`; `undefined` when the id names no member. */
   readonly member: string | undefined;
 }
 

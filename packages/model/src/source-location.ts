@@ -1,7 +1,10 @@
 /** Where something was written: a file path and a 1-based line and column. */
 export interface SourceLocation {
+  /** Path of the model file as loaded, or the name of an in-memory source; empty when there is no file. */
   readonly file: string;
+  /** 1-based line; 0 when the location is a whole file. */
   readonly line: number;
+  /** 1-based column, in UTF-16 code units; 0 when the location is a whole file. */
   readonly column: number;
 }
 

@@ -13,8 +13,11 @@ const num = (v: NodeValue | undefined): number | undefined => (typeof v === "num
 
 /** `@http` of an operation. */
 export interface HttpTrait {
+  /** HTTP method, such as `GET` or `POST`. */
   readonly method: string;
+  /** URI pattern, with `{label}` and greedy `{label+}` segments and an optional literal query string: `/cities/{cityId}`. */
   readonly uri: string;
+  /** HTTP status code of a successful response; 200 when the trait sets none. */
   readonly code: number;
 }
 
@@ -79,7 +82,9 @@ export function getDefault(s: Traitable): NodeValue | undefined {
 
 /** `@length` / `@range` bounds. */
 export interface Bounds {
+  /** Inclusive minimum (a length for `@length`, a value for `@range`); absent when there is none. */
   readonly min?: number;
+  /** Inclusive maximum (a length for `@length`, a value for `@range`); absent when there is none. */
   readonly max?: number;
 }
 
@@ -102,11 +107,17 @@ export function getRetryable(s: Traitable): { throttling: boolean } | undefined 
 
 /** One entry of `@examples`. */
 export interface OperationExample {
+  /** Short title of the example. */
   readonly title: string;
+  /** Longer description of the example, in CommonMark. */
   readonly documentation?: string;
+  /** Input of the example, as a node value of the operation's input structure. */
   readonly input?: NodeValue;
+  /** Output of the example, as a node value of the operation's output structure. */
   readonly output?: NodeValue;
+  /** The error the example fails with: the error shape's id and its content (`{}` when not given). */
   readonly error?: { readonly shapeId: string; readonly content: NodeValue };
+  /** Whether the input may break its constraints on purpose, to show a validation error. */
   readonly allowConstraintErrors?: boolean;
 }
 
@@ -132,9 +143,13 @@ export function getExamples(s: Traitable): OperationExample[] {
 
 /** `@paginated` (merged with the service's, when given). */
 export interface Paginated {
+  /** Name of the input member that carries the continuation token. */
   readonly inputToken?: string;
+  /** Path to the output member that carries the next continuation token (dot-separated member names). */
   readonly outputToken?: string;
+  /** Path to the output member that holds the page's items (dot-separated member names). */
   readonly items?: string;
+  /** Name of the input member that limits how many items a page holds. */
   readonly pageSize?: string;
 }
 

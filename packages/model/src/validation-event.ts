@@ -11,12 +11,15 @@ export const SEVERITIES: readonly Severity[] = ["SUPPRESSED", "NOTE", "WARNING",
  * value that does not match its definition, and so on.
  */
 export interface ValidationEvent {
+  /** How serious the event is; SUPPRESSED once a suppression matched it. */
   readonly severity: Severity;
   /** Event id, such as `Model`, `Target` or `TraitValue`. */
   readonly id: string;
+  /** What was found, in plain English. */
   readonly message: string;
   /** The shape the event is about, when there is one. */
   readonly shapeId?: string;
+  /** Where the problem is in the model files, when it has a place. */
   readonly location?: SourceLocation;
   /** Why the event was suppressed, for SUPPRESSED events. */
   readonly suppressionReason?: string;

@@ -54,6 +54,7 @@ export interface HandlerContext {
 
 /** What {@link createDispatcher} needs. */
 export interface DispatcherOptions<S extends ServiceSchema> {
+  /** The service whose operations are dispatched. */
   readonly service: S;
   /** The server protocols to answer, in preference order (the first wins ties between routes and answers unknown routes). */
   readonly protocols: readonly ServerProtocol[];

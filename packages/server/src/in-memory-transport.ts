@@ -8,7 +8,7 @@
  */
 import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse, TransportError } from "@anvil/core";
 import { bodyBytes, parseQuery, readBody } from "@anvil/core/protocol";
-import { CONNECTION_FIELDS } from "./connection-fields.js";
+import { CONNECTION_FIELDS } from "@anvil/core/protocol";
 import { bareInternalError } from "./dispatcher.js";
 import type { MountedHandler } from "./mounts.js";
 import type { Exchange, ExchangeInfo, Server } from "./server.js";

@@ -7,7 +7,7 @@
 import type { Readable } from "node:stream";
 import { byteChunks, type ByteStream, type HttpBody, HttpHeaders, type HttpRequest, type HttpResponse } from "@anvil/core";
 import { parseQuery } from "@anvil/core/protocol";
-import { CONNECTION_FIELDS } from "./connection-fields.js";
+import { CONNECTION_FIELDS } from "@anvil/core/protocol";
 import type { ExchangeInfo } from "./server.js";
 import { originForm } from "./target.js";
 

@@ -66,6 +66,7 @@ export interface ListenOptions extends NodeLimits {
 export interface NodeListener {
   /** The base URL, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
+  /** The port listened on: the one picked when {@link ListenOptions.port} was 0 or absent. */
   readonly port: number;
   /** The underlying Node server. */
   readonly server: http.Server | http2.Http2Server | http2.Http2SecureServer;

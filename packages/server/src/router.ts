@@ -9,9 +9,13 @@ import type { HttpRequest, OperationSchema, Route, ServerProtocol, ServiceSchema
 
 /** What a request matched: the route, the protocol that contributed it and the labels (percent-decoded). */
 export interface RouteMatch {
+  /** The matched route (with `allowed` set, the most specific route of the path under another method). */
   readonly route: Route;
+  /** The operation the route calls. */
   readonly operation: OperationSchema;
+  /** The server protocol the route belongs to, which reads the request and writes the answer. */
   readonly protocol: ServerProtocol;
+  /** The values of the path's labels by label name, percent-decoded; a greedy label's value keeps its `/`s. */
   readonly labels: Readonly<Record<string, string>>;
   /**
    * Set when the request fits the route in all but its method: the methods

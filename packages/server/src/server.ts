@@ -63,6 +63,7 @@ export interface CloseOptions {
 
 /** A server for one service: register handlers, map the service, then hand it to an adapter. */
 export interface Server<S extends ServiceSchema> {
+  /** The service it serves, as passed to {@link createServer}. */
   readonly service: S;
   /**
    * Registers one handler for the whole service: it serves every operation

@@ -46,6 +46,7 @@ export const GENERATE_DEFAULTS: Readonly<GenerateOptions> = Object.freeze({
 export interface GeneratedFile {
   /** Path relative to the output folder, `/`-separated. */
   readonly path: string;
+  /** The file's full contents. */
   readonly text: string;
   /** The service it belongs to (absent for a shapes file). */
   readonly service?: string;
@@ -55,7 +56,9 @@ export interface GeneratedFile {
 
 /** Generated files, and the warnings and errors met (an error means the files are incomplete). */
 export interface GenerateResult {
+  /** The generated files: each namespace's shapes file, then the files of each service. */
   readonly files: GeneratedFile[];
+  /** The notes, warnings and errors met while generating, such as an unknown service or an unusable example. */
   readonly events: ValidationEvent[];
 }
 

@@ -64,6 +64,26 @@ export interface ServicePlan {
   readonly events: ValidationEvent[];
 }
 
+/**
+ * Takes the name a name scope gave a declaration, warning (with the shape's
+ * location) when it is not the one wanted: a clash renamed it. An escaped
+ * reserved word (`_Object`) is no surprise and passes silently.
+ */
+export function nameClaimer(events: ValidationEvent[]): (shape: Shape | MemberShape, wanted: string, got: string, what: string) => string {
+  return (shape, wanted, got, what) => {
+    if (got !== wanted && got !== `_${wanted}`) {
+      events.push({
+        severity: "WARNING",
+        id: "CodegenName",
+        message: `${what} \`${wanted}\` is taken in the generated code; it is named \`${got}\``,
+        shapeId: shape.id,
+        location: shape.location,
+      });
+    }
+    return got;
+  };
+}
+
 /** Whether a shape is one of the core's shared prelude schemas (or `unit`), and so declared nowhere. */
 export function isBuiltinSchema(shape: Shape): boolean {
   if (shape.id === UNIT) return true;
@@ -133,18 +153,8 @@ export function planService(model: Model, closure: ServiceClosure, shapes: Shape
   const events: ValidationEvent[] = [];
   const rename = service.rename ?? {};
   const scope = new NameScope();
-  const claimed = (shape: Shape, wanted: string, got: string, what: string): string => {
-    if (got !== wanted && got !== `_${wanted}`) {
-      events.push({
-        severity: "WARNING",
-        id: "CodegenName",
-        message: `${what} \`${wanted}\` is taken in the generated code; it is named \`${got}\``,
-        shapeId: shape.id,
-        location: shape.location,
-      });
-    }
-    return got;
-  };
+  const claimed = nameClaimer(events);
+
   const shapeName = (shape: Shape) => rename[shape.id] ?? nameOf(shape.id);
 
   // The service and operations first: their names are the ones users type most.

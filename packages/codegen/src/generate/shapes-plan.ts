@@ -4,34 +4,14 @@
  * files, surfaces and fakes import from there, so a shape two services share
  * is one type, one schema and one error class.
  */
-import type { MemberShape, Model, Shape, ServiceClosure, ValidationEvent } from "@anvil/model";
-import { namespaceOf, nameOf } from "@anvil/model";
+import type { Model, Shape, ServiceClosure, ValidationEvent } from "@anvil/model";
+import { namespaceOf, nameOf, SIMPLE_TYPES } from "@anvil/model";
 import type { Imports } from "./imports.js";
 import { NameScope } from "./names.js";
-import { enumEntries, isBuiltinSchema, isError, type ShapeNames } from "./plan.js";
+import { enumEntries, isBuiltinSchema, isError, nameClaimer, type ShapeNames } from "./plan.js";
 
-const DATA_TYPES: ReadonlySet<string> = new Set([
-  "blob",
-  "boolean",
-  "string",
-  "byte",
-  "short",
-  "integer",
-  "long",
-  "float",
-  "double",
-  "bigInteger",
-  "bigDecimal",
-  "timestamp",
-  "document",
-  "enum",
-  "intEnum",
-  "list",
-  "set",
-  "map",
-  "structure",
-  "union",
-]);
+/** The types of data shapes: the simple ones and the aggregates (not services, resources, operations or members). */
+const DATA_TYPES: ReadonlySet<string> = new Set([...SIMPLE_TYPES, "enum", "intEnum", "list", "set", "map", "structure", "union"]);
 
 /** Where one data shape is declared, and under which names. */
 export interface ShapeHome {
@@ -112,18 +92,8 @@ export function planShapes(model: Model, closures: readonly ServiceClosure[], ev
  */
 function nameShapes(shapes: readonly Shape[], events: ValidationEvent[]): Map<string, ShapeNames> {
   const scope = new NameScope();
-  const claimed = (shape: Shape | MemberShape, wanted: string, got: string, what: string): string => {
-    if (got !== wanted && got !== `_${wanted}`) {
-      events.push({
-        severity: "WARNING",
-        id: "CodegenName",
-        message: `${what} \`${wanted}\` is taken in the generated code; it is named \`${got}\``,
-        shapeId: shape.id,
-        location: shape.location,
-      });
-    }
-    return got;
-  };
+  const claimed = nameClaimer(events);
+
   const sorted = [...shapes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const base = new Map<string, string>();
   for (const shape of sorted) {

@@ -14,6 +14,7 @@ export type AnvilErrorKind = "modeled" | "unmodeled" | "validation" | "serializa
 export interface ResponseMetadata {
   /** HTTP status, or the gRPC status code for gRPC. */
   readonly httpStatus?: number;
+  /** The request id the response carried in a header such as `x-amzn-requestid`; absent when it carried none. */
   readonly requestId?: string;
   /** How many attempts the client made. */
   readonly attempts?: number;
@@ -21,7 +22,9 @@ export interface ResponseMetadata {
 
 /** Options shared by every error constructor. */
 export interface AnvilErrorOptions {
+  /** The error that led to this one; becomes the error's `cause`. */
   readonly cause?: unknown;
+  /** Response details; become the error's `$metadata` (default `{}`). */
   readonly $metadata?: ResponseMetadata;
 }
 
@@ -57,6 +60,7 @@ export abstract class AnvilError extends Error {
  * Generated code makes a subclass per error shape with {@link errorClass}.
  */
 export class ModeledError<Members extends object = Record<string, unknown>> extends AnvilError {
+  /** The error shape's name, e.g. `NoSuchCity` (also the error's `name`). */
   readonly code: string;
   /** The error structure's absolute shape id. */
   readonly $shapeId: string;
@@ -125,8 +129,11 @@ function messageOf(schema: StructSchema<object>, members: object): string {
 
 /** A generated error class: `new NoSuchCity({ message })`, plus `NoSuchCity.is(e)`. */
 export interface ModeledErrorClass<Members extends object> {
+  /** Makes an error of this shape from its members; `options.message` is the message when the members carry none. */
   new (members: Members, options?: ModeledErrorOptions): ModeledError<Members> & Members;
+  /** The error structure's schema. */
   readonly schema: StructSchema<Members>;
+  /** Whether a value is an error of this shape, by brand and shape id (also across copies of this package). */
   is(value: unknown): value is ModeledError<Members> & Members;
 }
 
@@ -168,6 +175,7 @@ export const BODY_EXCERPT_LENGTH = 256;
  * unknown type, a proxy's HTML page, a 5xx without a body.
  */
 export class UnmodeledError extends AnvilError {
+  /** The error type the response named (an awsQuery code or a type), else `Http<status>`; for gRPC, the status name. */
   readonly code: string;
   /** The start of the response body, for diagnosis (at most a few hundred characters). */
   readonly bodyExcerpt: string;
@@ -189,6 +197,7 @@ export class UnmodeledError extends AnvilError {
 export interface ValidationField {
   /** JSON pointer (`/items/0/name`). */
   readonly path: string;
+  /** What is wrong, in Smithy's wording (`Value at '/name' failed to satisfy constraint: Member must not be null`); never the value itself. */
   readonly message: string;
 }
 
@@ -198,6 +207,7 @@ export interface ValidationField {
  * `smithy.framework#ValidationException`.
  */
 export class ValidationError extends AnvilError {
+  /** Always `ValidationException`. */
   readonly code = "ValidationException";
   /** Every violation found, not only the first. */
   readonly fieldList: readonly ValidationField[];
@@ -227,7 +237,9 @@ export class ValidationError extends AnvilError {
  * be written. `path` is a JSON pointer to the offending value.
  */
 export class SerializationError extends AnvilError {
+  /** Always `SerializationException`. */
   readonly code = "SerializationException";
+  /** JSON pointer to the offending value (`/items/0/name`); empty for the whole value or when unknown. */
   readonly path: string;
 
   constructor(message: string, options: AnvilErrorOptions & { path?: string } = {}) {
@@ -249,6 +261,7 @@ export class SerializationError extends AnvilError {
  * error type the protocol writes (`UnsupportedMediaTypeException`).
  */
 export class ProtocolError extends AnvilError {
+  /** The error type the protocol writes, e.g. `UnsupportedMediaTypeException`. */
   readonly code: string;
   /** The HTTP status of the answer (4xx: these are the caller's mistakes). */
   readonly status: number;
@@ -268,6 +281,7 @@ export class ProtocolError extends AnvilError {
 
 /** A failure below the protocol: connection refused or reset, timeout, aborted call. */
 export class TransportError extends AnvilError {
+  /** What failed: a system error code (`ECONNRESET`) or Anvil's own (`RequestTimeout`, `RequestAborted`, `DeadlineExceeded`). */
   readonly code: string;
 
   constructor(code: string, message: string, options: AnvilErrorOptions = {}) {

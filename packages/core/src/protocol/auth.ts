@@ -9,9 +9,13 @@ import type { HttpRequest } from "./http.js";
 
 /** What a scheme knows of the call it signs. */
 export interface SigningContext {
+  /** The service being called. */
   readonly service: ServiceSchema;
+  /** The operation being called. */
   readonly operation: OperationSchema;
+  /** The endpoint the request goes to, e.g. `https://api.example.com/base`. */
   readonly endpoint: URL;
+  /** The call's abort signal, when it has one; a scheme that fetches credentials should honour it. */
   readonly signal?: AbortSignal;
 }
 

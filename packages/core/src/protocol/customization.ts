@@ -11,7 +11,9 @@ import type { ClientCallContext, ClientProtocol } from "./protocol.js";
 
 /** What a customization sees of one call. */
 export interface RequestCustomizationContext {
+  /** The operation being called. */
   readonly operation: OperationSchema;
+  /** The client protocol's context of the call (service, endpoint, signal). */
   readonly call: ClientCallContext;
 }
 

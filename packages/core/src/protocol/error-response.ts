@@ -19,6 +19,7 @@ import { findErrorByQueryCode, responseQueryCode } from "./query-compat.js";
 export interface ReceivedError {
   /** The protocol, as messages name it (`awsJson`, `restJson1`). */
   readonly protocol: string;
+  /** The error response as received: status, headers and body. */
   readonly response: HttpResponse;
   /** The error type the response names (a header or a body field), as sent: `ns#Name:url` forms are fine. */
   readonly type: string | undefined;

@@ -122,11 +122,13 @@ export class HttpHeaders implements Headers {
     }
   }
 
+  /** Adds a value to a field, after any it has (`get` joins them with ", "). Throws TypeError for an invalid name or value. */
   append(name: string, value: string): void {
     this.#own();
     this.#add(checkedName(name), checkedValue(value));
   }
 
+  /** Replaces every value of a field with this one. Throws TypeError for an invalid name or value. */
   set(name: string, value: string): void {
     this.#own();
     const key = checkedName(name);
@@ -137,6 +139,7 @@ export class HttpHeaders implements Headers {
     if (key === "set-cookie") this.#cookies = [normalized];
   }
 
+  /** A field's value by name in any case, repeated fields joined with ", "; null when absent. */
   get(name: string): string | null {
     if (this.#parsed !== undefined) return this.#parsedField(name);
     if (this.#raw !== undefined) return rawField(this.#raw, lowerCase(name));
@@ -144,12 +147,14 @@ export class HttpHeaders implements Headers {
     return at < 0 ? null : this.#fields[at + 1]!;
   }
 
+  /** Whether a field is present, by name in any case. */
   has(name: string): boolean {
     if (this.#parsed !== undefined) return this.#parsedField(name) !== null;
     if (this.#raw !== undefined) return rawField(this.#raw, lowerCase(name)) !== null;
     return this.#find(name) >= 0;
   }
 
+  /** Removes a field and all its values, by name in any case. */
   delete(name: string): void {
     this.#own();
     const at = this.#find(name);
@@ -158,11 +163,13 @@ export class HttpHeaders implements Headers {
     this.#fields.splice(at, 2);
   }
 
+  /** The value of each `set-cookie` field on its own, in the order added; empty when there is none. */
   getSetCookie(): string[] {
     this.#own();
     return this.#cookies === undefined ? [] : [...this.#cookies];
   }
 
+  /** Calls `callback` with each value, its lower-case name and these headers, in the order of {@link HttpHeaders.entries}. */
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
     this.#own();
     // A plain loop, not the entries generator: adapters call this on every answer.
@@ -177,6 +184,7 @@ export class HttpHeaders implements Headers {
     }
   }
 
+  /** `[name, value]` pairs sorted by lower-case name, repeated fields joined with ", ", except `set-cookie`: one pair per field. */
   *entries(): IterableIterator<[string, string]> {
     this.#own();
     const fields = this.#sortedFields();
@@ -190,18 +198,22 @@ export class HttpHeaders implements Headers {
     }
   }
 
+  /** The lower-case names, in the order of {@link HttpHeaders.entries}. */
   *keys(): IterableIterator<string> {
     for (const [name] of this.entries()) yield name;
   }
 
+  /** The values, in the order of {@link HttpHeaders.entries}. */
   *values(): IterableIterator<string> {
     for (const [, value] of this.entries()) yield value;
   }
 
+  /** The pairs of {@link HttpHeaders.entries}, so that `for (const [name, value] of headers)` works. */
   [Symbol.iterator](): IterableIterator<[string, string]> {
     return this.entries();
   }
 
+  /** `"Headers"`, as the standard class answers: `Object.prototype.toString` gives `[object Headers]`. */
   get [Symbol.toStringTag](): string {
     return "Headers";
   }

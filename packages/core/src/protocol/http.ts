@@ -28,12 +28,15 @@ const textEncoder = new TextEncoder();
 
 /** An HTTP request as a protocol sees it. */
 export interface HttpRequest {
+  /** HTTP method, e.g. `GET` or `POST`. */
   readonly method: string;
   /** Path without the query, percent-encoded as on the wire (`/cities/new%20york`). */
   readonly path: string;
   /** Query parameters in order; a name may repeat. */
   readonly query: readonly (readonly [string, string])[];
+  /** Request headers; names are case-insensitive. */
   readonly headers: Headers;
+  /** The request body: undefined for none, else bytes, text (sent as UTF-8) or a byte stream. */
   readonly body: HttpBody;
   /** Request trailers, for protocols that stream (gRPC client streaming). */
   readonly trailers?: Promise<Headers>;
@@ -43,8 +46,11 @@ export interface HttpRequest {
 
 /** An HTTP response as a protocol sees it. */
 export interface HttpResponse {
+  /** HTTP status code, e.g. `200`. */
   readonly status: number;
+  /** Response headers; names are case-insensitive. */
   readonly headers: Headers;
+  /** The response body: undefined for none, else bytes, text (sent as UTF-8) or a byte stream. */
   readonly body: HttpBody;
   /** Response trailers (gRPC `grpc-status`), resolved when the body ends. */
   readonly trailers?: Promise<Headers> | Headers;

@@ -10,7 +10,9 @@ import type { HttpRequest, HttpResponse } from "./http.js";
 export interface ClientCallContext {
   /** The endpoint the request goes to, e.g. `https://api.example.com/base`. */
   readonly endpoint: URL;
+  /** The service the called operation belongs to. */
   readonly service: ServiceSchema;
+  /** Aborts the call: the caller's signal, tied to the call's time limit when it has one; absent when neither is set. */
   readonly signal?: AbortSignal;
   /**
    * Where `@idempotencyToken` members the caller left out get their value;
@@ -49,6 +51,7 @@ export interface ClientProtocol {
 
 /** A route a server protocol contributes: how to recognise requests for one operation. */
 export interface Route {
+  /** The operation the route's requests call. */
   readonly operation: OperationSchema;
   /** HTTP method (upper case). */
   readonly method: string;
@@ -65,9 +68,11 @@ export interface Route {
 
 /** Per-request context a server protocol gets. */
 export interface ServerCallContext {
+  /** The service the server serves. */
   readonly service: ServiceSchema;
   /** Labels captured by the router, percent-decoded. */
   readonly labels: Readonly<Record<string, string>>;
+  /** Aborted when the caller goes away, the request's deadline passes or the server shuts down; absent when nothing can abort the call. */
   readonly signal?: AbortSignal;
   /**
    * Tells the server of a failure it cannot see itself: an error a streamed

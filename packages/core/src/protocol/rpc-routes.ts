@@ -7,7 +7,9 @@ import type { Route } from "./protocol.js";
 
 /** Where one operation's POST route is: its path and the exact headers it needs. */
 export interface PostRoute {
+  /** The route's path, e.g. `/service/Weather/operation/GetForecast` (see {@link rpcV2Path}). */
   readonly path: string;
+  /** Headers a request must carry with exactly these values (AWS JSON's `X-Amz-Target`); empty for none. */
   readonly headers: Readonly<Record<string, string>>;
 }
 

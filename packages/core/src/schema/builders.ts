@@ -119,9 +119,13 @@ export function union<T = UnionValue>(id: string, members: readonly MemberSchema
 
 /** What {@link operation} takes. */
 export interface OperationInit<I, O> {
+  /** The input structure, or a function returning it ({@link unit} for none). */
   readonly input: Lazy<StructSchema<I>>;
+  /** The output structure, or a function returning it ({@link unit} for none). */
   readonly output: Lazy<StructSchema<O>>;
+  /** Modeled errors of the operation, then of its service, each possibly a function; default none. */
   readonly errors?: readonly Lazy<StructSchema<any>>[];
+  /** The operation's traits; default none. */
   readonly traits?: OperationTraits;
 }
 
@@ -156,11 +160,17 @@ export function operation<I = Record<string, unknown>, O = Record<string, unknow
 
 /** What {@link service} takes. */
 export interface ServiceInit<Ops extends Record<string, OperationSchema<any, any>>> {
+  /** The service's `version` in the model; default empty. */
   readonly version?: string;
+  /** The operation schemas by method name (lower camel case, e.g. `getForecast`). */
   readonly operations: Ops;
+  /** Protocol trait ids the service declares, in model order (the first is the default); default none. */
   readonly protocols?: readonly string[];
+  /** Errors common to every operation, each possibly a function; default none. */
   readonly errors?: readonly Lazy<StructSchema<any>>[];
+  /** Auth scheme trait ids the service supports, in order; default none. */
   readonly auth?: readonly string[];
+  /** Other traits by absolute shape id (protocol trait values among them); default none. */
   readonly traits?: Readonly<Record<string, unknown>>;
 }
 

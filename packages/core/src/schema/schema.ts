@@ -56,11 +56,13 @@ export interface EnumValue<V extends string | number = string | number> {
 
 /** A string enum. Values outside `values` are rejected by validation unless the enum is open. */
 export interface EnumSchema<T extends string = string> extends SchemaBase<"enum", T> {
+  /** The enum's values, in model order. */
   readonly values: readonly EnumValue<string>[];
 }
 
 /** An integer enum. */
 export interface IntEnumSchema<T extends number = number> extends SchemaBase<"intEnum", T> {
+  /** The intEnum's values, in model order. */
   readonly values: readonly EnumValue<number>[];
 }
 
@@ -69,7 +71,9 @@ export interface IntEnumSchema<T extends number = number> extends SchemaBase<"in
  * that recursive shapes can refer to schemas defined later.
  */
 export interface MemberSchema<T = unknown> {
+  /** The member's name in the model (`member` in a list, `key` and `value` in a map). */
   readonly name: string;
+  /** The schema of the shape the member targets, resolved on first access. */
   readonly target: Schema<T>;
   /** The member's own traits merged over its target's (member traits win). */
   readonly traits: Traits;
@@ -77,22 +81,27 @@ export interface MemberSchema<T = unknown> {
 
 /** A list (Smithy `list`, and `set` from IDL 1.0). */
 export interface ListSchema<T = unknown[]> extends SchemaBase<"list", T> {
+  /** The member describing the list's items. */
   readonly member: MemberSchema;
 }
 
 /** A map with string (or enum) keys. */
 export interface MapSchema<T = Record<string, unknown>> extends SchemaBase<"map", T> {
+  /** The member describing the map's keys (a string or an enum). */
   readonly key: MemberSchema<string>;
+  /** The member describing the map's values. */
   readonly value: MemberSchema;
 }
 
 /** A structure. Members keep model order. */
 export interface StructSchema<T = Record<string, unknown>> extends SchemaBase<"structure", T> {
+  /** The structure's members, in model order. */
   readonly members: readonly MemberSchema[];
 }
 
 /** A union. Values are tagged: see {@link UnionValue}. */
 export interface UnionSchema<T = UnionValue> extends SchemaBase<"union", T> {
+  /** The union's variants, in model order. */
   readonly members: readonly MemberSchema[];
 }
 
@@ -120,32 +129,43 @@ export type UnionValue<Cases extends Record<string, unknown> = Record<string, un
 
 /** A union variant that is not in the schema. */
 export interface UnknownVariant {
+  /** `$unknown`: the variant is not in the schema (writers refuse to send it). */
   readonly $case: "$unknown";
   /** The member name as it appeared on the wire. */
   readonly name: string;
+  /** The variant's value as received, decoded without a schema. */
   readonly value: unknown;
 }
 
 /** An operation: input, output, errors and the traits protocols need. */
 export interface OperationSchema<I = Record<string, unknown>, O = Record<string, unknown>> {
+  /** Always `operation`. */
   readonly kind: "operation";
+  /** Absolute shape id, e.g. `example.weather#GetForecast`. */
   readonly id: string;
   /** The operation's shape name, e.g. `GetForecast`. */
   readonly name: string;
+  /** The input structure (`smithy.api#Unit` when the operation takes none). */
   readonly input: StructSchema<I>;
+  /** The output structure (`smithy.api#Unit` when the operation returns none). */
   readonly output: StructSchema<O>;
   /** Modeled errors of the operation, then of its service. */
   readonly errors: readonly StructSchema[];
+  /** The operation's traits that protocols and clients read. */
   readonly traits: OperationTraits;
 }
 
 /** A service: its operations by method name (lower camel case), protocols and errors. */
 export interface ServiceSchema<Ops extends Record<string, OperationSchema<any, any>> = Record<string, OperationSchema<any, any>>> {
+  /** Always `service`. */
   readonly kind: "service";
+  /** Absolute shape id, e.g. `example.weather#Weather`. */
   readonly id: string;
   /** Shape name, e.g. `Weather`. */
   readonly name: string;
+  /** The service's `version` in the model; empty when it has none. */
   readonly version: string;
+  /** The operation schemas by method name (lower camel case, e.g. `getForecast`). */
   readonly operations: Ops;
   /** Protocol trait ids the service declares, in model order (the first is the default). */
   readonly protocols: readonly string[];

@@ -11,12 +11,15 @@ export type ProtoNumType = "SIGNED" | "UNSIGNED" | "FIXED" | "FIXED_SIGNED";
 
 /** `@length` / `@range` bounds. Range bounds may be `bigint` for very large integers. */
 export interface Bounds {
+  /** The least length or value allowed, inclusive; absent for no lower bound. */
   readonly min?: number | bigint;
+  /** The greatest length or value allowed, inclusive; absent for no upper bound. */
   readonly max?: number | bigint;
 }
 
 /** `@http` of an operation. */
 export interface HttpBinding {
+  /** HTTP method, e.g. `GET` or `POST`. */
   readonly method: string;
   /** URI pattern with `{label}` and `{greedy+}` labels and an optional literal query. */
   readonly uri: string;

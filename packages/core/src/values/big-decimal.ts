@@ -52,6 +52,7 @@ export class BigDecimal {
     return this.compare(other) === 0;
   }
 
+  /** `"BigDecimal"`: `Object.prototype.toString` gives `[object BigDecimal]`. */
   get [Symbol.toStringTag](): string {
     return "BigDecimal";
   }

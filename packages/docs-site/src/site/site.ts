@@ -41,7 +41,9 @@ export interface SiteOptions {
 
 /** One file of the site: a path relative to the site's root and its text. */
 export interface SiteFile {
+  /** Path relative to the site's root, `/`-separated (`index.html`, `assets/style.css`). */
   readonly path: string;
+  /** The file's contents: HTML, CSS or JavaScript. */
   readonly text: string;
 }
 

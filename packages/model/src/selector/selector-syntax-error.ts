@@ -1,5 +1,6 @@
 /** Thrown by `parseSelector` when a selector is not valid selector syntax. */
 export class SelectorSyntaxError extends Error {
+  /** The error's name, `SelectorSyntaxError`. */
   override readonly name = "SelectorSyntaxError";
 
   constructor(

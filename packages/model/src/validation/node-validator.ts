@@ -6,8 +6,11 @@ import type { Severity } from "../validation-event.js";
 
 /** One problem found in a node value, with the dotted path to it. */
 export interface NodeProblem {
+  /** ERROR, or WARNING for an unknown structure member or a zero default outside its `@range`. */
   readonly severity: Severity;
+  /** Where in the value the problem is: member names, map keys and list indexes joined by `.` (after any `path` passed in); empty for the value itself. */
   readonly path: string;
+  /** What is wrong with the value. */
   readonly message: string;
   /** The value is not of the shape's type at all (a string for an integer, an object for a string): nothing reading it as that shape can use it. */
   readonly wrongType?: true;
