@@ -7,7 +7,7 @@ import type { EnumValue, MemberSchema, OperationSchema, Schema, ScalarKind, Serv
 import { NO_TRAITS } from "@anvil/core/protocol";
 import * as b from "@anvil/core/codegenv1";
 import type { MemberShape, Model, Shape } from "@anvil/model";
-import { isNodeObject, nameOf, serviceClosure, serviceProtocols } from "@anvil/model";
+import { isNodeObject, nameOf, serviceClosure, serviceProtocols, SIMPLE_TYPES } from "@anvil/model";
 import { operationKey } from "./operation-key.js";
 import { operationTraits, schemaTraits, serviceTraits } from "./schema-traits.js";
 
@@ -64,21 +64,8 @@ const PRELUDE_SCALARS: ReadonlyMap<string, Schema> = new Map<string, Schema>([
   ["smithy.api#Document", b.document],
 ]);
 
-const SCALAR_KINDS: ReadonlySet<string> = new Set<ScalarKind>([
-  "boolean",
-  "string",
-  "blob",
-  "byte",
-  "short",
-  "integer",
-  "long",
-  "float",
-  "double",
-  "bigInteger",
-  "bigDecimal",
-  "timestamp",
-  "document",
-]);
+/** Smithy's simple shape types: exactly the core's scalar kinds. */
+const SCALAR_KINDS: ReadonlySet<string> = SIMPLE_TYPES;
 
 const cache = new WeakMap<Model, DynamicSchemas>();
 

@@ -10,6 +10,7 @@
  * @internal
  */
 import { isApproximateNumber, noteExactNumber, setNodeKey, stringifyNode } from "../node-value.js";
+import { SIMPLE_TYPES } from "../shape.js";
 import type { SourceLocation } from "../source-location.js";
 import type { ValidationEvent } from "../validation-event.js";
 import {
@@ -31,21 +32,6 @@ export const MAX_NESTING_LEVEL = 64;
 /** Event id for documentation comments that document nothing (upstream's id). */
 const BAD_DOC_COMMENT = "Model.BadDocumentationComment";
 
-const SIMPLE_TYPES = new Set([
-  "blob",
-  "boolean",
-  "string",
-  "byte",
-  "short",
-  "integer",
-  "long",
-  "float",
-  "double",
-  "bigInteger",
-  "bigDecimal",
-  "timestamp",
-  "document",
-]);
 const AGGREGATE_TYPES = new Set(["list", "set", "map", "structure", "union"]);
 
 const SERVICE_PROPERTIES = ["type", "version", "operations", "resources", "rename", "errors"];

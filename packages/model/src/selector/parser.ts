@@ -6,39 +6,11 @@ import {
   type SelectorScopedAssertion,
   type SelectorScopedValue,
 } from "./ast.js";
+import { SHAPE_TYPES } from "../shape.js";
 import { SelectorSyntaxError } from "./selector-syntax-error.js";
 
 /** Shape type names accepted as selector expressions (besides `*`). */
-export const SELECTOR_SHAPE_TYPES: ReadonlySet<string> = new Set([
-  "blob",
-  "boolean",
-  "document",
-  "string",
-  "byte",
-  "short",
-  "integer",
-  "long",
-  "float",
-  "double",
-  "bigInteger",
-  "bigDecimal",
-  "timestamp",
-  "enum",
-  "intEnum",
-  "list",
-  "set",
-  "map",
-  "structure",
-  "union",
-  "member",
-  "service",
-  "operation",
-  "resource",
-  "number",
-  "simpleType",
-  "collection",
-  "dataType",
-]);
+export const SELECTOR_SHAPE_TYPES: ReadonlySet<string> = new Set([...SHAPE_TYPES, "member", "number", "simpleType", "collection", "dataType"]);
 
 /** Attribute names that may start an attribute path. */
 export const SELECTOR_ATTRIBUTES: ReadonlySet<string> = new Set(["id", "trait", "service", "var", "shape"]);
