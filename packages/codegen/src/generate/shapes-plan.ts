@@ -38,7 +38,7 @@ export interface ShapesPlan {
 }
 
 /** The shapes file base of a namespace. Service file bases are kebab case without dots, so the two never meet. */
-export const shapesFileBase = (namespace: string): string => `${namespace}.shapes`;
+const shapesFileBase = (namespace: string): string => `${namespace}.shapes`;
 
 /**
  * Plans the shapes files of the data shapes the given services use.
@@ -143,17 +143,6 @@ export class ShapeRefs {
   schema(id: string): string {
     const home = this.home(id);
     return this.ref(home, home.names.schema, "value");
-  }
-
-  /** An error's class, or an enum's `const` object, as a value (`kind` "type" for its instance or value type). */
-  value(id: string, kind: "value" | "type" = "value"): string {
-    const home = this.home(id);
-    return this.ref(home, home.names.value ?? home.names.type, kind);
-  }
-
-  /** Whether the shape is declared in this file. */
-  isLocal(id: string): boolean {
-    return this.home(id).base === this.self;
   }
 
   private home(id: string): ShapeHome {
