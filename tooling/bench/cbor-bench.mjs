@@ -2,7 +2,7 @@
 // cbor-x decode/encode of the equivalent plain value, in the same run.
 import { interleaved } from "./timing.mjs";
 import { compileReader, compileWriter } from "@anvil/codec-cbor";
-import { blob, boolean, double, enumeration, integer, list, long, map, member, string, struct, timestamp } from "@anvil/core/codegen";
+import { blob, boolean, double, enumeration, integer, list, long, map, member, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { Decoder, Encoder } from "cbor-x";
 
 const Status = enumeration("bench.cbor#Status", [

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createClient } from "@anvil/client-core";
-import { integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegen";
+import { integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { median } from "./timing.mjs";
 

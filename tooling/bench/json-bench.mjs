@@ -3,9 +3,9 @@
 // the same run. Reading includes validation when @anvil/core has it. Each
 // figure is the median of 75 short rounds interleaved with its baseline's.
 import { interleaved } from "./timing.mjs";
-import * as core from "@anvil/core";
+import { compileValidator } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
-import { double, enumeration, integer, list, long, map, member, string, struct, timestamp, boolean } from "@anvil/core/codegen";
+import { double, enumeration, integer, list, long, map, member, string, struct, timestamp, boolean } from "@anvil/core/codegenv1";
 
 const Tag = list("bench#Tags", member("member", string));
 const Attributes = map("bench#Attributes", member("key", string), member("value", string));
@@ -80,7 +80,7 @@ export async function runJsonBench({ quick }) {
   const minMs = quick ? 300 : 3000;
   const read = compileReader(Page);
   const write = compileWriter(Page);
-  const validate = typeof core.compileValidator === "function" ? core.compileValidator(Page) : undefined;
+  const validate = compileValidator(Page);
 
   const cases = [];
   for (const target of [2_000, 200_000]) {
@@ -95,13 +95,12 @@ export async function runJsonBench({ quick }) {
     const kb = Buffer.byteLength(text) / 1024;
     // many short interleaved slices: on a shared machine, load changes hit a slice and its baseline alike
     const rounds = quick ? 5 : 75;
-    const [parse, read_, readValidate] = timeAll([() => JSON.parse(text), () => read(text), ...(validate ? [() => validate(read(text))] : [])], minMs, rounds);
+    const [parse, read_, readValidate] = timeAll([() => JSON.parse(text), () => read(text), () => validate(read(text))], minMs, rounds);
     const [stringify, write_] = timeAll([() => JSON.stringify(plain), () => write(value)], minMs, rounds);
     cases.push({ kb, items: items.length, parse, read: read_, readValidate, stringify, write: write_ });
   }
 
   console.log("\nJSON codec — a page of products (strings, numbers, timestamps, nested lists and maps)");
-  if (!validate) console.log("(validation skipped: @anvil/core does not export compileValidator yet)");
   console.log(`${"case".padEnd(44)} ${"ops/s".padStart(10)} ${"MB/s".padStart(8)} ${"vs baseline".padStart(12)}`);
   for (const c of cases) {
     const label = `${c.kb.toFixed(1)} KB, ${c.items} items`;

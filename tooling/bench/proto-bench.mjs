@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { blob, boolean, double, enumeration, integer, list, long, map, member, operation, service, string, struct, timestamp } from "@anvil/core/codegen";
+import { blob, boolean, double, enumeration, integer, list, long, map, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { emitProto } from "@anvil/protocol-grpc";
 import { compileProtobufReader, compileProtobufWriter } from "@anvil/protocol-grpc/protobuf";
 import protobuf from "protobufjs";

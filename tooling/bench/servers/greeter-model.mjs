@@ -1,6 +1,6 @@
 // The gRPC bench service: one unary operation, `/bench.grpc.Greeter/SayHello`,
 // with a small input and output, as `anvil generate` would write it.
-import { integer, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 
 const SayHelloInput = struct("bench.grpc#SayHelloInput", [
   member("name", string, { required: true, protoIndex: 1, length: { min: 1, max: 64 } }),

@@ -1,6 +1,6 @@
 // The bench service: one restJson1 operation, `POST /orders`, whose input
 // carries the constraints every server of the server bench checks.
-import { boolean, double, enumeration, integer, member, operation, service, string, struct } from "@anvil/core/codegen";
+import { boolean, double, enumeration, integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 
 const Currency = enumeration("bench#Currency", [
   { name: "EUR", value: "EUR" },
