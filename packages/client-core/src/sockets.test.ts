@@ -3,18 +3,15 @@
  * transport with restJson1 and with the test protocol, streaming both ways,
  * connection failures, and the HTTP/2 transport with reconnects.
  */
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createSecureServer } from "node:http2";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type ClientHttp2Stream, connect, createServer as createH2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { collectBytes, TransportError } from "@anvil/core";
 import { errorClass, member, operation, service, string, struct } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
+import { hasOpenssl, selfSignedCertificate } from "@anvil/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "./client.js";
 import { createHttp2Transport } from "./http2-transport.js";
@@ -320,8 +317,8 @@ describe("HTTP/2 transport", () => {
     expect(await pending).toMatchObject({ code: "RequestAborted", $metadata: { attempts: 1 } });
   });
 
-  it.skipIf(!hasOpenssl())("speaks TLS with ALPN h2 to an https endpoint", async () => {
-    const { key, cert } = selfSignedCertificate();
+  it.skipIf(!hasOpenssl)("speaks TLS with ALPN h2 to an https endpoint", async () => {
+    const { key, cert } = selfSignedCertificate("rsa");
     const server = createSecureServer({ key, cert });
     server.on("stream", (stream, headers) => {
       stream.resume();
@@ -338,43 +335,3 @@ describe("HTTP/2 transport", () => {
     expect((await client.getThing({ id: "a" })).id).toBe("tls https");
   });
 });
-
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A throwaway certificate for localhost (with the subjectAltName TLS clients check). */
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), "anvil-client-tls-"));
-  try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

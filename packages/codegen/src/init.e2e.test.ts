@@ -12,6 +12,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { cleanEnv } from "@anvil/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 
 const PACKAGE_ROOT = resolve(import.meta.dirname, "..");
@@ -29,12 +30,8 @@ function run(command: string, args: readonly string[]): SpawnSyncReturns<string>
   return result;
 }
 
-/** The environment without what pnpm, turbo and vitest put in it for their children (npm reads npm_config_*). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|pnpm_|VITEST|NODE_OPTIONS$|INIT_CWD$)/i.test(k)) env[k] = v;
-  return { ...env, npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" };
-}
+/** What npm needs for a quiet install, on top of an environment without what pnpm, turbo and vitest set for their children. */
+const npmEnv = (): NodeJS.ProcessEnv => cleanEnv({ npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" });
 
 describe("anvil init, end to end", () => {
   it("scaffolds a project that installs with plain npm, generates, compiles, serves and passes its own tests", { timeout: 300_000 }, async () => {
@@ -44,7 +41,7 @@ describe("anvil init, end to end", () => {
     expect(init.stdout).toContain("✓ created the TaskBoard service in");
 
     // Plain npm: the file: specs become links to the checkout's packages.
-    const install = spawnSync("npm", ["install"], { cwd: project, env: cleanEnv(), encoding: "utf8", timeout: 240_000 });
+    const install = spawnSync("npm", ["install"], { cwd: project, env: npmEnv(), encoding: "utf8", timeout: 240_000 });
     expect(install.status, `npm install:\n${install.stdout}\n${install.stderr}`).toBe(0);
     expect(realpathSync(join(project, "node_modules", "@anvil", "core"))).toBe(join(REPO, "packages", "core"));
 

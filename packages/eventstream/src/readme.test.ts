@@ -1,24 +1,8 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { runReadmeExample } from "@anvil/test-support";
 import { expect, it } from "vitest";
 
-const root = join(import.meta.dirname, "..");
-
 it("the README's example runs and prints what it says", async () => {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
-  expect(example).toBeDefined();
-  // Inside the package, so that its dependencies resolve as they would in a user's project.
-  const dir = join(root, ".vitest");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "readme-example.mjs");
-  writeFileSync(file, example!);
-  const { stdout } = await promisify(execFile)(process.execPath, [file], { timeout: 20_000 });
-  expect(stdout.split("\n").filter(Boolean)).toEqual([
-    "reading paris-1",
-    "reading { station: 'paris-1', celsius: 21 }",
-    "reading { station: 'paris-2', celsius: 19 }",
-  ]);
+  const { lines } = await runReadmeExample(join(import.meta.dirname, ".."));
+  expect(lines).toEqual(["reading paris-1", "reading { station: 'paris-1', celsius: 21 }", "reading { station: 'paris-2', celsius: 19 }"]);
 });

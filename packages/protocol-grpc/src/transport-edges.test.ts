@@ -3,19 +3,16 @@
  * (mapped by the HTTP-to-status table), and gRPC over TLS on a port that
  * also answers HTTP/1.1 (ALPN).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as http2 from "node:http2";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createClient, fetchTransport } from "@anvil/client-core";
 import { http2Transport } from "@anvil/client-core/node";
 import { UnmodeledError } from "@anvil/core";
 import { createServer } from "@anvil/server";
 import { listen } from "@anvil/server/node";
 import { describe, expect, it } from "vitest";
+import { hasOpenssl, selfSignedCertificate } from "@anvil/test-support";
 import { grpc } from "./index.js";
 import { greeterHandlers } from "./test-handlers.js";
 import { Greeter } from "./test-service.js";
@@ -92,49 +89,9 @@ describe("grpc client: answers that are not gRPC", () => {
   });
 });
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe.skipIf(!hasOpenssl)("grpc over TLS", () => {
   it("serves gRPC (h2 by ALPN) on a port that answers HTTP/1.1 too", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "anvil-grpc-tls-"));
-    let key: Buffer;
-    let cert: Buffer;
-    try {
-      execFileSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "ec",
-          "-pkeyopt",
-          "ec_paramgen_curve:prime256v1",
-          "-nodes",
-          "-days",
-          "1",
-          "-subj",
-          "/CN=localhost",
-          "-addext",
-          "subjectAltName=IP:127.0.0.1",
-          "-keyout",
-          join(dir, "key.pem"),
-          "-out",
-          join(dir, "cert.pem"),
-        ],
-        { stdio: "ignore" },
-      );
-      key = readFileSync(join(dir, "key.pem"));
-      cert = readFileSync(join(dir, "cert.pem"));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { key, cert } = selfSignedCertificate();
     const server = createServer(Greeter, { protocols: [grpc()] })
       .register(greeterHandlers({ aborted: [] }) as never)
       .mapService();

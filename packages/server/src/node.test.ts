@@ -1,13 +1,10 @@
-import { execFileSync } from "node:child_process";
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import * as https from "node:https";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { join } from "node:path";
+import { hasOpenssl, selfSignedCertificate } from "@anvil/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { listen, type NodeListener, nodeHandler } from "./node-entry.js";
 import { createServer } from "./server.js";
@@ -730,49 +727,9 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
   });
 });
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe.skipIf(!hasOpenssl)("listen (TLS, h2 and http/1.1 by ALPN on one port)", () => {
   it("serves both protocols on the same port", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "anvil-tls-"));
-    let key: Buffer;
-    let cert: Buffer;
-    try {
-      execFileSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "ec",
-          "-pkeyopt",
-          "ec_paramgen_curve:prime256v1",
-          "-nodes",
-          "-days",
-          "1",
-          "-subj",
-          "/CN=localhost",
-          "-addext",
-          "subjectAltName=IP:127.0.0.1",
-          "-keyout",
-          join(dir, "key.pem"),
-          "-out",
-          join(dir, "cert.pem"),
-        ],
-        { stdio: "ignore" },
-      );
-      key = readFileSync(join(dir, "key.pem"));
-      cert = readFileSync(join(dir, "cert.pem"));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { key, cert } = selfSignedCertificate();
     const { listener } = await start({ tls: { key, cert } });
     expect(listener.url).toMatch(/^https:/);
 

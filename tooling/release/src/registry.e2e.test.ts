@@ -24,8 +24,9 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { cleanEnv, freePort } from "@anvil/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startRegistry, type Registry } from "./verdaccio.js";
+import { startRegistry, type Registry } from "./verdaccio.js";
 
 const REPO = resolve(import.meta.dirname, "..", "..", "..");
 const work = realpathSync(mkdtempSync(join(tmpdir(), "anvil-release-")));
@@ -34,14 +35,7 @@ const users = join(work, "users");
 const PNPM = ["npx", "--yes", "pnpm@12.4.2"] as const;
 
 /** The environment of this process without what pnpm, turbo and npm scripts put in it for their children. */
-function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_|PNPM_|TURBO_|VITEST|NODE_OPTIONS$|INIT_CWD$)/i.test(k)) continue;
-    env[k] = v;
-  }
-  return { ...env, TURBO_TELEMETRY_DISABLED: "1", CI: "true" };
-}
+const baseEnv = (): NodeJS.ProcessEnv => cleanEnv({ TURBO_TELEMETRY_DISABLED: "1", CI: "true" });
 
 let registry: Registry;
 /** For the maintainer's commands in the copy: the machine's registry for installs, Verdaccio to publish to. */

@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { freePort } from "@anvil/test-support";
 import { dirname, join } from "node:path";
 
 /** A running registry. */
@@ -25,18 +25,6 @@ export interface Registry {
   /** What Verdaccio printed (warnings and errors: its uplink failures among them). */
   log(): string;
   stop(): Promise<void>;
-}
-
-/** A free loopback port (asked of the kernel, then let go). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The registry this machine's npm uses, for Verdaccio's uplink. */
