@@ -3,6 +3,7 @@
  * response's status and request id, and how many attempts it took.
  */
 import type { ResponseMetadata } from "@anvil/core";
+import { requestIdOf } from "@anvil/core/protocol";
 
 /** The metadata of one call, on results and on the errors a client throws. */
 export interface ClientMetadata extends ResponseMetadata {
@@ -19,9 +20,6 @@ export interface ClientMetadata extends ResponseMetadata {
 /** A call's output, with its metadata. */
 export type WithMetadata<T> = T & { readonly $metadata: ClientMetadata };
 
-/** Headers that carry a request id, in order of preference. */
-const REQUEST_ID_HEADERS = ["x-amzn-requestid", "x-amzn-request-id", "x-amz-request-id", "x-request-id"] as const;
-
 /** The request ids a response's headers carry. */
 export function requestIdsOf(headers: Headers): { requestId?: string; extendedRequestId?: string } {
   const out: { requestId?: string; extendedRequestId?: string } = {};
@@ -30,15 +28,6 @@ export function requestIdsOf(headers: Headers): { requestId?: string; extendedRe
   const extended = headers.get("x-amz-id-2");
   if (extended !== null) out.extendedRequestId = extended;
   return out;
-}
-
-/** The request id header's value, by {@link REQUEST_ID_HEADERS}' preference. */
-function requestIdOf(headers: Headers): string | undefined {
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) return value;
-  }
-  return undefined;
 }
 
 /** Facts a client gathered about a call. */

@@ -4,7 +4,7 @@ import { errorClass, member, operation, service, string, struct, unit } from "..
 import type { StructSchema } from "../schema/schema.js";
 import { HttpHeaders } from "./headers.js";
 import type { HttpResponse } from "./http.js";
-import { jsonErrorBody, responseError } from "./error-response.js";
+import { jsonErrorBody, requestIdOf, responseError } from "./error-response.js";
 import { errorResponse, type ErrorResponseWriter } from "./server-errors.js";
 
 const NoSuchThing = struct("ex#NoSuchThing", [member("message", string), member("thingId", string, { required: true })], { error: "client", httpError: 404 });
@@ -122,5 +122,19 @@ describe("errorResponse: a server's answer to what a call threw", () => {
     };
     expect(answer(new (errorClass(NoSuchThing))({ thingId: "t" }), Things, failing)).toBe("plain 500 InternalFailure Internal failure");
     expect(ModeledError.isModeledError(new (errorClass(NoSuchThing))({ thingId: "t" }))).toBe(true);
+  });
+});
+
+describe("requestIdOf", () => {
+  it("reads the request id headers in order of preference", () => {
+    const all = new Headers({ "x-request-id": "d", "x-amz-request-id": "c", "x-amzn-request-id": "b", "x-amzn-requestid": "a" });
+    expect(requestIdOf(all)).toBe("a");
+    all.delete("x-amzn-requestid");
+    expect(requestIdOf(all)).toBe("b");
+    all.delete("x-amzn-request-id");
+    expect(requestIdOf(all)).toBe("c");
+    all.delete("x-amz-request-id");
+    expect(requestIdOf(all)).toBe("d");
+    expect(requestIdOf(new Headers())).toBeUndefined();
   });
 });

@@ -43,7 +43,8 @@ export interface ReceivedError {
  */
 export function responseError(operation: OperationSchema, service: ServiceSchema, error: ReceivedError): Error {
   const { response } = error;
-  const $metadata = { httpStatus: response.status, ...requestIdOf(response.headers) };
+  const requestId = requestIdOf(response.headers);
+  const $metadata = requestId === undefined ? { httpStatus: response.status } : { httpStatus: response.status, requestId };
   let name = error.type === undefined ? undefined : sanitizeErrorType(error.type);
   let schema = name ? (findErrorSchema(operation.errors, name) ?? findErrorSchema(service.errors, name)) : undefined;
   const queryCode = error.queryCompatible ? responseQueryCode(response.headers, service) : undefined;
@@ -69,10 +70,16 @@ export function responseError(operation: OperationSchema, service: ServiceSchema
   return new UnmodeledError(code, message, { $metadata, bodyExcerpt });
 }
 
-/** The request id a response carries (`x-amzn-requestid`, or S3's `x-amz-request-id`). */
-export function requestIdOf(headers: Headers): { requestId?: string } {
-  const id = headers.get("x-amzn-requestid") ?? headers.get("x-amz-request-id");
-  return id === null ? {} : { requestId: id };
+/** Headers that carry a request id, in order of preference: AWS JSON services', their older spelling, S3's, and the common one. */
+const REQUEST_ID_HEADERS = ["x-amzn-requestid", "x-amzn-request-id", "x-amz-request-id", "x-request-id"] as const;
+
+/** The request id a response carries (see {@link REQUEST_ID_HEADERS} for the headers and their preference). */
+export function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) return value;
+  }
+  return undefined;
 }
 
 /** The first error sent with this status code. */
