@@ -45,7 +45,7 @@ export function exampleModel(): Model {
 }
 
 /** Mounts the documentation routes of one service of the example's model on a server. */
-function withDocs<S extends Server<any>>(server: S, enabled: boolean): S {
+function withDocs<S extends Server<any, any>>(server: S, enabled: boolean): S {
   if (enabled) for (const { prefix, handler } of docsRoutes(exampleModel(), { service: server.service.id })) server.mount(prefix, handler);
   return server;
 }

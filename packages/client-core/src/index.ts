@@ -22,5 +22,5 @@ export type { AttemptContext, AttemptResult, Interceptor } from "./interceptor.j
 export { selectAuthScheme } from "./auth/auth-scheme.js";
 // Auth schemes are core's interface, so that scheme packages need only `@anvil/core`.
 export type { AuthScheme, Provider, SigningContext } from "@anvil/core";
-export { httpApiKeyAuth, httpBearerAuth } from "./auth/http-auth.js";
-export type { ApiKeyAuthOptions, BearerAuthOptions } from "./auth/http-auth.js";
+export { httpApiKeyAuth, httpBasicAuth, httpBearerAuth } from "./auth/http-auth.js";
+export type { ApiKeyAuthOptions, BasicAuthOptions, BearerAuthOptions } from "./auth/http-auth.js";

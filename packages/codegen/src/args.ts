@@ -13,7 +13,21 @@ export interface ParsedArgs {
 }
 
 /** Flags that take a value. Every other `--flag` is a boolean switch. */
-const VALUE_FLAGS = new Set(["--out", "--severity", "--service", "--config", "--name", "--anvil-from", "--host", "--port", "--grpc-port", "--body-limit"]);
+const VALUE_FLAGS = new Set([
+  "--out",
+  "--severity",
+  "--service",
+  "--config",
+  "--name",
+  "--anvil-from",
+  "--host",
+  "--port",
+  "--grpc-port",
+  "--body-limit",
+  "--bearer-token",
+  "--api-key",
+  "--basic",
+]);
 
 /**
  * Parses `anvil <command> --model a b --model c --flag --out x`. `--model`

@@ -32,6 +32,6 @@ export type { InitFile, InitOptions, InitPlan, InitResult } from "./init.js";
 export { ANVIL_CONFIG, BUNDLED_ARTIFACTS, resolveSettings, SMITHY_BUILD } from "./settings.js";
 export type { GenerateSettings, SettingsResult } from "./settings.js";
 export { fakeServers, GRPC_PROTOCOL, httpProtocols, serviceFakeTables, startFakeServe } from "./serve.js";
-export type { FakeServe, FakeServeOptions, FakeServer, FakeServers, FakeServersOptions } from "./serve.js";
+export type { FakeAuthState, FakeCredentials, FakeIdentity, FakeServe, FakeServeOptions, FakeServer, FakeServers, FakeServersOptions } from "./serve.js";
 export { serveCommand } from "./serve-command.js";
 export type { StopSignal } from "./serve-command.js";

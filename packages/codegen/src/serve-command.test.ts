@@ -1,7 +1,7 @@
 import * as http2 from "node:http2";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createClient } from "@anvil/client-core";
+import { createClient, httpBearerAuth } from "@anvil/client-core";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
 import { grpc } from "@anvil/protocol-grpc";
@@ -54,6 +54,7 @@ describe("anvil serve", () => {
     [["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Nope"], 1, "no service `example.fakes#Nope`"],
     [["serve", "--model", ZOO_MODEL, "--fake", "--body-limit", "lots"], 2, "--body-limit must be a size in bytes"],
     [["serve", "--model", ZOO_MODEL, "--fake", "--body-limit", "0"], 2, "--body-limit must be a size in bytes"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--basic", "nocolon"], 2, "--basic takes USER:PASS"],
   ])("refuses %j with exit %i", async (argv, code, message) => {
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);
@@ -178,5 +179,108 @@ operation Hello { output := { @required @protoIndex(1) greeting: String } }
     expect(out).toContain("Both.hello via alloy.proto#grpc: synthesized");
     stop();
     expect(await running).toBe(0);
+  });
+
+  it("enforces the model's auth for the schemes given credentials (--bearer-token, --api-key, --basic), on HTTP and gRPC", async () => {
+    const file = join(scratchDir("serve-auth"), "auth.smithy");
+    writeFileSync(
+      file,
+      `$version: "2.0"
+namespace test.serveauth
+use alloy.proto#grpc
+use alloy.proto#protoIndex
+use aws.protocols#restJson1
+@restJson1
+@grpc
+@httpBearerAuth
+@httpApiKeyAuth(name: "x-api-key", in: "header")
+@httpBasicAuth
+@auth([httpBearerAuth, httpApiKeyAuth, httpBasicAuth])
+service Locked { version: "1", operations: [Hello, Open] }
+@http(method: "GET", uri: "/hello")
+operation Hello { output := { @required @protoIndex(1) greeting: String } }
+@auth([])
+@http(method: "GET", uri: "/open")
+operation Open { output := { @required @protoIndex(1) greeting: String } }
+`,
+    );
+    // Without flags: served as before, and the log says auth is not enforced.
+    const open = io();
+    let stopOpen!: () => void;
+    const openStopped = new Promise<void>((resolve) => (stopOpen = resolve));
+    const openRunning = serveCommand(
+      parseArgs(["serve", "--model", file, "--fake", "--port", "0", "--grpc-port", "0", "--no-docs"]),
+      open.io,
+      () => openStopped,
+    );
+    await expect.poll(() => open.out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    expect(open.out).toContainEqual(
+      expect.stringMatching(
+        /^ {2}auth: not enforced: the model declares smithy\.api#http\w+Auth, .*\(enforce with --[a-z-]+ \S+, --[a-z-]+ \S+, --[a-z-]+ \S+\)$/,
+      ),
+    );
+    const openUrl = /(http:\/\/\S+)/.exec(open.out.find((l) => l.startsWith("test.serveauth#Locked (aws.protocols#restJson1)"))!)![1]!;
+    expect((await fetch(`${openUrl}/hello`)).status).toBe(200);
+    stopOpen();
+    expect(await openRunning).toBe(0);
+
+    const { out, err, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const argv = [
+      "serve",
+      "--model",
+      file,
+      "--fake",
+      "--port",
+      "0",
+      "--grpc-port",
+      "0",
+      "--no-docs",
+      "--bearer-token",
+      "t0k3n",
+      "--basic",
+      "ada:pw:with:colons",
+    ];
+    const running = serveCommand(parseArgs(argv), sink, () => stopped);
+    await expect.poll(() => out.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    expect(err).toEqual([]);
+    expect(out).toContainEqual(
+      expect.stringMatching(
+        /^ {2}auth: enforced: smithy\.api#http(Bearer|Basic)Auth, smithy\.api#http(Bearer|Basic)Auth; not enforced: smithy\.api#httpApiKeyAuth \(enforce with --api-key VALUE\)$/,
+      ),
+    );
+    const url = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.serveauth#Locked (aws.protocols#restJson1)"))!)![1]!;
+    const missing = await fetch(`${url}/hello`);
+    expect([missing.status, missing.headers.get("www-authenticate"), missing.headers.get("x-amzn-errortype")]).toEqual([
+      401,
+      'Bearer realm="Locked", Basic realm="Locked", charset="UTF-8"',
+      "UnauthenticatedException",
+    ]);
+    expect((await fetch(`${url}/hello`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await fetch(`${url}/hello`, { headers: { authorization: "Bearer t0k3n" } })).status).toBe(200);
+    expect((await fetch(`${url}/hello`, { headers: { authorization: `Basic ${btoa("ada:pw:with:colons")}` } })).status).toBe(200);
+    expect((await fetch(`${url}/hello`, { headers: { authorization: `Basic ${btoa("ada:nope")}` } })).status).toBe(401);
+    // The API key scheme got no flag: a key is not a credential here.
+    expect((await fetch(`${url}/hello`, { headers: { "x-api-key": "anything" } })).status).toBe(401);
+    // An anonymous operation stays open.
+    expect((await fetch(`${url}/open`)).status).toBe(200);
+
+    const grpcUrl = /(http:\/\/\S+)/.exec(out.find((l) => l.startsWith("test.serveauth#Locked (alloy.proto#grpc, h2c)"))!)![1]!;
+    const { model } = loadModel({ paths: [file] });
+    const service = schemasFromModel(model).service("test.serveauth#Locked");
+    type Hello = { hello(input: object): Promise<{ greeting: string }> };
+    const anonymous = createClient(service, { endpoint: grpcUrl, protocols: [grpc()], retry: { maxAttempts: 1 } }) as unknown as Hello;
+    await expect(anonymous.hello({})).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    const signed = createClient(service, {
+      endpoint: grpcUrl,
+      protocols: [grpc()],
+      retry: { maxAttempts: 1 },
+      auth: [httpBearerAuth({ token: "t0k3n" })],
+    }) as unknown as Hello;
+    expect((await signed.hello({})).greeting).toBe("greeting");
+    stop();
+    expect(await running).toBe(0);
+    expect(out).toContainEqual(expect.stringMatching(/^Locked\.hello via aws\.protocols#restJson1: rejected \(/));
   });
 });

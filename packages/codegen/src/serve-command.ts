@@ -1,12 +1,14 @@
 /**
  * `anvil serve --model <files|dirs>... --fake [--service <id>]... [--host H]
- * [--port 8080] [--grpc-port 8081]`: serves fakes for a model until Ctrl-C.
+ * [--port 8080] [--grpc-port 8081] [--bearer-token T]... [--api-key K]...
+ * [--basic USER:PASS]...`: serves fakes for a model until Ctrl-C, enforcing
+ * the model's auth for the schemes given credentials.
  */
 import { UnterminatedRecursionError } from "@anvil/fakes";
 import { loadModel, type ValidationEvent } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
 import { formatDiagnostic, type Io } from "./commands.js";
-import { startFakeServe, type FakeServe } from "./serve.js";
+import { type FakeCredentials, startFakeServe, type FakeServe } from "./serve.js";
 import { unusableExampleNote } from "./unusable-example.js";
 
 /** How `serve` waits to stop: resolves on the first SIGINT or SIGTERM. Tests pass their own. */
@@ -74,7 +76,8 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
   const port = portOf(args, "--port", 8080, io);
   const grpcPort = portOf(args, "--grpc-port", 8081, io);
   const bodyLimit = bodyLimitOf(args, io);
-  if (port === undefined || grpcPort === undefined || bodyLimit === null) return 2;
+  const credentials = credentialsOf(args, io);
+  if (port === undefined || grpcPort === undefined || bodyLimit === null || credentials === undefined) return 2;
   const host = typeof args.flags.get("--host") === "string" ? (args.flags.get("--host") as string) : "127.0.0.1";
   const { model, events } = loadModel({
     paths: args.models,
@@ -108,6 +111,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       grpcPort,
       docs: !args.flags.has("--no-docs"),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+      credentials,
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
       // The validator's warning above says what is wrong with the example, where it is; the fake adds what it does about it.
       onWarning: (message, example) => io.err(warnedAbout.has(example.operation) ? `note: ${unusableExampleNote(example)}` : `warning: ${message}`),
@@ -122,9 +126,16 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     io.err(`error: ${(e as Error).message}`);
     return 1;
   }
-  for (const l of serve.listening) {
+  serve.listening.forEach((l, i) => {
     io.out(`${l.service} (${l.protocols.join(", ")}${l.grpc ? ", h2c" : ""})  ${l.url}`);
     if (!l.grpc && !args.flags.has("--no-docs")) io.out(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
+    // Once per service, after its last server.
+    const last = !serve.listening.slice(i + 1).some((other) => other.service === l.service);
+    if (last && l.auth.declared.length > 0) io.out(`  ${authLine(l.auth.declared, l.auth.enforced)}`);
+  });
+  const declared = new Set(serve.listening.flatMap((l) => l.auth.declared));
+  for (const [flag, scheme] of SCHEME_FLAGS) {
+    if (args.lists.has(flag) && !declared.has(scheme)) io.err(`note: ${flag} given, but no served service declares ${scheme}; it changes nothing`);
   }
   for (const [service, protocols] of serve.unserved) {
     if (protocols.length === 0) io.err(`note: ${service} declares no protocol; it is not served`);
@@ -140,4 +151,41 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
   io.out("stopping…");
   await serve.close();
   return 0;
+}
+
+/** The flag that gives credentials of each auth scheme. */
+const SCHEME_FLAGS: readonly (readonly [string, string])[] = [
+  ["--bearer-token", "smithy.api#httpBearerAuth"],
+  ["--api-key", "smithy.api#httpApiKeyAuth"],
+  ["--basic", "smithy.api#httpBasicAuth"],
+];
+
+/** What the startup log says of a service's auth: which schemes are enforced, and how to enforce the others. */
+function authLine(declared: readonly string[], enforced: readonly string[]): string {
+  const open = declared.filter((id) => !enforced.includes(id));
+  const flags = open.map((id) => SCHEME_FLAGS.find(([, scheme]) => scheme === id)?.[0]).filter((f): f is string => f !== undefined);
+  const hint = flags.length > 0 ? ` (enforce with ${flags.map((f) => `${f} ${f === "--basic" ? "USER:PASS" : "VALUE"}`).join(", ")})` : "";
+  if (enforced.length === 0) return `auth: not enforced: the model declares ${declared.join(", ")}${hint}`;
+  const rest = open.length > 0 ? `; not enforced: ${open.join(", ")}${hint}` : "";
+  return `auth: enforced: ${enforced.join(", ")}${rest}`;
+}
+
+/** `--bearer-token`, `--api-key` and `--basic USER:PASS` (each repeatable); undefined when one is malformed (reported). */
+function credentialsOf(args: ParsedArgs, io: Io): FakeCredentials | undefined {
+  const basic: { user: string; password: string }[] = [];
+  for (const value of args.lists.get("--basic") ?? []) {
+    const colon = value.indexOf(":");
+    if (colon <= 0) {
+      io.err(`error: --basic takes USER:PASS (a user name, a colon, a password), not ${JSON.stringify(value)}`);
+      return undefined;
+    }
+    basic.push({ user: value.slice(0, colon), password: value.slice(colon + 1) });
+  }
+  for (const flag of ["--bearer-token", "--api-key"]) {
+    if ((args.lists.get(flag) ?? []).some((v) => v === "")) {
+      io.err(`error: ${flag} needs a non-empty value`);
+      return undefined;
+    }
+  }
+  return { bearerTokens: args.lists.get("--bearer-token") ?? [], apiKeys: args.lists.get("--api-key") ?? [], basic };
 }

@@ -16,7 +16,8 @@ import { GRPC_PROTOCOL_ID, grpc } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { rpcv2Json } from "@anvil/protocol-rpcv2json";
-import { createServer, type HandlerContext, type Server } from "@anvil/server";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { type AuthOptions, createServer, type HandlerContext, type Server } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 
 /** The gRPC protocol trait: served over cleartext HTTP/2 on a port of its own (`--grpc-port`). */
@@ -54,9 +55,19 @@ export interface FakeServer {
   /** Protocol trait ids it answers on. */
   readonly protocols: readonly string[];
   /** The server, with the fake handler registered and the documentation routes mounted (unless `docs` is false); not yet listening. */
-  readonly server: Server<ServiceSchema>;
+  readonly server: Server<ServiceSchema, FakeIdentity>;
   /** Whether it serves gRPC (cleartext HTTP/2, on the gRPC ports). */
   readonly grpc: boolean;
+  /** The auth schemes the service declares, and those of them enforced (given credentials). */
+  readonly auth: FakeAuthState;
+}
+
+/** Which of a service's auth schemes `anvil serve` enforces. */
+export interface FakeAuthState {
+  /** The auth scheme traits the service declares, in model order. */
+  readonly declared: readonly string[];
+  /** Those enforced: the ones credentials were given for. */
+  readonly enforced: readonly string[];
 }
 
 /** What {@link fakeServers} builds: the servers, and the declared protocols no server answers. */
@@ -86,6 +97,66 @@ export interface FakeServersOptions {
   readonly docs?: boolean;
   /** The buffered request body limit of every operation, in bytes (the server's default otherwise: 1 MiB, or a payload blob's `@length` max). */
   readonly bodyLimit?: number;
+  /**
+   * Credentials to accept, per scheme. With any, each service's operations
+   * that take one of these schemes (by the model's auth traits) are refused
+   * without valid credentials of it; schemes with none given here are not
+   * enforced. Without, nothing is enforced.
+   */
+  readonly credentials?: FakeCredentials;
+}
+
+/** Credentials `anvil serve` accepts: `--bearer-token`, `--api-key`, `--basic` (each repeatable). */
+export interface FakeCredentials {
+  /** `@httpBearerAuth` tokens. */
+  readonly bearerTokens?: readonly string[];
+  /** `@httpApiKeyAuth` keys. */
+  readonly apiKeys?: readonly string[];
+  /** `@httpBasicAuth` users and passwords. */
+  readonly basic?: readonly { readonly user: string; readonly password: string }[];
+}
+
+/** The identity of a caller `anvil serve` let in: which scheme, and which of its credentials (`token 1`, a user name). */
+export interface FakeIdentity {
+  /** `bearer`, `api key` or `basic`. */
+  readonly scheme: string;
+  /** `token` (`token 2` when several were given), `key` likewise, or the basic user's name. */
+  readonly id: string;
+}
+
+/** Whether `given` is one of `accepted`, compared in constant time (by SHA-256, so lengths do not show either). */
+function oneOf(given: string, accepted: readonly string[]): number {
+  const digest = createHash("sha256").update(given).digest();
+  let found = -1;
+  accepted.forEach((candidate, i) => {
+    if (timingSafeEqual(digest, createHash("sha256").update(candidate).digest()) && found < 0) found = i;
+  });
+  return found;
+}
+
+/** The server's auth verifiers for the credentials given; undefined when none are. */
+function fakeAuth(credentials: FakeCredentials | undefined): AuthOptions<FakeIdentity> | undefined {
+  const tokens = credentials?.bearerTokens ?? [];
+  const keys = credentials?.apiKeys ?? [];
+  const users = credentials?.basic ?? [];
+  if (tokens.length + keys.length + users.length === 0) return undefined;
+  const numbered = (scheme: string, what: string, i: number, all: readonly unknown[]) => ({ scheme, id: all.length === 1 ? what : `${what} ${i + 1}` });
+  return {
+    allowUnverified: true,
+    ...(tokens.length > 0 ? { bearer: (token: string) => ((i) => (i < 0 ? undefined : numbered("bearer", "token", i, tokens)))(oneOf(token, tokens)) } : {}),
+    ...(keys.length > 0 ? { apiKey: (key: string) => ((i) => (i < 0 ? undefined : numbered("api key", "key", i, keys)))(oneOf(key, keys)) } : {}),
+    ...(users.length > 0
+      ? {
+          basic: ({ user, password }: { user: string; password: string }) => {
+            const i = oneOf(
+              `${user}:${password}`,
+              users.map((u) => `${u.user}:${u.password}`),
+            );
+            return i < 0 ? undefined : { scheme: "basic", id: users[i]!.user };
+          },
+        }
+      : {}),
+  };
 }
 
 /**
@@ -101,16 +172,23 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
   const wanted = options.services?.length ? options.services : undefined;
   const servers: FakeServer[] = [];
   const unserved = new Map<string, string[]>();
+  const auth = fakeAuth(options.credentials);
+  const given = [
+    ...(auth?.bearer ? ["smithy.api#httpBearerAuth"] : []),
+    ...(auth?.apiKey ? ["smithy.api#httpApiKeyAuth"] : []),
+    ...(auth?.basic ? ["smithy.api#httpBasicAuth"] : []),
+  ];
   for (const service of schemas.services()) {
     if (wanted && !wanted.includes(service.id)) continue;
     const handler = createFakeHandler(service, serviceFakeTables(model, service, options.onWarning), {
       ...(options.onCall ? { onCall: (call: FakeCall) => options.onCall!(service, call) } : {}),
     });
-    const make = (ids: readonly string[]): Server<ServiceSchema> =>
+    const make = (ids: readonly string[]): Server<ServiceSchema, FakeIdentity> =>
       createServer(service, {
         protocols: ids.map((id) => (id === GRPC_PROTOCOL ? grpc() : available.get(id)!)),
         ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+        ...(auth !== undefined ? { auth } : {}),
         ...(options.onRejected
           ? {
               onRejected: (error: unknown, context: HandlerContext) =>
@@ -120,11 +198,12 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
       })
         .register(handler)
         .mapService(...ids);
+    const authState: FakeAuthState = { declared: service.auth, enforced: service.auth.filter((id) => given.includes(id)) };
     const groups: string[][] = [];
     if (service.protocols.length === 0) unserved.set(service.id, []);
     for (const id of service.protocols) {
       if (id === GRPC_PROTOCOL) {
-        servers.push({ service, protocols: [id], server: make([id]), grpc: true });
+        servers.push({ service, protocols: [id], server: make([id]), grpc: true, auth: authState });
         continue;
       }
       if (!available.has(id)) {
@@ -146,7 +225,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     for (const ids of groups) {
       const server = make(ids);
       if (options.docs !== false) for (const { prefix, handler } of docsRoutes(model, { service: service.id })) server.mount(prefix, handler);
-      servers.push({ service, protocols: ids, server, grpc: false });
+      servers.push({ service, protocols: ids, server, grpc: false, auth: authState });
     }
   }
   return { servers, unserved };
@@ -170,7 +249,14 @@ export interface FakeServeOptions extends FakeServersOptions {
 /** A running `anvil serve --fake`. */
 export interface FakeServe {
   /** Each listening server: its service, protocols and base URL. */
-  readonly listening: readonly { readonly service: string; readonly protocols: readonly string[]; readonly url: string; readonly grpc: boolean }[];
+  readonly listening: readonly {
+    readonly service: string;
+    readonly protocols: readonly string[];
+    readonly url: string;
+    readonly grpc: boolean;
+    /** The auth schemes the service declares, and those enforced. */
+    readonly auth: FakeAuthState;
+  }[];
   /** Declared protocols no server answers, by service id. */
   readonly unserved: ReadonlyMap<string, readonly string[]>;
   /** Stops every server (calls in flight get `graceMs`). */
@@ -216,7 +302,7 @@ export async function startFakeServe(model: Model, options: FakeServeOptions = {
     throw e;
   }
   return {
-    listening: servers.map((s, i) => ({ service: s.service.id, protocols: s.protocols, url: listeners[i]!.url, grpc: s.grpc })),
+    listening: servers.map((s, i) => ({ service: s.service.id, protocols: s.protocols, url: listeners[i]!.url, grpc: s.grpc, auth: s.auth })),
     unserved,
     close: async (graceMs = 1_000) => {
       await Promise.all(listeners.map((l) => l.close({ graceMs })));

@@ -19,11 +19,16 @@ import {
   TransportError,
 } from "@anvil/core";
 import { compileValidator, DEADLINE_EXCEEDED, type Validator } from "@anvil/core/protocol";
+import { type AuthOptions, authenticate, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
 import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
+import { intercept, type ServerInterceptor, type ServerNext } from "./interceptors.js";
 import { compileRouter, type RouteMatch } from "./router.js";
 
-/** What a handler gets besides its input. */
-export interface HandlerContext {
+/**
+ * What a handler gets besides its input. `Id` is the type of the caller's
+ * identity, as the server's auth verifiers return it.
+ */
+export interface HandlerContext<Id = unknown> {
   /** The request as the transport received it (a buffered body already read into bytes). */
   readonly request: HttpRequest;
   /** The request headers (the same object as `request.headers`). */
@@ -50,16 +55,33 @@ export interface HandlerContext {
    * metadata. A header the protocol writes itself keeps the protocol's value.
    */
   readonly responseHeaders: Headers;
+  /**
+   * The caller's identity, as the verifier of the scheme it authenticated
+   * with returned it; undefined when the operation is served without
+   * authentication (anonymous, `@optionalAuth` without credentials, or no
+   * verifier configured).
+   */
+  readonly identity: Id | undefined;
 }
 
 /** What {@link createDispatcher} needs. */
-export interface DispatcherOptions<S extends ServiceSchema> {
+export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
   /** The service whose operations are dispatched. */
   readonly service: S;
   /** The server protocols to answer, in preference order (the first wins ties between routes and answers unknown routes). */
   readonly protocols: readonly ServerProtocol[];
   /** One handler per operation of the service. */
-  readonly handlers: HandlersOf<S, HandlerContext>;
+  readonly handlers: HandlersOf<S, HandlerContext<Id>>;
+  /**
+   * Verifiers of the auth schemes the model declares: with them, calls to
+   * an operation that takes a scheme are authenticated before the body is
+   * read (401 without valid credentials). Without, nothing is enforced.
+   */
+  readonly auth?: AuthOptions<Id>;
+  /** Interceptors around every call, outermost first (see {@link ServerInterceptor}). */
+  readonly interceptors?: readonly ServerInterceptor<Id>[];
+  /** Interceptors of single operations, by operation key; they run inside {@link DispatcherOptions.interceptors}. */
+  readonly operationInterceptors?: { readonly [K in keyof S["operations"]]?: readonly ServerInterceptor<Id>[] };
   /**
    * Called with every error that becomes a 500 (a handler's unmodeled throw,
    * an output that cannot be written), for logging. The caller only ever
@@ -98,10 +120,16 @@ export type Dispatcher = (request: HttpRequest, options?: DispatchOptions) => Pr
 type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
 
 interface Endpoint {
+  /** The operation's key in the service. */
+  readonly method: string;
   readonly validate: Validator<unknown>;
   /** The buffered body limit, or undefined for a streaming input (never buffered here). */
   readonly bodyLimit: number | undefined;
   readonly handler: AnyHandler;
+  /** The handler in its interceptors, when there are any. */
+  readonly intercepted: ServerNext | undefined;
+  /** How calls are authenticated, when they are. */
+  readonly auth: OperationAuth | undefined;
   /** Shape ids of the errors the operation (or its service) declares. */
   readonly errors: ReadonlySet<string>;
 }
@@ -113,31 +141,42 @@ interface Endpoint {
  * 1. no route matches: the `notFound` answer of the first protocol that
  *    recognizes the request, else of the first that gives one (else a bare 404);
  *    a route matches in all but its method: the protocol's `methodNotAllowed`;
- * 2. a body over the operation's buffered limit is refused with a 413
+ * 2. the call is authenticated when the operation takes an auth scheme
+ *    with a verifier: 401 (`UnauthenticatedException`, with
+ *    `WWW-Authenticate`) without valid credentials, before the body is read;
+ * 3. a body over the operation's buffered limit is refused with a 413
  *    (by `Content-Length` before reading, else as soon as it passes the limit);
- * 3. the protocol deserializes the input; a SerializationError, ProtocolError
+ * 4. the protocol deserializes the input; a SerializationError, ProtocolError
  *    or ValidationError there is the caller's mistake (400-class);
- * 4. the input is validated against the model's constraints (`@required`,
+ * 5. the input is validated against the model's constraints (`@required`,
  *    `@length`, ...), answered as ValidationException;
- * 5. the handler runs; a modeled error the operation declares is serialized
- *    as such, anything else is a 500 that leaks no message or stack;
- * 6. the protocol serializes the output.
+ * 6. the handler runs, inside the interceptors; a modeled error the
+ *    operation declares, or a `ProtocolError` refusal (403, ...), is
+ *    serialized as such, anything else is a 500 that leaks no message or stack;
+ * 7. the protocol serializes the output.
  *
  * Throws a `RouteConflictError` when two routes would match the same requests.
  */
-export function createDispatcher<S extends ServiceSchema>(options: DispatcherOptions<S>): Dispatcher {
+export function createDispatcher<S extends ServiceSchema, Id = unknown>(options: DispatcherOptions<S, Id>): Dispatcher {
   const { service, protocols, onInternalError, onRejected } = options;
   const handlers = options.handlers as unknown as Readonly<Record<string, AnyHandler | undefined>>;
   const router = compileRouter(service, protocols);
   const bodyLimits = (options.bodyLimits ?? {}) as Readonly<Record<string, number | undefined>>;
+  const auth = options.auth === undefined ? undefined : compileAuth(service, options.auth as AuthOptions<unknown>);
+  const shared = (options.interceptors ?? []) as readonly ServerInterceptor[];
+  const perOperation = (options.operationInterceptors ?? {}) as Readonly<Record<string, readonly ServerInterceptor[] | undefined>>;
   const endpoints = new Map<OperationSchema, Endpoint>();
   for (const [key, operation] of Object.entries(service.operations)) {
     const handler = handlers[key];
     if (typeof handler !== "function") throw new TypeError(`createDispatcher: no handler for operation ${key} (${operation.id})`);
+    const interceptors = [...shared, ...(perOperation[key] ?? [])];
     endpoints.set(operation, {
+      method: key,
       validate: compileValidator(operation.input) as Validator<unknown>,
       bodyLimit: hasStreamingInput(operation) ? undefined : (bodyLimits[key] ?? options.bodyLimit ?? defaultBodyLimit(operation)),
       handler,
+      intercepted: interceptors.length === 0 ? undefined : intercept(handler, interceptors),
+      auth: auth?.get(operation),
       errors: new Set(operation.errors.map((e) => e.id)),
     });
   }
@@ -209,6 +248,38 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     const endpoint = endpoints.get(match.operation);
     if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${match.operation.id}`), true);
     context.bodyLimit = endpoint.bodyLimit;
+    if (endpoint.auth === undefined) return afterAuth(context, endpoint);
+    let authenticated: ReturnType<typeof authenticate>;
+    try {
+      authenticated = authenticate(endpoint.auth, context);
+    } catch (error) {
+      return unauthenticated(context, endpoint.auth, error);
+    }
+    if (authenticated instanceof Promise) {
+      return authenticated.then(
+        (result) => {
+          context.identity = result.identity;
+          return afterAuth(context, endpoint);
+        },
+        (error: unknown) => unauthenticated(context, endpoint.auth!, error),
+      );
+    }
+    context.identity = authenticated.identity;
+    return afterAuth(context, endpoint);
+  }
+
+  /** A call its verifier refused (401, with the operation's challenges), or whose verifier failed (500). */
+  function unauthenticated(context: Context, auth: OperationAuth, error: unknown): Promise<HttpResponse> {
+    if (!(ProtocolError.is(error) && error.code === UNAUTHENTICATED)) return failure(context, error, true);
+    onRejected?.(error, context);
+    return failure(context, error, false).then((response) => {
+      if (auth.challenges !== undefined && response.status === 401) response.headers.set("www-authenticate", auth.challenges);
+      return response;
+    });
+  }
+
+  /** Reads the input of an authenticated call and handles it. */
+  function afterAuth(context: Context, endpoint: Endpoint): Answer {
     let input: unknown;
     try {
       input = readInput(context, endpoint);
@@ -251,6 +322,20 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     } catch (error) {
       return rejected(context, error);
     }
+    const intercepted = endpoint.intercepted;
+    if (intercepted !== undefined) {
+      const call = { service, operation: context.operation, method: endpoint.method, protocol: context.protocol, input, context };
+      let outcome: Promise<unknown>;
+      try {
+        outcome = intercepted(call);
+      } catch (error) {
+        return handlerFailed(context, endpoint, error);
+      }
+      return outcome.then(
+        (value: unknown) => respond(context, value),
+        (error: unknown) => handlerFailed(context, endpoint, error),
+      );
+    }
     try {
       output = endpoint.handler(input, context);
     } catch (error) {
@@ -284,10 +369,17 @@ export function createDispatcher<S extends ServiceSchema>(options: DispatcherOpt
     return failure(context, error, !mistake && context.signal.aborted !== true);
   }
 
-  /** The answer to a handler's error: a modeled error the operation declares is the protocol's to say; anything else is a 500 that leaks nothing. */
+  /**
+   * The answer to a handler's (or an interceptor's) error: a modeled error
+   * the operation declares, or a refusal (a 4xx `ProtocolError` such as
+   * `accessDenied()`), is the protocol's to say; anything else is a 500 that
+   * leaks nothing.
+   */
   function handlerFailed(context: Context, endpoint: Endpoint, error: unknown): Promise<HttpResponse> {
-    const declared = ModeledError.isModeledError(error) && endpoint.errors.has(error.$shapeId);
-    return failure(context, error, !declared).then((response) => withAddedHeaders(context, response));
+    const said = ModeledError.isModeledError(error)
+      ? endpoint.errors.has(error.$shapeId)
+      : ProtocolError.is(error) && error.status >= 400 && error.status < 500;
+    return failure(context, error, !said).then((response) => withAddedHeaders(context, response));
   }
 
   /** The protocol's answer to a failed call; an internal failure is reported, and answered without details. */
@@ -391,6 +483,8 @@ const NO_OPTIONS: DispatchOptions = Object.freeze({});
  */
 class Context implements ServerCallContext, HandlerContext {
   readonly labels: Readonly<Record<string, string>>;
+  /** The caller's identity, once authenticated. */
+  identity: unknown = undefined;
   readonly operation: OperationSchema;
   readonly protocol: string;
   /** The operation's buffered body limit, once the call is routed to it. */

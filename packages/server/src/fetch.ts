@@ -28,7 +28,7 @@ export type FetchHandler = (request: Request, info?: FetchInfo) => Promise<Respo
  * Deno.serve((request, info) => handle(request, { remoteAddress: info.remoteAddr.hostname }));
  * ```
  */
-export function fetchHandler(server: Server<any>): FetchHandler {
+export function fetchHandler(server: Server<any, any>): FetchHandler {
   server.start();
   return async (request, info = {}) => {
     const mounted = server.mounted(request.url);

@@ -105,7 +105,7 @@ const DEFAULTS: InMemoryTransportOptions = Object.freeze({ remoteAddress: undefi
  * });
  * ```
  */
-export function createInMemoryTransport(server: Server<any>, options: Partial<InMemoryTransportOptions> = {}): InMemoryTransport {
+export function createInMemoryTransport(server: Server<any, any>, options: Partial<InMemoryTransportOptions> = {}): InMemoryTransport {
   server.start();
   const settings: InMemoryTransportOptions = { ...DEFAULTS, ...options };
   const info: ExchangeInfo = Object.freeze({ remoteAddress: settings.remoteAddress });
@@ -121,7 +121,7 @@ export function createInMemoryTransport(server: Server<any>, options: Partial<In
 }
 
 /** Hands a request to the server's pipeline and its answer back. */
-function dispatch(server: Server<any>, request: InMemoryTransportRequest, info: ExchangeInfo): Promise<HttpResponse> {
+function dispatch(server: Server<any, any>, request: InMemoryTransportRequest, info: ExchangeInfo): Promise<HttpResponse> {
   const call = new Call(server.begin(), request.signal);
   let handed: HttpRequest;
   try {

@@ -1,6 +1,7 @@
 /**
  * `@anvil/server`: the server runtime. {@link createServer} takes handler
- * registrations and maps a service onto its protocols; underneath,
+ * registrations and maps a service onto its protocols, authenticates calls
+ * by the model's auth traits and runs interceptors around handlers; underneath,
  * {@link createDispatcher} is the protocol-agnostic pipeline (one route
  * table over every protocol, body limits, input validation before the
  * handler, every failure answered in the protocol's own error format).
@@ -15,6 +16,9 @@ export type { Dispatcher, DispatcherOptions, DispatchOptions, HandlerContext } f
 export { compileRouter, RouteConflictError } from "./router.js";
 export type { RouteMatch, Router } from "./router.js";
 export { createServer } from "./server.js";
+export { ACCESS_DENIED, accessDenied, UNAUTHENTICATED } from "./auth.js";
+export type { AuthCall, AuthOptions, BasicCredentials, Verifier } from "./auth.js";
+export type { ServerCall, ServerInterceptor, ServerNext } from "./interceptors.js";
 export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
 export type { MountedHandler } from "./mounts.js";
 // The default lives in core (its request gunzip holds to it too); servers have long exported it.

@@ -43,7 +43,7 @@ export interface StreamLimits {
  * A listener serving the server's requests on an HTTP/2 server's `stream`
  * event. Starts the server (route conflicts and missing handlers throw here).
  */
-export function streamListener(server: Server<any>, limits: StreamLimits): StreamListener {
+export function streamListener(server: Server<any, any>, limits: StreamLimits): StreamListener {
   server.start();
   const deadlines = limits.requestTimeoutMs > 0 ? new BodyDeadlines(limits.requestTimeoutMs, bodyTimedOut) : undefined;
   const idle = limits.idle;
@@ -119,7 +119,7 @@ function wentAway(stream: http2.ServerHttp2Stream): boolean {
  * header fields (431), or one for a mounted handler. True if answered.
  */
 function answeredApart(
-  server: Server<any>,
+  server: Server<any, any>,
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,
   rawHeaders: string[],
@@ -144,7 +144,7 @@ function answeredApart(
 
 /** Serves a request through the pipeline. */
 function dispatch(
-  server: Server<any>,
+  server: Server<any, any>,
   exchange: Exchange,
   stream: http2.ServerHttp2Stream,
   headers: http2.IncomingHttpHeaders,

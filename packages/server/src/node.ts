@@ -103,7 +103,7 @@ const DEFAULTS = {
  * pipeline read request fields from Node's parsed headers, which costs less.
  */
 export function nodeHandler(
-  server: Server<any>,
+  server: Server<any, any>,
   limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {},
 ): (req: NodeRequest, res: NodeResponse) => void {
   return listeners(server, limits).request;
@@ -114,13 +114,13 @@ export function nodeHandler(
  * `http2.createServer().on("stream", nodeStreamHandler(server))`. Starts the
  * server (route conflicts and missing handlers throw here).
  */
-export function nodeStreamHandler(server: Server<any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): StreamListener {
+export function nodeStreamHandler(server: Server<any, any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): StreamListener {
   return listeners(server, limits).stream;
 }
 
 /** The request listener (HTTP/1.1, and HTTP/2 through the compatibility layer) and the HTTP/2 stream listener of a server. */
 function listeners(
-  server: Server<any>,
+  server: Server<any, any>,
   limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs">,
   idle?: IdleSessions,
 ): { request: (req: NodeRequest, res: NodeResponse) => void; stream: StreamListener } {
@@ -163,7 +163,7 @@ function onResponseClose(this: ExchangeResponse): void {
 const SETTLED = Promise.resolve();
 
 /** Serves an HTTP/1.1 request: too many header fields, a mounted handler, or the pipeline. */
-function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): void {
+function serve(server: Server<any, any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): void {
   try {
     if (req.rawHeaders.length / 2 > maxHeaders) {
       res.writeHead(431, { "content-type": "text/plain", connection: "close" });
@@ -190,7 +190,7 @@ function serve(server: Server<any>, exchange: Exchange, req: http.IncomingMessag
 }
 
 /** Serves a request through the pipeline, its body taken whole if it is all in. */
-function dispatch(server: Server<any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, body: NodeBody | undefined): void {
+function dispatch(server: Server<any, any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, body: NodeBody | undefined): void {
   try {
     server
       .dispatch(http1Request(req, body?.takeBuffered() ?? body), exchange, new Peer(req))
@@ -506,7 +506,7 @@ async function addTrailers(res: http.ServerResponse, trailers: Promise<Headers> 
  * process.once("SIGTERM", () => void listener.close({ graceMs: 5_000 }));
  * ```
  */
-export async function listen(server: Server<any>, options: ListenOptions = {}): Promise<NodeListener> {
+export async function listen(server: Server<any, any>, options: ListenOptions = {}): Promise<NodeListener> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
   const http2Sessions = options.tls !== undefined || options.http2 === true || options.http2 === "both";
   const idle = http2Sessions && limits.idleTimeoutMs > 0 ? new IdleSessions(limits.idleTimeoutMs) : undefined;

@@ -8,17 +8,19 @@
  */
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
 import { HttpHeaders, ProtocolError } from "@anvil/core";
+import type { AuthOptions } from "./auth.js";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
+import type { ServerInterceptor } from "./interceptors.js";
 import { type MountedHandler, Mounts } from "./mounts.js";
 
 /** The handler of a whole service: one method per operation (an object or a class instance). */
-export type ServiceHandler<S extends ServiceSchema> = HandlersOf<S, HandlerContext>;
+export type ServiceHandler<S extends ServiceSchema, Id = unknown> = HandlersOf<S, HandlerContext<Id>>;
 
 /** The handler of one operation of a service, by operation key. */
-export type OperationHandler<S extends ServiceSchema, K extends keyof S["operations"]> = HandlerOf<S["operations"][K], HandlerContext>;
+export type OperationHandler<S extends ServiceSchema, K extends keyof S["operations"], Id = unknown> = HandlerOf<S["operations"][K], HandlerContext<Id>>;
 
-/** What {@link createServer} needs besides the service. */
-export interface ServerOptions<S extends ServiceSchema> {
+/** What {@link createServer} needs besides the service. `Id` is the callers' identity type, as `auth`'s verifiers return it. */
+export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
   /**
    * The server protocol implementations available: `restJson1().server`,
    * or the whole `restJson1()` (its `server` side is taken). The server
@@ -34,6 +36,15 @@ export interface ServerOptions<S extends ServiceSchema> {
   readonly bodyLimit?: number;
   /** Per-operation body limits, by operation key (e.g. a larger one for an upload). */
   readonly bodyLimits?: DispatcherOptions<S>["bodyLimits"];
+  /**
+   * Verifiers of the auth schemes the model declares (`bearer`, `apiKey`,
+   * `basic`): calls to operations that take them are authenticated before
+   * their body is read, and the identity reaches handlers as
+   * `context.identity`. Without this option nothing is enforced.
+   */
+  readonly auth?: AuthOptions<Id>;
+  /** Interceptors around every call, outermost first; {@link Server.use} adds more. */
+  readonly interceptors?: readonly ServerInterceptor<Id>[];
 }
 
 /**
@@ -62,7 +73,7 @@ export interface CloseOptions {
 }
 
 /** A server for one service: register handlers, map the service, then hand it to an adapter. */
-export interface Server<S extends ServiceSchema> {
+export interface Server<S extends ServiceSchema, Id = unknown> {
   /** The service it serves, as passed to {@link createServer}. */
   readonly service: S;
   /**
@@ -71,9 +82,17 @@ export interface Server<S extends ServiceSchema> {
    * registrations of single operations override it, and it overrides
    * earlier ones.
    */
-  register(handler: ServiceHandler<S>): this;
+  register(handler: ServiceHandler<S, Id>): this;
   /** Registers the handler of one operation; the last registration of an operation wins. */
-  register<K extends keyof S["operations"] & string>(operation: K, handler: OperationHandler<S, K>): this;
+  register<K extends keyof S["operations"] & string>(operation: K, handler: OperationHandler<S, K, Id>): this;
+  /**
+   * Adds an interceptor around every call, inside those of
+   * `options.interceptors` and those added before: the first added sees a
+   * call first and its outcome last.
+   */
+  use(interceptor: ServerInterceptor<Id>): this;
+  /** Adds an interceptor around the calls of one operation, inside every server-wide one. */
+  use<K extends keyof S["operations"] & string>(operation: K, interceptor: ServerInterceptor<Id>): this;
   /**
    * Maps the service onto protocols: with no argument, every protocol the
    * service declares (each must be among `options.protocols`); otherwise the
@@ -137,8 +156,10 @@ type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
  *   .mapService();
  * ```
  */
-export function createServer<S extends ServiceSchema>(service: S, options: ServerOptions<S>): Server<S> {
+export function createServer<S extends ServiceSchema, Id = unknown>(service: S, options: ServerOptions<S, Id>): Server<S, Id> {
   const handlers = new Map<string, AnyHandler>();
+  const interceptors: ServerInterceptor<Id>[] = [...(options.interceptors ?? [])];
+  const operationInterceptors: Record<string, ServerInterceptor<Id>[]> = {};
   const mapped: ServerProtocol[] = [];
   const exchanges = new InFlight();
   const mounts = new Mounts();
@@ -176,10 +197,23 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
     return { status: 503, headers: new HttpHeaders({ "retry-after": "1" }), body: undefined };
   };
 
-  const server: Server<S> = {
+  const server: Server<S, Id> = {
     service,
 
-    register(first: ServiceHandler<S> | string, handler?: unknown) {
+    use(first: ServerInterceptor<Id> | string, interceptor?: ServerInterceptor<Id>) {
+      mutable("add interceptors");
+      if (typeof first === "function") {
+        interceptors.push(first);
+        return this;
+      }
+      if (!Object.hasOwn(service.operations, first))
+        throw new TypeError(`${service.id} has no operation ${first} (it has ${Object.keys(service.operations).join(", ")})`);
+      if (typeof interceptor !== "function") throw new TypeError(`the interceptor of ${first} is not a function`);
+      (operationInterceptors[first] ??= []).push(interceptor);
+      return this;
+    },
+
+    register(first: ServiceHandler<S, Id> | string, handler?: unknown) {
       mutable("register handlers");
       if (typeof first === "string") {
         if (!Object.hasOwn(service.operations, first))
@@ -229,7 +263,10 @@ export function createServer<S extends ServiceSchema>(service: S, options: Serve
       dispatcher = createDispatcher({
         service,
         protocols: mapped,
-        handlers: Object.fromEntries(handlers) as unknown as HandlersOf<S, HandlerContext>,
+        handlers: Object.fromEntries(handlers) as unknown as HandlersOf<S, HandlerContext<Id>>,
+        ...(options.auth !== undefined ? { auth: options.auth } : {}),
+        interceptors,
+        operationInterceptors: operationInterceptors as DispatcherOptions<S, Id>["operationInterceptors"] & object,
         ...(options.onInternalError !== undefined ? { onInternalError: options.onInternalError } : {}),
         ...(options.onRejected !== undefined ? { onRejected: options.onRejected } : {}),
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),

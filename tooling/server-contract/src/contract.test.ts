@@ -57,7 +57,7 @@ interface Served {
 interface TransportCase {
   /** How the suite names where the calls go. */
   readonly over: string;
-  readonly serve: (server: Server<any>) => Promise<Served>;
+  readonly serve: (server: Server<any, any>) => Promise<Served>;
   /** Whether the round trips are also made over HTTP/2 (h2c), to a second server. */
   readonly http2: boolean;
 }

@@ -69,7 +69,7 @@ export const IN_MEMORY_URL = "http://in-memory.test";
  * client wrote it (a stream stays a stream), the answer read whole as the
  * socket transports read it.
  */
-export function inMemoryTransport(server: Server<any>, options: Partial<InMemoryTransportOptions> = {}): Transport {
+export function inMemoryTransport(server: Server<any, any>, options: Partial<InMemoryTransportOptions> = {}): Transport {
   const transport = createInMemoryTransport(server, options);
   return async (request) => {
     const response = await transport.send({

@@ -5,22 +5,19 @@
  * auth traits) that the configuration provides.
  */
 import type { AuthScheme, HttpRequest, OperationSchema, Provider, ServiceSchema } from "@anvil/core";
-
-/** The scheme trait that turns auth off for an operation. */
-const NO_AUTH = "smithy.api#noAuth";
+import { effectiveAuth } from "@anvil/core/protocol";
 /** AWS Signature Version 4, whose scheme is `sigv4()` from `@anvil/auth-sigv4`. */
 const SIGV4 = "aws.auth#sigv4";
 
 /**
- * The scheme an operation is signed with: the first of the operation's
- * `@auth` list (or else the service's auth traits, in order) that `schemes`
- * has; `undefined` (sent unsigned) when none is configured or the list picks
- * `smithy.api#noAuth` first.
+ * The scheme an operation is signed with: the first of its effective auth
+ * schemes (`effectiveAuth`: the operation's `@auth`, else the service's,
+ * else the service's auth traits) that `schemes` has; `undefined` (sent
+ * unsigned) when none is configured or the list picks `smithy.api#noAuth`
+ * first.
  */
 export function selectAuthScheme(service: ServiceSchema, operation: OperationSchema, schemes: readonly AuthScheme[]): AuthScheme | undefined {
-  const ids = operation.traits.auth ?? service.auth;
-  for (const id of ids) {
-    if (id === NO_AUTH) return undefined;
+  for (const id of effectiveAuth(service, operation).schemes) {
     const scheme = schemes.find((s) => s.id === id);
     if (scheme !== undefined) return scheme;
   }
@@ -37,10 +34,9 @@ export function selectAuthScheme(service: ServiceSchema, operation: OperationSch
 export function assertSigV4Configured(service: ServiceSchema, schemes: readonly AuthScheme[]): void {
   if (schemes.some((s) => s.id === SIGV4)) return;
   for (const [name, operation] of Object.entries(service.operations)) {
-    if (operation.traits.optionalAuth === true || selectAuthScheme(service, operation, schemes) !== undefined) continue;
-    const ids = operation.traits.auth ?? service.auth;
-    const required = ids.slice(0, ids.includes(NO_AUTH) ? ids.indexOf(NO_AUTH) : ids.length);
-    if (required.includes(SIGV4)) {
+    const auth = effectiveAuth(service, operation);
+    if (auth.optional || selectAuthScheme(service, operation, schemes) !== undefined) continue;
+    if (auth.schemes.includes(SIGV4)) {
       throw new TypeError(
         `createClient: ${service.id} signs ${name} with ${SIGV4}, and no scheme for it is configured; ` +
           `pass auth: [sigv4({ region })] from @anvil/auth-sigv4`,

@@ -1,4 +1,4 @@
-/** Smithy's built-in HTTP auth schemes: `@httpBearerAuth` and `@httpApiKeyAuth`. */
+/** Smithy's built-in HTTP auth schemes: `@httpBearerAuth`, `@httpApiKeyAuth` and `@httpBasicAuth`. */
 import type { AuthScheme, HttpRequest, Provider, SigningContext } from "@anvil/core";
 import { resolveProvider, withHeaders } from "./auth-scheme.js";
 
@@ -47,6 +47,29 @@ export function httpApiKeyAuth(options: ApiKeyAuthOptions): AuthScheme {
       if (trait.in === "query") return { ...request, query: [...request.query, [trait.name, key]] };
       const headers = new Headers(request.headers);
       headers.set(trait.name, trait.scheme === undefined ? key : `${trait.scheme} ${key}`);
+      return withHeaders(request, headers);
+    },
+  });
+}
+
+/** Settings of {@link httpBasicAuth}. */
+export interface BasicAuthOptions {
+  /** The user name and password, or a function returning the current ones. */
+  readonly credentials: Provider<{ readonly user: string; readonly password: string }>;
+}
+
+/** `smithy.api#httpBasicAuth`: sends `Authorization: Basic <base64(user:password)>` (RFC 7617, UTF-8). */
+export function httpBasicAuth(options: BasicAuthOptions): AuthScheme {
+  return Object.freeze({
+    id: "smithy.api#httpBasicAuth",
+    async sign(request: HttpRequest): Promise<HttpRequest> {
+      const { user, password } = await resolveProvider(options.credentials);
+      if (user.includes(":")) throw new TypeError("httpBasicAuth: a user name cannot contain a colon");
+      const bytes = new TextEncoder().encode(`${user}:${password}`);
+      let binary = "";
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      const headers = new Headers(request.headers);
+      headers.set("authorization", `Basic ${btoa(binary)}`);
       return withHeaders(request, headers);
     },
   });

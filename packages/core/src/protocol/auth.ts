@@ -29,3 +29,29 @@ export interface AuthScheme {
 
 /** A secret given as a value or as a (possibly refreshing) provider. */
 export type Provider<T> = T | (() => T | Promise<T>);
+
+/** The trait that stands for "no authentication" in an auth list. */
+export const NO_AUTH = "smithy.api#noAuth";
+
+/** The auth an operation takes, as the model says: the schemes in order of preference, and whether a call may come without any. */
+export interface EffectiveAuth {
+  /** Auth scheme trait ids, most preferred first; empty for an anonymous operation. */
+  readonly schemes: readonly string[];
+  /** Whether a call without credentials is served too: `@optionalAuth`, `smithy.api#noAuth` in the list, or no scheme at all. */
+  readonly optional: boolean;
+}
+
+/**
+ * The auth schemes of an operation, following Smithy's rules: the
+ * operation's `@auth` list, else the service's `@auth` list, else every auth
+ * scheme trait on the service in alphabetical order of shape id. A list
+ * stops at `smithy.api#noAuth`, which makes the schemes before it optional;
+ * `@auth([])` makes the operation anonymous.
+ */
+export function effectiveAuth(service: ServiceSchema, operation: OperationSchema): EffectiveAuth {
+  const serviceAuth = service.traits["smithy.api#auth"];
+  const listed = operation.traits.auth ?? (Array.isArray(serviceAuth) ? (serviceAuth as readonly string[]) : [...service.auth].sort());
+  const stop = listed.indexOf(NO_AUTH);
+  const schemes = stop < 0 ? listed : listed.slice(0, stop);
+  return { schemes, optional: stop >= 0 || schemes.length === 0 || operation.traits.optionalAuth === true };
+}
