@@ -27,6 +27,7 @@ const VALUE_FLAGS = new Set([
   "--bearer-token",
   "--api-key",
   "--basic",
+  "--sigv4",
 ]);
 
 /**

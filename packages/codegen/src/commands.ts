@@ -455,7 +455,7 @@ Usage:
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
   anvil docs --model <files|dirs>... --out <dir>
-  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--body-limit N] [--no-docs] [--bearer-token T] [--api-key K] [--basic USER:PASS]
+  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--body-limit N] [--no-docs] [--bearer-token T] [--api-key K] [--basic USER:PASS] [--sigv4 AKID:SECRET]
   anvil proto --model <files|dirs>... --out <file.proto> [--service <shapeId>]
 
 Options:
@@ -499,6 +499,7 @@ Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
   --bearer-token <token>    Enforce @httpBearerAuth: calls need Authorization: Bearer <token> (repeatable)
   --api-key <key>           Enforce @httpApiKeyAuth: calls need the key where the trait says (repeatable)
   --basic <user:pass>       Enforce @httpBasicAuth with this user and password (repeatable)
+  --sigv4 <akid:secret>     Enforce @aws.auth#sigv4: calls must be signed with this access key (repeatable)
                             Without these, the model's auth is not enforced (the startup log says so)
 
 Proto options (proto3 for a gRPC service, for peers on protoc, grpc-js or protobufjs):

@@ -55,6 +55,7 @@ describe("anvil serve", () => {
     [["serve", "--model", ZOO_MODEL, "--fake", "--body-limit", "lots"], 2, "--body-limit must be a size in bytes"],
     [["serve", "--model", ZOO_MODEL, "--fake", "--body-limit", "0"], 2, "--body-limit must be a size in bytes"],
     [["serve", "--model", ZOO_MODEL, "--fake", "--basic", "nocolon"], 2, "--basic takes USER:PASS"],
+    [["serve", "--model", ZOO_MODEL, "--fake", "--sigv4", "AKID"], 2, "--sigv4 takes AKID:SECRET"],
   ])("refuses %j with exit %i", async (argv, code, message) => {
     const { err, io: sink } = io();
     expect(await serveCommand(parseArgs(argv), sink, () => Promise.resolve())).toBe(code);

@@ -1,7 +1,7 @@
 /**
  * `anvil serve --model <files|dirs>... --fake [--service <id>]... [--host H]
  * [--port 8080] [--grpc-port 8081] [--bearer-token T]... [--api-key K]...
- * [--basic USER:PASS]...`: serves fakes for a model until Ctrl-C, enforcing
+ * [--basic USER:PASS]... [--sigv4 AKID:SECRET]...`: serves fakes for a model until Ctrl-C, enforcing
  * the model's auth for the schemes given credentials.
  */
 import { UnterminatedRecursionError } from "@anvil/fakes";
@@ -158,19 +158,23 @@ const SCHEME_FLAGS: readonly (readonly [string, string])[] = [
   ["--bearer-token", "smithy.api#httpBearerAuth"],
   ["--api-key", "smithy.api#httpApiKeyAuth"],
   ["--basic", "smithy.api#httpBasicAuth"],
+  ["--sigv4", "aws.auth#sigv4"],
 ];
 
 /** What the startup log says of a service's auth: which schemes are enforced, and how to enforce the others. */
 function authLine(declared: readonly string[], enforced: readonly string[]): string {
   const open = declared.filter((id) => !enforced.includes(id));
   const flags = open.map((id) => SCHEME_FLAGS.find(([, scheme]) => scheme === id)?.[0]).filter((f): f is string => f !== undefined);
-  const hint = flags.length > 0 ? ` (enforce with ${flags.map((f) => `${f} ${f === "--basic" ? "USER:PASS" : "VALUE"}`).join(", ")})` : "";
+  const hint =
+    flags.length > 0
+      ? ` (enforce with ${flags.map((f) => `${f} ${f === "--basic" ? "USER:PASS" : f === "--sigv4" ? "AKID:SECRET" : "VALUE"}`).join(", ")})`
+      : "";
   if (enforced.length === 0) return `auth: not enforced: the model declares ${declared.join(", ")}${hint}`;
   const rest = open.length > 0 ? `; not enforced: ${open.join(", ")}${hint}` : "";
   return `auth: enforced: ${enforced.join(", ")}${rest}`;
 }
 
-/** `--bearer-token`, `--api-key` and `--basic USER:PASS` (each repeatable); undefined when one is malformed (reported). */
+/** `--bearer-token`, `--api-key`, `--basic USER:PASS` and `--sigv4 AKID:SECRET` (each repeatable); undefined when one is malformed (reported). */
 function credentialsOf(args: ParsedArgs, io: Io): FakeCredentials | undefined {
   const basic: { user: string; password: string }[] = [];
   for (const value of args.lists.get("--basic") ?? []) {
@@ -181,11 +185,20 @@ function credentialsOf(args: ParsedArgs, io: Io): FakeCredentials | undefined {
     }
     basic.push({ user: value.slice(0, colon), password: value.slice(colon + 1) });
   }
+  const sigv4: { accessKeyId: string; secretAccessKey: string }[] = [];
+  for (const value of args.lists.get("--sigv4") ?? []) {
+    const colon = value.indexOf(":");
+    if (colon <= 0 || colon === value.length - 1) {
+      io.err(`error: --sigv4 takes AKID:SECRET (an access key id, a colon, its secret access key), not ${JSON.stringify(value)}`);
+      return undefined;
+    }
+    sigv4.push({ accessKeyId: value.slice(0, colon), secretAccessKey: value.slice(colon + 1) });
+  }
   for (const flag of ["--bearer-token", "--api-key"]) {
     if ((args.lists.get(flag) ?? []).some((v) => v === "")) {
       io.err(`error: ${flag} needs a non-empty value`);
       return undefined;
     }
   }
-  return { bearerTokens: args.lists.get("--bearer-token") ?? [], apiKeys: args.lists.get("--api-key") ?? [], basic };
+  return { bearerTokens: args.lists.get("--bearer-token") ?? [], apiKeys: args.lists.get("--api-key") ?? [], basic, sigv4 };
 }

@@ -17,6 +17,7 @@ import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { rpcv2Json } from "@anvil/protocol-rpcv2json";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { sigv4Verifier } from "@anvil/auth-sigv4";
 import { type AuthOptions, createServer, type HandlerContext, type Server } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 
@@ -106,7 +107,7 @@ export interface FakeServersOptions {
   readonly credentials?: FakeCredentials;
 }
 
-/** Credentials `anvil serve` accepts: `--bearer-token`, `--api-key`, `--basic` (each repeatable). */
+/** Credentials `anvil serve` accepts: `--bearer-token`, `--api-key`, `--basic`, `--sigv4` (each repeatable). */
 export interface FakeCredentials {
   /** `@httpBearerAuth` tokens. */
   readonly bearerTokens?: readonly string[];
@@ -114,13 +115,15 @@ export interface FakeCredentials {
   readonly apiKeys?: readonly string[];
   /** `@httpBasicAuth` users and passwords. */
   readonly basic?: readonly { readonly user: string; readonly password: string }[];
+  /** `aws.auth#sigv4` access keys and their secrets (any region; the service's signing name). */
+  readonly sigv4?: readonly { readonly accessKeyId: string; readonly secretAccessKey: string }[];
 }
 
 /** The identity of a caller `anvil serve` let in: which scheme, and which of its credentials (`token 1`, a user name). */
 export interface FakeIdentity {
-  /** `bearer`, `api key` or `basic`. */
+  /** `bearer`, `api key`, `basic` or `sigv4`. */
   readonly scheme: string;
-  /** `token` (`token 2` when several were given), `key` likewise, or the basic user's name. */
+  /** `token` (`token 2` when several were given), `key` likewise, the basic user's name, or the SigV4 access key id. */
   readonly id: string;
 }
 
@@ -139,7 +142,8 @@ function fakeAuth(credentials: FakeCredentials | undefined): AuthOptions<FakeIde
   const tokens = credentials?.bearerTokens ?? [];
   const keys = credentials?.apiKeys ?? [];
   const users = credentials?.basic ?? [];
-  if (tokens.length + keys.length + users.length === 0) return undefined;
+  const accessKeys = credentials?.sigv4 ?? [];
+  if (tokens.length + keys.length + users.length + accessKeys.length === 0) return undefined;
   const numbered = (scheme: string, what: string, i: number, all: readonly unknown[]) => ({ scheme, id: all.length === 1 ? what : `${what} ${i + 1}` });
   return {
     allowUnverified: true,
@@ -154,6 +158,16 @@ function fakeAuth(credentials: FakeCredentials | undefined): AuthOptions<FakeIde
             );
             return i < 0 ? undefined : { scheme: "basic", id: users[i]!.user };
           },
+        }
+      : {}),
+    ...(accessKeys.length > 0
+      ? {
+          schemes: [
+            sigv4Verifier<FakeIdentity>({
+              secretOf: (accessKeyId) => accessKeys.find((k) => k.accessKeyId === accessKeyId)?.secretAccessKey,
+              identify: (accessKeyId) => ({ scheme: "sigv4", id: accessKeyId }),
+            }),
+          ],
         }
       : {}),
   };
@@ -177,6 +191,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     ...(auth?.bearer ? ["smithy.api#httpBearerAuth"] : []),
     ...(auth?.apiKey ? ["smithy.api#httpApiKeyAuth"] : []),
     ...(auth?.basic ? ["smithy.api#httpBasicAuth"] : []),
+    ...(auth?.schemes ?? []).map((s) => s.id),
   ];
   for (const service of schemas.services()) {
     if (wanted && !wanted.includes(service.id)) continue;

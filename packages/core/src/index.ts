@@ -50,7 +50,7 @@ export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ModeledError
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { type HeadersSource, HttpHeaders, type ParsedFields } from "./protocol/headers.js";
 export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
-export type { AuthScheme, Provider, SigningContext } from "./protocol/auth.js";
+export type { AuthCall, AuthScheme, Provider, ServerAuthScheme, SigningContext } from "./protocol/auth.js";
 export { withRequestCustomizations } from "./protocol/customization.js";
 export type { RequestCustomization, RequestCustomizationContext } from "./protocol/customization.js";
 export type { Codec, ShapeReader, ShapeWriter } from "./codec.js";

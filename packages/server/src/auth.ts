@@ -5,7 +5,7 @@
  * the caller's identity. Calls are authenticated after routing and before
  * the body is read or the input validated.
  */
-import { type HttpRequest, type OperationSchema, ProtocolError, type ServiceSchema } from "@anvil/core";
+import { type AuthCall, type HttpRequest, type OperationSchema, ProtocolError, type ServerAuthScheme, type ServiceSchema } from "@anvil/core";
 import { effectiveAuth } from "@anvil/core/protocol";
 
 /** `@httpBearerAuth`: `Authorization: Bearer <token>`. */
@@ -14,18 +14,6 @@ export const HTTP_BEARER_AUTH = "smithy.api#httpBearerAuth";
 export const HTTP_API_KEY_AUTH = "smithy.api#httpApiKeyAuth";
 /** `@httpBasicAuth`: `Authorization: Basic <base64(user:password)>`. */
 export const HTTP_BASIC_AUTH = "smithy.api#httpBasicAuth";
-
-/** What a verifier knows of the call besides the credentials. */
-export interface AuthCall {
-  /** The service being called. */
-  readonly service: ServiceSchema;
-  /** The operation being called. */
-  readonly operation: OperationSchema;
-  /** The protocol trait id the request came in with. */
-  readonly protocol: string;
-  /** The request; its body is not read yet. */
-  readonly request: HttpRequest;
-}
 
 /**
  * Checks one kind of credential: resolves with the caller's identity, or
@@ -55,6 +43,8 @@ export interface AuthOptions<Id> {
   readonly apiKey?: Verifier<string, Id>;
   /** `@httpBasicAuth`: the user and password of `Authorization: Basic ...`. */
   readonly basic?: Verifier<BasicCredentials, Id>;
+  /** Other schemes, as values: `sigv4Verifier()` from `@anvil/auth-sigv4` for `aws.auth#sigv4`, or your own. */
+  readonly schemes?: readonly ServerAuthScheme<Id>[];
   /**
    * Serve operations whose schemes all lack a verifier here without
    * authentication, instead of refusing to start. For tools (`anvil serve`
@@ -94,6 +84,8 @@ interface CompiledScheme {
   readonly id: string;
   readonly extract: (request: HttpRequest) => Found<unknown>;
   readonly verify: Verifier<unknown, unknown>;
+  /** A scheme value that verifies with the body, after it is read. */
+  readonly withBody?: ServerAuthScheme<unknown>;
 }
 
 /** How one operation is authenticated. */
@@ -105,8 +97,28 @@ export interface OperationAuth {
   readonly challenges: string | undefined;
 }
 
-/** The result of authenticating a call: its identity (undefined for an anonymous call), now or later. */
-export type Authenticated = { readonly identity: unknown } | Promise<{ readonly identity: unknown }>;
+/**
+ * The verification of a call whose scheme needs the body: run once the body
+ * is read (its bytes, or undefined for none or a stream).
+ */
+export class BodyCheck {
+  constructor(
+    private readonly scheme: ServerAuthScheme<unknown>,
+    private readonly call: AuthCall,
+  ) {}
+
+  /** Verifies the call with its body; rejects with a 401 when the credentials are not valid. */
+  run(body: Uint8Array | undefined): Promise<{ readonly identity: unknown }> {
+    try {
+      return Promise.resolve(this.scheme.verify(this.call.request, body, this.call)).then(checked);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+/** The result of authenticating a call: its identity (undefined for an anonymous call), now or later, or a check to run with the body. */
+export type Authenticated = { readonly identity: unknown } | Promise<{ readonly identity: unknown }> | BodyCheck;
 
 const ANONYMOUS = Object.freeze({ identity: undefined });
 
@@ -130,13 +142,15 @@ export function compileAuth(service: ServiceSchema, options: AuthOptions<unknown
       if (!optional) missing.push(`${key} (${schemes.join(", ")})`);
       continue;
     }
-    const challenges = compiled.flatMap((s) => challengeOf(s.id, service) ?? []).join(", ");
+    const challenges = compiled
+      .flatMap((s) => challengeOf(s.id, service) ?? options.schemes?.find((given) => given.id === s.id)?.challenge?.(service) ?? [])
+      .join(", ");
     out.set(operation, { schemes: compiled, optional, challenges: challenges === "" ? undefined : challenges });
   }
   if (missing.length > 0 && options.allowUnverified !== true) {
     throw new Error(
       `${service.id}: no verifier is configured for the auth schemes of ${missing.join("; ")}; ` +
-        "give one in options.auth (bearer, apiKey, basic), or allowUnverified: true to serve them without authentication",
+        "give one in options.auth (bearer, apiKey, basic, or a scheme value in schemes), or allowUnverified: true to serve them without authentication",
     );
   }
   return out;
@@ -160,6 +174,7 @@ export function authenticate(auth: OperationAuth, call: AuthCall): Authenticated
     const found = scheme.extract(call.request);
     if (found === "absent") continue;
     if (found === "malformed") throw unauthenticated();
+    if (scheme.withBody !== undefined) return new BodyCheck(scheme.withBody, call);
     const identity = scheme.verify(found.credential, call);
     if (identity instanceof Promise) return identity.then(checked);
     return checked(identity);
@@ -184,8 +199,16 @@ function compileScheme(id: string, service: ServiceSchema, options: AuthOptions<
       const trait = apiKeyTrait(service);
       return options.apiKey && trait && { id, extract: apiKeyExtractor(trait), verify: options.apiKey as Verifier<unknown, unknown> };
     }
-    default:
-      return undefined;
+    default: {
+      const given = options.schemes?.find((s) => s.id === id);
+      if (given === undefined) return undefined;
+      return {
+        id,
+        extract: (request) => (given.carries(request) ? { credential: request } : "absent"),
+        verify: (request, call) => given.verify(request as HttpRequest, undefined, call),
+        ...(given.needsBody === true ? { withBody: given } : {}),
+      };
+    }
   }
 }
 

@@ -19,7 +19,7 @@ import {
   TransportError,
 } from "@anvil/core";
 import { compileValidator, DEADLINE_EXCEEDED, type Validator } from "@anvil/core/protocol";
-import { type AuthOptions, authenticate, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
+import { type AuthOptions, authenticate, BodyCheck, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
 import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
 import { intercept, type ServerInterceptor, type ServerNext } from "./interceptors.js";
 import { compileRouter, type RouteMatch } from "./router.js";
@@ -255,6 +255,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     } catch (error) {
       return unauthenticated(context, endpoint.auth, error);
     }
+    if (authenticated instanceof BodyCheck) return afterAuth(context, endpoint, authenticated);
     if (authenticated instanceof Promise) {
       return authenticated.then(
         (result) => {
@@ -278,11 +279,11 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     });
   }
 
-  /** Reads the input of an authenticated call and handles it. */
-  function afterAuth(context: Context, endpoint: Endpoint): Answer {
+  /** Reads the input of an authenticated call (or one whose scheme checks the body, once read) and handles it. */
+  function afterAuth(context: Context, endpoint: Endpoint, check?: BodyCheck): Answer {
     let input: unknown;
     try {
-      input = readInput(context, endpoint);
+      input = readInput(context, endpoint, check);
     } catch (error) {
       return rejected(context, error);
     }
@@ -294,23 +295,36 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     return handle(context, endpoint, input);
   }
 
-  /** The call's input, deserialized from the request (its body read first, within the limit, unless the protocol reads its own); a promise if anything is pending. */
-  function readInput(context: Context, endpoint: Endpoint): unknown {
-    const { request, operation } = context;
-    const protocol = context.match.protocol;
+  /**
+   * The call's input, deserialized from the request (its body read first,
+   * within the limit, unless the protocol reads its own; then checked by a
+   * scheme that signs the body); a promise if anything is pending.
+   */
+  function readInput(context: Context, endpoint: Endpoint, check: BodyCheck | undefined): unknown {
+    const request = context.request;
     const body = request.body;
-    if (endpoint.bodyLimit !== undefined && body !== undefined && protocol.readsOwnBody !== true) {
+    if (endpoint.bodyLimit !== undefined && body !== undefined && context.match.protocol.readsOwnBody !== true) {
       const bytes = readLimited(body, endpoint.bodyLimit, request.headers.get("content-length"));
       // The handler sees the request with its body read.
       if (bytes instanceof Promise) {
         return bytes.then((read) => {
           context.request = { ...request, body: read };
-          return protocol.deserializeRequest(operation, context.request, context);
+          return deserialize(context, check, read);
         });
       }
       if (bytes !== body) context.request = { ...request, body: bytes };
+      return deserialize(context, check, bytes);
     }
-    return protocol.deserializeRequest(operation, context.request, context);
+    return deserialize(context, check, undefined);
+  }
+
+  /** The protocol's reading of the input, once the scheme that checks the body (if any) has let the call in. */
+  function deserialize(context: Context, check: BodyCheck | undefined, body: unknown): unknown {
+    if (check === undefined) return context.match.protocol.deserializeRequest(context.operation, context.request, context);
+    return check.run(body instanceof Uint8Array ? body : undefined).then((result) => {
+      context.identity = result.identity;
+      return context.match.protocol.deserializeRequest(context.operation, context.request, context);
+    });
   }
 
   /** Validates the input and runs the handler on it. */
@@ -363,6 +377,9 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
 
   /** The answer to a request that could not be read or is invalid: the caller's mistake (400-class), unless the server failed. */
   function rejected(context: Context, error: unknown): Promise<HttpResponse> {
+    // A scheme that checks the body refused the call once it was read.
+    const auth = ProtocolError.is(error) && error.code === UNAUTHENTICATED ? endpoints.get(context.operation)?.auth : undefined;
+    if (auth !== undefined) return unauthenticated(context, auth, error);
     const mistake = isCallerMistake(error);
     if (mistake) onRejected?.(error, context);
     // A body cut short because the caller went away is not the server's failure either.

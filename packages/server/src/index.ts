@@ -17,7 +17,7 @@ export { compileRouter, RouteConflictError } from "./router.js";
 export type { RouteMatch, Router } from "./router.js";
 export { createServer } from "./server.js";
 export { ACCESS_DENIED, accessDenied, UNAUTHENTICATED } from "./auth.js";
-export type { AuthCall, AuthOptions, BasicCredentials, Verifier } from "./auth.js";
+export type { AuthOptions, BasicCredentials, Verifier } from "./auth.js";
 export type { ServerCall, ServerInterceptor, ServerNext } from "./interceptors.js";
 export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
 export type { MountedHandler } from "./mounts.js";

@@ -195,13 +195,10 @@ export function http2Request(
   rawHeaders: string[],
   body: Uint8Array | WholeBody | undefined = stream.endAfterHeaders ? undefined : new StreamBody(stream, expectsContinue(headers), false),
 ): HttpRequest {
-  return pipelineRequest(
-    headers[":method"] ?? "GET",
-    headers[":path"] ?? "/",
-    headers[":authority"] ?? headers.host ?? "",
-    HttpHeaders.fromRawPairs(rawHeaders),
-    body,
-  );
+  const authority = headers[":authority"];
+  // As RFC 9113 §8.3.1 has a conversion to HTTP/1.1 do: a Host field copied from :authority (signatures cover it, as SigV4's does).
+  if (authority !== undefined && headers.host === undefined) rawHeaders.push("host", authority);
+  return pipelineRequest(headers[":method"] ?? "GET", headers[":path"] ?? "/", authority ?? headers.host ?? "", HttpHeaders.fromRawPairs(rawHeaders), body);
 }
 
 /** The request as a web-standard `Request`, for a mounted handler. */

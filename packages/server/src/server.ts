@@ -43,7 +43,7 @@ export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
    * `context.identity`. Without this option nothing is enforced.
    */
   readonly auth?: AuthOptions<Id>;
-  /** Interceptors around every call, outermost first; {@link Server.use} adds more. */
+  /** Interceptors around every call, outermost first; `use()` adds more. */
   readonly interceptors?: readonly ServerInterceptor<Id>[];
 }
 

@@ -33,7 +33,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // `anvil generate --fakes` builds fake tables with @anvil/fakes (the same ones `anvil serve --fake`
   // answers from); `anvil serve` runs a server (@anvil/server) on every protocol package; `anvil proto`
   // emits .proto files with protocol-grpc's emitter (the same layout its codec uses). `anvil init`
-  // writes each @anvil package's version as installed beside it, client-core's too.
+  // writes each @anvil package's version as installed beside it, client-core's too. `anvil serve
+  // --sigv4` verifies signatures with auth-sigv4's verifier.
   "@anvil/codegen": [
     "@anvil/model",
     "@anvil/docs-site",
@@ -47,6 +48,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
     "@anvil/protocol-rpcv2json",
     "@anvil/protocol-grpc",
     "@anvil/client-core",
+    "@anvil/auth-sigv4",
   ],
   // `npm create anvil` is `anvil init` and nothing else.
   "create-anvil": ["@anvil/codegen"],

@@ -2,9 +2,12 @@
  * Interop with peers nobody here wrote: the official AWS SDK for JavaScript
  * v3 clients call Anvil servers built at run time from our own minimal
  * models of the services (`aws-models.ts`), over a loopback socket. The SDK
- * signs with SigV4, sends its user agent and its own headers, and reads the
- * answers with its own schemas: outputs, typed modeled exceptions and the
- * server's ValidationException are asserted as an SDK user sees them.
+ * signs with SigV4, which the servers verify (`sigv4Verifier` from
+ * `@anvil/auth-sigv4`, the signature computed again by `@smithy/signature-v4`
+ * from the request as received), sends its user agent and its own headers,
+ * and reads the answers with its own schemas: outputs, typed modeled
+ * exceptions and the server's ValidationException are asserted as an SDK
+ * user sees them.
  */
 import {
   DescribeTableCommand,
@@ -25,7 +28,9 @@ import {
   PutMetricDataCommand,
 } from "@aws-sdk/client-cloudwatch";
 import { AwsSmithyRpcV2CborProtocol } from "@aws-sdk/core/protocols";
+import { createHash, createHmac, type Hash, type Hmac } from "node:crypto";
 import { NodeHttp2Handler } from "@smithy/node-http-handler";
+import { SignatureV4 } from "@smithy/signature-v4";
 import {
   GetFunctionCommand,
   LambdaClient,
@@ -66,6 +71,8 @@ import {
   type AudioStream,
 } from "@aws-sdk/client-transcribe-streaming";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sigv4Verifier } from "@anvil/auth-sigv4";
+import { type FakeServe, startFakeServe } from "@anvil/codegen";
 import { errorClass, type ServiceSchema, type StructSchema, type UnionValue } from "@anvil/core";
 import { schemasFromModel } from "@anvil/dynamic";
 import { hasErrors, loadModel } from "@anvil/model";
@@ -94,24 +101,55 @@ function schemasOf(file: string, text: string) {
   return schemasFromModel(model);
 }
 
-/** What every SDK client here is given: a loopback endpoint, fixed region and credentials, no retries. */
-function sdkConfig(listener: NodeListener) {
-  return {
-    endpoint: listener.url,
-    region: "eu-west-1",
-    credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" },
-    maxAttempts: 1,
-  } as const;
+/** SHA-256 and HMAC-SHA-256 for `@smithy/signature-v4`, on node:crypto (as the SDK's own hash does). */
+class Sha256 {
+  readonly #hash: Hash | Hmac;
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.#hash = secret === undefined ? createHash("sha256") : createHmac("sha256", bytes(secret));
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView): void {
+    this.#hash.update(bytes(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.#hash.digest());
+  }
 }
 
-/** An Anvil server for one of our models on a loopback port: the handlers, the protocols, unmodeled errors not logged. */
+function bytes(data: string | ArrayBuffer | ArrayBufferView): string | Uint8Array {
+  if (typeof data === "string") return data;
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** The one access key the servers know. */
+const CREDENTIALS = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" } as const;
+
+/** What every SDK client here is given: a loopback endpoint, fixed region and credentials, no retries. */
+function sdkConfig(listener: NodeListener, credentials: { accessKeyId: string; secretAccessKey: string } = CREDENTIALS) {
+  return { endpoint: listener.url, region: "eu-west-1", credentials, maxAttempts: 1 } as const;
+}
+
+/** Calls whose SigV4 signature a server verified, by access key. */
+const verified: string[] = [];
+
+/**
+ * An Anvil server for one of our models on a loopback port: the handlers, the protocols, SigV4 verified
+ * (region eu-west-1, the service's signing name), unmodeled errors not logged.
+ */
 function serve(
   service: ServiceSchema,
   protocols: Parameters<typeof createServer>[1]["protocols"],
   handlers: Record<string, Handler>,
   options: { http2?: boolean | "both" } = {},
 ): Promise<NodeListener> {
-  const server = createServer(service, { protocols, onInternalError: () => {} })
+  const sigv4 = sigv4Verifier({
+    region: "eu-west-1",
+    secretOf: (accessKeyId) => (accessKeyId === CREDENTIALS.accessKeyId ? CREDENTIALS.secretAccessKey : undefined),
+    identify: (accessKeyId) => {
+      verified.push(accessKeyId);
+      return { accessKeyId };
+    },
+  });
+  const server = createServer(service, { protocols, onInternalError: () => {}, auth: { schemes: [sigv4] } })
     .register(handlers as never)
     .mapService();
   return listen(server, options);
@@ -300,6 +338,52 @@ describe.each([
     client.destroy();
     await listener.close({ graceMs: 100 });
   });
+
+  it("verifies the SDK's SigV4 signature, and refuses a client with the wrong secret (401, which the SDK names)", async () => {
+    const before = verified.length;
+    await client.send(new GetFunctionCommand({ FunctionName: "hello" }));
+    expect(verified.slice(before)).toEqual(["AKIDEXAMPLE"]);
+    const wrong = new LambdaClient({
+      ...sdkConfig(listener, { ...CREDENTIALS, secretAccessKey: "not-the-secret" }),
+      ...(http2 ? { requestHandler: new NodeHttp2Handler({ disableConcurrentStreams: false }) } : {}),
+    });
+    try {
+      const error = await rejection(wrong.send(new GetFunctionCommand({ FunctionName: "hello" })));
+      expect(error).toBeInstanceOf(LambdaServiceException);
+      expect([(error as LambdaServiceException).name, (error as LambdaServiceException).$metadata.httpStatusCode]).toEqual(["UnauthenticatedException", 401]);
+    } finally {
+      wrong.destroy();
+    }
+  });
+
+  // Over HTTP/1.1 only: fetch speaks nothing else.
+  if (!http2)
+    it("verifies a URL presigned with the SDK's signer until it expires, and refuses it tampered", async () => {
+      const signer = new SignatureV4({ service: "lambda", region: "eu-west-1", credentials: CREDENTIALS, sha256: Sha256 });
+      const url = new URL(listener.url);
+      const presign = (expiresIn: number) =>
+        signer.presign(
+          {
+            method: "GET",
+            protocol: "http:",
+            hostname: url.hostname,
+            port: Number(url.port),
+            path: "/2015-03-31/functions/world",
+            query: {},
+            headers: { host: url.host },
+          },
+          { expiresIn },
+        );
+      const target = (request: Awaited<ReturnType<typeof presign>>) =>
+        `${listener.url}${request.path}?${Object.entries(request.query!)
+          .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+          .join("&")}`;
+      const good = await fetch(target(await presign(60)));
+      expect([good.status, ((await good.json()) as { Configuration: { FunctionName: string } }).Configuration.FunctionName]).toEqual([200, "world"]);
+      const tampered = await fetch(target(await presign(60)).replace("/functions/world", "/functions/hello"));
+      expect(tampered.status).toBe(401);
+      await tampered.arrayBuffer();
+    });
 
   it("lists functions page by page: query parameters, longs, enums and lists", async () => {
     const first = await client.send(new ListFunctionsCommand({ MaxItems: 2, FunctionVersion: "ALL" }));
@@ -936,5 +1020,47 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
     expect([e.name, e.$metadata.httpStatusCode]).toEqual(["ValidationException", 400]);
     expect(e.message).toMatch(/MediaSampleRateHertz/);
     expect(heard).toEqual([]);
+  });
+});
+
+describe("anvil serve --fake --sigv4: the AWS SDK against a fake that verifies signatures", () => {
+  const { model } = loadModel({ sources: [{ file: "dynamodb.smithy", text: DYNAMODB_MODEL }] });
+  let serve: FakeServe;
+  let url: string;
+  beforeAll(async () => {
+    serve = await startFakeServe(model, { port: 0, docs: false, credentials: { sigv4: [CREDENTIALS] } });
+    url = serve.listening[0]!.url;
+  });
+  afterAll(() => serve.close(0));
+
+  it("answers a call signed with the access key it was given, and says so in its auth state", async () => {
+    expect(serve.listening[0]!.auth).toEqual({ declared: ["aws.auth#sigv4"], enforced: ["aws.auth#sigv4"] });
+    const client = new DynamoDBClient({ endpoint: url, region: "us-west-2", credentials: CREDENTIALS, maxAttempts: 1 });
+    try {
+      const out = await client.send(new ListTablesCommand({}));
+      expect(out.$metadata.httpStatusCode).toBe(200);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it("refuses a call signed with another key, or unsigned", async () => {
+    const client = new DynamoDBClient({ endpoint: url, region: "us-west-2", credentials: { accessKeyId: "AKIDOTHER", secretAccessKey: "x" }, maxAttempts: 1 });
+    try {
+      const error = await rejection(client.send(new ListTablesCommand({})));
+      expect([(error as DynamoDBServiceException).name, (error as DynamoDBServiceException).$metadata.httpStatusCode]).toEqual([
+        "UnauthenticatedException",
+        401,
+      ]);
+    } finally {
+      client.destroy();
+    }
+    const unsigned = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-amz-json-1.0", "x-amz-target": "DynamoDB_20120810.ListTables" },
+      body: "{}",
+    });
+    expect([unsigned.status, unsigned.headers.get("www-authenticate")]).toEqual([401, "AWS4-HMAC-SHA256"]);
+    await unsigned.arrayBuffer();
   });
 });

@@ -30,6 +30,43 @@ export interface AuthScheme {
 /** A secret given as a value or as a (possibly refreshing) provider. */
 export type Provider<T> = T | (() => T | Promise<T>);
 
+/** What a verifier knows of the call besides the credentials. */
+export interface AuthCall {
+  /** The service being called. */
+  readonly service: ServiceSchema;
+  /** The operation being called. */
+  readonly operation: OperationSchema;
+  /** The protocol trait id the request came in with. */
+  readonly protocol: string;
+  /** The request; its body is not read yet. */
+  readonly request: HttpRequest;
+}
+
+/**
+ * An auth scheme the server verifies, given as a value (as protocols are):
+ * `sigv4Verifier()` from `@anvil/auth-sigv4`, or your own for a custom auth
+ * trait. The built-in HTTP schemes (bearer, API key, basic) are configured
+ * by their verifier functions in `@anvil/server`'s `auth` option instead.
+ */
+export interface ServerAuthScheme<Id = unknown> {
+  /** The auth trait it verifies, e.g. `aws.auth#sigv4`. */
+  readonly id: string;
+  /** Whether the request carries credentials of this scheme at all (a cheap look at its headers or query; no verification). */
+  carries(request: HttpRequest): boolean;
+  /**
+   * Verifies the credentials: resolves with the caller's identity, or
+   * undefined when they are not valid (a 401 that says nothing of why).
+   * `body` is the request body's bytes when {@link ServerAuthScheme.needsBody}
+   * and the operation's body is buffered; undefined when there is none or it
+   * streams.
+   */
+  verify(request: HttpRequest, body: Uint8Array | undefined, call: AuthCall): Id | undefined | Promise<Id | undefined>;
+  /** Whether verification needs the body (read first, within the operation's body limit), as a signature over the payload does. */
+  readonly needsBody?: boolean;
+  /** The `WWW-Authenticate` challenge of a 401, when the scheme has one. */
+  challenge?(service: ServiceSchema): string | undefined;
+}
+
 /** The trait that stands for "no authentication" in an auth list. */
 export const NO_AUTH = "smithy.api#noAuth";
 
