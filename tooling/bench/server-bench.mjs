@@ -45,7 +45,14 @@ const EXPECTED = '{"orderId":"ord-1","customerId":"cust-12345","sku":"WIDGET-BLU
 /** One autocannon run against a server (for `seconds`, or until `amount` requests are answered): requests, latency percentiles in ms. */
 async function autocannonRun(url, connections, { seconds, amount }) {
   const until = amount === undefined ? { duration: seconds } : { amount, timeout: 60 };
-  const result = await autocannon({ url: `${url}/orders`, method: "POST", headers: { "content-type": "application/json" }, body: BODY, connections, ...until });
+  const result = await autocannon({
+    url: `${url}/orders`,
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+    body: BODY,
+    connections,
+    ...until,
+  });
   if (result.errors || result.non2xx || result.timeouts) {
     throw new Error(`server bench: ${url} answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
@@ -97,13 +104,20 @@ function hasWrk() {
   return spawnSync("wrk", ["-v"], { stdio: "ignore" }).error === undefined;
 }
 
+/** The bearer token anvil-auth.mjs accepts. */
+const BENCH_TOKEN = "bench-token";
+
 /** Connections the load generator keeps open to a server. */
 const CONNECTIONS = 50;
 
 /** Writes wrk's script for the bench's request into `dir`; returns its path. */
 function postScript(dir) {
   const script = join(dir, "post.lua");
-  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.body = ${JSON.stringify(BODY)}\n`);
+  // The bearer token is for anvil-auth.mjs (BENCH_SERVERS=anvil,anvil-auth: what authentication and an interceptor cost); the rest ignore it.
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.headers["authorization"] = "Bearer ${BENCH_TOKEN}"\nwrk.body = ${JSON.stringify(BODY)}\n`,
+  );
   return script;
 }
 
@@ -130,7 +144,11 @@ export async function runServerBench({ quick, instructions, against }) {
   try {
     for (const [name, file] of SERVERS) servers.push({ name, ...(await startServer(file, pin ? 1 : undefined)) });
     for (const s of servers) {
-      const res = await fetch(`${s.url}/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
+      const res = await fetch(`${s.url}/orders`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+        body: BODY,
+      });
       const text = await res.text();
       if (res.status !== 200 || text !== EXPECTED) throw new Error(`server bench: ${s.name} answered ${res.status} ${text}`);
       await load(s, quick ? 1 : 3); // warm-up past the optimizing compiler

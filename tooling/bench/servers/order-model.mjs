@@ -32,6 +32,8 @@ const CreateOrderOutput = struct("bench#CreateOrderOutput", [
 export const Orders = service("bench#Orders", {
   version: "1",
   protocols: ["aws.protocols#restJson1"],
+  // Enforced only by servers given a verifier (anvil-auth.mjs); the others ignore it, as they ignore the token wrk sends.
+  auth: ["smithy.api#httpBearerAuth"],
   operations: {
     createOrder: operation("bench#CreateOrder", {
       input: () => CreateOrderInput,
