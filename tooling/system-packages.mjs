@@ -8,10 +8,11 @@ import { existsSync } from "node:fs";
  * What the tests need from the system, each with how to tell it is there:
  * openssl makes the TLS tests' self-signed certificates, chromium runs the
  * browser tests of the documentation routes, protoc compiles the .proto files
- * `anvil proto` emits.
+ * `anvil proto` emits, curl runs the lines `npm start` prints.
  */
 export const SYSTEM_PACKAGES = [
   { name: "openssl", command: "openssl" },
+  { name: "curl", command: "curl" },
   { name: "chromium", file: "/usr/bin/chromium" },
   { name: "protobuf-compiler", command: "protoc" },
 ];

@@ -16,9 +16,15 @@ use smithy.protocols#rpcv2Cbor
 /// code is the same for all three. Alerts stream as an event stream over all
 /// three; photos are streaming blobs, which need restJson1: awsJson1_1 and
 /// rpcv2Cbor have no binding for them (clients refuse those calls).
+///
+/// Calls need no credentials (`@auth([])`), except `DeleteCity`, which takes
+/// a bearer token. Browsers on other origins may call it (`@cors`).
 @restJson1
 @awsJson1_1
 @rpcv2Cbor
+@httpBearerAuth
+@auth([])
+@cors
 @title("Weather Service")
 @paginated(inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize")
 service Weather {
@@ -33,6 +39,7 @@ resource City {
     identifiers: { cityId: CityId }
     create: CreateCity
     read: GetCity
+    delete: DeleteCity
     list: ListCities
     resources: [Forecast, CityPhoto]
 }
@@ -203,6 +210,37 @@ operation GetCity {
         @protoIndex(2)
         lastModified: Timestamp
     }
+
+    errors: [NoSuchCity]
+}
+
+/// Removes a city. Takes a bearer token (`Authorization: Bearer <token>`);
+/// `npm start` prints the one the example's server accepts.
+@idempotent
+@auth([httpBearerAuth])
+@http(method: "DELETE", uri: "/cities/{cityId}", code: 204)
+@examples([
+    {
+        title: "Remove Tokyo"
+        input: { cityId: "tokyo" }
+    }
+    {
+        title: "An unknown city"
+        input: { cityId: "atlantis" }
+        error: {
+            shapeId: NoSuchCity
+            content: { message: "no city atlantis", cityId: "atlantis" }
+        }
+    }
+])
+operation DeleteCity {
+    input := for City {
+        @required
+        @httpLabel
+        $cityId
+    }
+
+    output := {}
 
     errors: [NoSuchCity]
 }

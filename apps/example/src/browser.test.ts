@@ -11,11 +11,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer as createHttpServer } from "node:http";
+import { closeServer, listenLoopback } from "@anvil/test-support";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationName } from "@anvil/docs-site";
 import { serviceClosure } from "@anvil/model";
-import { exampleModel } from "./server.js";
+import { DEMO_TOKEN, exampleModel } from "./server.js";
 import { type RunningExample, startExample } from "./testing.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -84,7 +86,7 @@ describe.skipIf(!available)("documentation in a browser", () => {
     const ids = await page.$$eval(".opblock-summary-operation-id", (els) => els.map((e) => e.textContent?.trim() ?? ""));
     const weather = exampleModel().getShape("example.weather#Weather")!;
     const names = serviceClosure(exampleModel(), weather.id).operations.map((op) => operationName(weather, op));
-    expect(names.length).toBe(9);
+    expect(names.length).toBe(10);
     for (const name of names) expect(ids, name).toContain(name);
     await page.screenshot({ path: join(ARTIFACTS, "openapi.png"), fullPage: true });
 
@@ -100,6 +102,29 @@ describe.skipIf(!available)("documentation in a browser", () => {
     const expected = await (await fetch(`${example.weather.url}/cities/seattle`)).json();
     expect(JSON.parse(shown ?? "")).toEqual(expected);
     await op.screenshot({ path: join(ARTIFACTS, "openapi-try-it.png") });
+    await page.close();
+    expect(outside).toEqual([]);
+  }, 60_000);
+
+  it("/openapi's Authorize takes the bearer token, and Try it sends it where the model asks (DeleteCity)", async () => {
+    const page = await open(`${example.weather.url}/openapi`);
+    await page.waitForSelector(".opblock", { timeout: 20_000 });
+    const op = page.locator("#operations-restJson1-DeleteCity");
+    await op.locator(".opblock-summary").first().click();
+    await op.locator("button.try-out__btn").click();
+    await op.locator('tr[data-param-name="cityId"] input').fill("tokyo");
+    const status = op.locator(".live-responses-table tbody .response-col_status").first();
+    // Without the token: refused.
+    await op.locator("button.execute").click();
+    await expect.poll(async () => (await status.textContent().catch(() => ""))?.trim(), { timeout: 20_000 }).toBe("401");
+    expect(example.store.cities.has("tokyo")).toBe(true);
+    await page.locator(".auth-wrapper .authorize").click();
+    await page.locator(".modal-ux input").first().fill(DEMO_TOKEN);
+    await page.locator(".modal-ux .auth-btn-wrapper .authorize").first().click();
+    await page.locator(".modal-ux .btn-done").click();
+    await op.locator("button.execute").click();
+    await expect.poll(async () => (await status.textContent().catch(() => ""))?.trim(), { timeout: 20_000 }).toBe("204");
+    expect(example.store.cities.has("tokyo")).toBe(false);
     await page.close();
     expect(outside).toEqual([]);
   }, 60_000);
@@ -167,5 +192,37 @@ describe.skipIf(!available)("documentation in a browser", () => {
     await page.screenshot({ path: join(ARTIFACTS, "docs-operation-narrow.png"), fullPage: true });
     await page.close();
     expect(outside).toEqual([]);
+  }, 60_000);
+
+  it("lets a page on another origin call the service with fetch (CORS from the model's @cors), preflight included", async () => {
+    // A page served from another port: another origin than the example's.
+    const site = createHttpServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>another origin</title>"));
+    const port = await listenLoopback(site);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`, { timeout: 10_000 });
+      const api = example.weather.url;
+      const result = await page.evaluate(async (base) => {
+        // A simple request: no preflight; the Date header is modeled (GetCurrentTime's output), so it is exposed.
+        const time = await fetch(`${base}/time`);
+        // Not a simple request (a PUT, JSON, a modeled request header): the browser sends it only after a preflight
+        // (OPTIONS) the server allowed, and lets the page read the modeled Location header.
+        const body = JSON.stringify({ name: "Nice", country: "FR", coordinates: { latitude: 43.7, longitude: 7.26 } });
+        const created = await fetch(`${base}/cities`, { method: "PUT", headers: { "content-type": "application/json", "x-city-tags": "coastal" }, body });
+        // A header the model does not bind fails the preflight: the browser never sends the call.
+        const refused = await fetch(`${base}/cities`, { method: "PUT", headers: { "content-type": "application/json", "x-not-modeled": "1" }, body }).then(
+          () => "sent",
+          (error: Error) => error.name,
+        );
+        return { time: [time.status, time.headers.get("date")], created: [created.status, created.headers.get("location")], refused };
+      }, api);
+      expect(result.time[0]).toBe(200);
+      expect(result.time[1]).toMatch(/GMT$/);
+      expect(result.created).toEqual([201, "/cities/nice"]);
+      expect(result.refused).toBe("TypeError");
+    } finally {
+      await page.close();
+      await closeServer(site);
+    }
   }, 60_000);
 });

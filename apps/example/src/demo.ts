@@ -8,14 +8,14 @@
  *   node dist/demo.js --self          # starts its own servers first
  *   WEATHER_URL=... WEATHER_GRPC_URL=... SIMPLE_WEATHER_URL=... node dist/demo.js
  */
-import { createClient } from "@anvil/client-core";
+import { createClient, httpBearerAuth } from "@anvil/client-core";
 import { http2Transport } from "@anvil/client-core/node";
 import { listen } from "@anvil/server/node";
 import { SimpleWeather } from "./generated/simple-weather.js";
 import { Weather } from "./generated/weather.js";
 import { WeatherGrpc } from "./generated/weather-grpc.js";
 import { createWeatherHandler } from "./handlers.js";
-import { createWeatherServers, PROTOCOLS } from "./server.js";
+import { createWeatherServers, DEMO_TOKEN, PROTOCOLS } from "./server.js";
 import { createStore } from "./store.js";
 import { type Print, tourGrpc, tourShared, tourWeather } from "./tour.js";
 
@@ -24,6 +24,8 @@ export interface DemoEndpoints {
   readonly weather: string;
   readonly weatherGrpc: string;
   readonly simpleWeather: string;
+  /** The bearer token DeleteCity takes. Default the example's (`WEATHER_TOKEN` for `npm start`, else `demo-token`). */
+  readonly token?: string;
 }
 
 /** Runs the tour over every protocol against the three endpoints. */
@@ -31,7 +33,14 @@ export async function demo(endpoints: DemoEndpoints, print: Print = console.log)
   for (const protocol of Weather.protocols) {
     print(`\n── Weather over ${protocol} (${endpoints.weather})`);
     const weather = createClient(Weather, { endpoint: endpoints.weather, protocols: PROTOCOLS, protocol });
-    await tourWeather(weather, protocol, (line) => print(`  ${line}`));
+    // The same client with the token DeleteCity takes: the model says which calls send it (only DeleteCity's).
+    const withToken = createClient(Weather, {
+      endpoint: endpoints.weather,
+      protocols: PROTOCOLS,
+      protocol,
+      auth: [httpBearerAuth({ token: endpoints.token ?? DEMO_TOKEN })],
+    });
+    await tourWeather(weather, protocol, (line) => print(`  ${line}`), withToken);
   }
   for (const protocol of WeatherGrpc.protocols) {
     print(`\n── WeatherGrpc over ${protocol} (${endpoints.weatherGrpc}): HTTP/2, one session`);
@@ -72,7 +81,7 @@ async function main(): Promise<void> {
   const weatherGrpc = process.env.WEATHER_GRPC_URL ?? `http://${host}:${port + 1}`;
   const simpleWeather = process.env.SIMPLE_WEATHER_URL ?? `http://${host}:${port + 2}`;
   try {
-    await demo({ weather, weatherGrpc, simpleWeather });
+    await demo({ weather, weatherGrpc, simpleWeather, ...(process.env.WEATHER_TOKEN ? { token: process.env.WEATHER_TOKEN } : {}) });
   } catch (error) {
     if ((error as { code?: string }).code === "ConnectionRefused" || String(error).includes("ECONNREFUSED")) {
       console.error(`\nNo server at ${weather}: start one with \`npm start\`, or run the demo with --self.`);

@@ -6,12 +6,13 @@
  * /openapi (explorer), /openapi.json and /docs; `--no-docs` turns them off.
  * With `--fake` (`npm start -- --fake`) every server answers from the
  * generated fake (the model's @examples) instead of the handlers and their
- * store. Ctrl-C stops it gracefully.
+ * store. `DeleteCity` takes a bearer token: `WEATHER_TOKEN`, else
+ * `demo-token`. Ctrl-C stops it gracefully.
  */
 import { listen } from "@anvil/server/node";
 import { ExampleFake } from "./fake.js";
 import { createWeatherHandler } from "./handlers.js";
-import { createWeatherServers } from "./server.js";
+import { createWeatherServers, DEMO_TOKEN } from "./server.js";
 import { createStore } from "./store.js";
 
 const host = process.env.HOST ?? "127.0.0.1";
@@ -20,7 +21,9 @@ const port = Number(process.env.PORT ?? 8080);
 const docs = !process.argv.includes("--no-docs");
 const fake = process.argv.includes("--fake");
 
-const servers = createWeatherServers(fake ? new ExampleFake() : createWeatherHandler(createStore()), { docs });
+const token = process.env.WEATHER_TOKEN || DEMO_TOKEN;
+
+const servers = createWeatherServers(fake ? new ExampleFake() : createWeatherHandler(createStore()), { docs, token });
 const weather = await listen(servers.weather, { host, port });
 const weatherGrpc = await listen(servers.weatherGrpc, { host, port: port === 0 ? 0 : port + 1, http2: true });
 const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 2 });
@@ -42,6 +45,8 @@ Try:
   curl -s ${weather.url}/cities/paris/forecast?days=2
   curl -s -X POST ${weather.url}/ -H 'content-type: application/x-amz-json-1.1' -H 'x-amz-target: Weather.GetCity' -d '{"cityId":"tokyo"}'
   curl -s -i ${simple.url}/cities/atlantis
+  curl -s -i -X DELETE ${weather.url}/cities/tokyo                                  # 401: DeleteCity takes a bearer token
+  curl -s -i -X DELETE ${weather.url}/cities/tokyo -H 'authorization: Bearer ${token}'   # 204 (WEATHER_TOKEN sets the token)
   npm run anvil -- proto --model apps/example/model --service example.weather#WeatherGrpc --out weather.proto   # for grpcurl or a grpc-js client on ${weatherGrpc.url.replace("http://", "")}
   ${port === 8080 && host === "127.0.0.1" ? "" : `HOST=${host} PORT=${port} `}npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
 

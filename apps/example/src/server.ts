@@ -9,7 +9,11 @@
  * them off).
  * WeatherGrpc declares alloy.proto#grpc: cleartext gRPC is HTTP/2 (h2c), so
  * it too has a port of its own (with TLS, ALPN could share one).
+ * Weather's model declares bearer auth for `DeleteCity` (every other call
+ * is anonymous) and `@cors`: its server checks tokens against the one it is
+ * given, and answers browsers on other origins.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { docsRoutes } from "@anvil/docs-site";
 import { loadModel, type Model } from "@anvil/model";
@@ -32,6 +36,16 @@ export interface WeatherServerOptions {
   readonly onInternalError?: (error: unknown) => void;
   /** Serve `/openapi.json`, `/openapi` and `/docs`, generated from the model. Default true. */
   readonly docs?: boolean;
+  /** The bearer token `DeleteCity` takes (`Authorization: Bearer <token>`). Default {@link DEMO_TOKEN}. */
+  readonly token?: string;
+}
+
+/** The bearer token the example accepts unless told otherwise (`WEATHER_TOKEN` for `npm start`). */
+export const DEMO_TOKEN = "demo-token";
+
+/** Who called, as the example's token check says: handlers read it as `context.identity`. */
+export interface Caller {
+  readonly id: string;
 }
 
 /** The example's Smithy model, next to `src/` and `dist/`. */
@@ -44,6 +58,12 @@ export function exampleModel(): Model {
   return model;
 }
 
+/** Whether two secrets are equal, compared in constant time (by their SHA-256, so that lengths do not show either). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 /** Mounts the documentation routes of one service of the example's model on a server. */
 function withDocs<S extends Server<any, any>>(server: S, enabled: boolean): S {
   if (enabled) for (const { prefix, handler } of docsRoutes(exampleModel(), { service: server.service.id })) server.mount(prefix, handler);
@@ -52,7 +72,7 @@ function withDocs<S extends Server<any, any>>(server: S, enabled: boolean): S {
 
 /** The three servers of the example, sharing one handler. */
 export interface WeatherServers {
-  readonly weather: Server<typeof Weather>;
+  readonly weather: Server<typeof Weather, Caller>;
   readonly simpleWeather: Server<typeof SimpleWeather>;
   readonly weatherGrpc: Server<typeof WeatherGrpc>;
 }
@@ -61,8 +81,11 @@ export interface WeatherServers {
 export function createWeatherServers(handler: ExampleHandler, options: WeatherServerOptions = {}): WeatherServers {
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const docs = options.docs ?? true;
+  const token = options.token ?? DEMO_TOKEN;
+  // The model says which operations take a bearer token; this says which token is valid.
+  const auth = { bearer: (given: string): Caller | undefined => (sameSecret(given, token) ? { id: "demo" } : undefined) };
   return {
-    weather: withDocs(createServer(Weather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
+    weather: withDocs(createServer(Weather, { protocols: PROTOCOLS, onInternalError, auth }).register(handler).mapService(), docs),
     // The same handler object: SimpleWeather's operations are a subset of Weather's.
     simpleWeather: withDocs(createServer(SimpleWeather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
     weatherGrpc: createServer(WeatherGrpc, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(),

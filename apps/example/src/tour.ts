@@ -3,7 +3,7 @@
  * errors it models and a validation failure. The demo prints it for every
  * protocol; a test runs it against a live server.
  */
-import { collectBytes } from "@anvil/core";
+import { collectBytes, UnmodeledError } from "@anvil/core";
 import type { Client } from "@anvil/client-core";
 import type { SimpleWeather } from "./generated/simple-weather.js";
 import { CityAlreadyExists, NoSuchCity, type ReadingEvents, ServiceUnavailable, Sky } from "./generated/example.weather.shapes.js";
@@ -32,8 +32,9 @@ const NEW_CITY: Record<string, { name: string; country: string; latitude: number
 };
 
 /** Calls every Weather operation over one protocol and prints what comes back. */
-export async function tourWeather(weather: Client<typeof Weather>, protocol: string, print: Print): Promise<void> {
+export async function tourWeather(weather: Client<typeof Weather>, protocol: string, print: Print, withToken: Client<typeof Weather>): Promise<void> {
   await tourShared(weather, protocol, print);
+  await tourDelete(weather, withToken, protocol, print);
   await tourObservations(weather, print);
   if (BLOB_STREAMING_PROTOCOLS.includes(protocol)) await tourPhotos(weather, print);
   else print("putCityPhoto, getCityPhoto → skipped: @streaming blobs need restJson1 (awsJson1_1 and rpcv2Cbor cannot carry them)");
@@ -64,6 +65,17 @@ export async function tourGrpc(weather: Client<typeof WeatherGrpc>, print: Print
     if (event.$case === "level") print(`streamReadings(paris, ${temperatures[i++]} °C) → alert level ${event.value.level}`);
     answered();
   }
+}
+
+/**
+ * Removes the city the tour created: refused without a token (DeleteCity is
+ * the one operation that takes one), done with the client that sends it.
+ */
+async function tourDelete(weather: Client<typeof Weather>, withToken: Client<typeof Weather>, protocol: string, print: Print): Promise<void> {
+  const cityId = (NEW_CITY[protocol] ?? NEW_CITY["aws.protocols#restJson1"]!).name.toLowerCase();
+  await expectError(print, `deleteCity(${cityId}) without a token`, UnmodeledError, () => weather.deleteCity({ cityId }));
+  const deleted = await withToken.deleteCity({ cityId });
+  print(`deleteCity(${cityId}) with the bearer token → status ${deleted.$metadata.httpStatus}`);
 }
 
 /** Reports observations: a station's first reading, then one from a station that is down. */

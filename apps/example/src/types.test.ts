@@ -35,7 +35,16 @@ describe("the typed client", () => {
     expectTypeOf(client.getCity).returns.resolves.toMatchTypeOf<GetCityOutput>();
     expectTypeOf(client.getCity).returns.resolves.toHaveProperty("$metadata");
     expectTypeOf<keyof typeof client>().toEqualTypeOf<
-      "getCurrentTime" | "reportObservation" | "watchAlerts" | "createCity" | "getCity" | "listCities" | "getForecast" | "putCityPhoto" | "getCityPhoto"
+      | "getCurrentTime"
+      | "reportObservation"
+      | "watchAlerts"
+      | "createCity"
+      | "getCity"
+      | "deleteCity"
+      | "listCities"
+      | "getForecast"
+      | "putCityPhoto"
+      | "getCityPhoto"
     >();
   });
 
@@ -74,7 +83,7 @@ describe("the typed client", () => {
     // @ts-expect-error: not an AlertLevel
     never(() => client.watchAlerts({ cityId: "paris", minLevel: 5 }));
     // @ts-expect-error: no such operation
-    never(() => client.deleteCity({ cityId: "paris" }));
+    never(() => client.renameCity({ cityId: "paris" }));
     // exactOptionalPropertyTypes: an optional member is left out, not set to undefined
     // @ts-expect-error: undefined is not a page size
     never(() => client.listCities({ pageSize: undefined }));

@@ -144,7 +144,14 @@ describe("toOpenApi", () => {
     const cbor = "/paths/~1service~1Library~1operation~1GetBook/post";
     expect(param(cbor, "smithy-protocol")).toMatchObject({ schema: { enum: ["rpc-v2-cbor"] } });
     expect(Object.keys(at(`${cbor}/responses/200/content`) as object)).toEqual(["application/cbor"]);
-    expect(Object.keys(at(`${cbor}/responses`) as object)).toEqual(["200", "400"]);
+    expect(Object.keys(at(`${cbor}/responses`) as object)).toEqual(["200", "400", "401"]);
+  });
+
+  it("documents the 401 of operations that take credentials, and none for anonymous ones", () => {
+    const get = "/paths/~1service~1Library~1operation~1GetBook/post";
+    expect(at(`${get}/responses/401/description`)).toMatch(/UnauthenticatedException/);
+    expect(at(`${get}/responses/401/headers/WWW-Authenticate/schema`)).toEqual({ type: "string" });
+    expect(Object.keys(at("/paths/~1books/get/responses") as object)).not.toContain("401");
   });
 
   it("leaves out of RPC protocols the operations with a @streaming blob", () => {

@@ -116,6 +116,10 @@ export function toOpenApi(model: Model, options: OpenApiOptions = {}): OpenApiDo
       const op = builder.build(operationId(name, protocol, first));
       const security = operationSecurity(operation, auth);
       if (security !== undefined) op.security = security;
+      // A call that takes credentials may be refused for want of them, as @anvil/server refuses it.
+      const effective = (security ?? auth.defaults) as readonly Record<string, unknown>[];
+      const responses = op.responses as Record<string, Json>;
+      if (effective.some((requirement) => Object.keys(requirement).length > 0) && responses["401"] === undefined) responses["401"] = UNAUTHENTICATED_RESPONSE;
       first = false;
       seen.set(key, { tags: op.tags as Json[] });
       (paths[path] ??= {})[method] = op;
@@ -599,6 +603,12 @@ function authScheme(traitId: string, value: NodeValue): AuthScheme | undefined {
       return undefined;
   }
 }
+
+/** The answer to a call without valid credentials, as `@anvil/server` gives it. */
+const UNAUTHENTICATED_RESPONSE: Json = {
+  description: "Not authenticated: the call carries no valid credentials of the operation's auth schemes (error type `UnauthenticatedException`).",
+  headers: { "WWW-Authenticate": { description: "The challenges of the schemes the operation takes.", schema: { type: "string" } } },
+};
 
 function authSchemes(model: Model, service: Shape): ServiceAuth {
   const schemes: AuthScheme[] = [];

@@ -21,6 +21,7 @@ import {
 import { compileValidator, DEADLINE_EXCEEDED, type Validator } from "@anvil/core/protocol";
 import { type AuthOptions, authenticate, BodyCheck, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
 import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
+import { type Cors, type CorsOptions, compileCors } from "./cors.js";
 import { intercept, type ServerInterceptor, type ServerNext } from "./interceptors.js";
 import { compileRouter, type RouteMatch } from "./router.js";
 
@@ -80,6 +81,12 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
   readonly auth?: AuthOptions<Id>;
   /** Interceptors around every call, outermost first (see {@link ServerInterceptor}). */
   readonly interceptors?: readonly ServerInterceptor<Id>[];
+  /**
+   * CORS: on (`true`, or settings) answers browsers' preflight requests and
+   * lets allowed origins read answers; `false` turns off what the service's
+   * `@cors` trait turns on. Default: as the trait says.
+   */
+  readonly cors?: CorsOptions | boolean;
   /** Interceptors of single operations, by operation key; they run inside {@link DispatcherOptions.interceptors}. */
   readonly operationInterceptors?: { readonly [K in keyof S["operations"]]?: readonly ServerInterceptor<Id>[] };
   /**
@@ -196,7 +203,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   };
 
   // Not async itself: it hands back `answer`'s promise as it is (an async function returning a promise costs extra turns).
-  return (request, dispatchOptions = NO_OPTIONS) => {
+  const dispatch: Dispatcher = (request, dispatchOptions = NO_OPTIONS) => {
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
@@ -209,6 +216,8 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
       (error, options) => answerError(match.protocol, match.operation, error, new Context(service, request, match, options, onInternalError), onInternalError),
     );
   };
+  const cors = compileCors(service, options.cors);
+  return cors === undefined ? dispatch : withCors(dispatch, cors, router);
 
   /** The answer to a request whose path takes other methods: the protocol's 405, its body unread, reported as rejected. */
   async function methodNotAllowed(
@@ -404,6 +413,34 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     if (internal) onInternalError?.(error, context);
     return answerError(context.match.protocol, context.operation, internal ? INTERNAL_FAILURE : error, context, onInternalError);
   }
+}
+
+/**
+ * The dispatcher with CORS: a preflight for a route that takes the
+ * requested method is answered 204; answers to requests from an allowed
+ * origin carry the headers that let it read them. Requests without an
+ * `Origin` (not from a browser's cross-origin call) go straight through.
+ */
+function withCors(dispatch: Dispatcher, cors: Cors, router: ReturnType<typeof compileRouter>): Dispatcher {
+  return (request, options) => {
+    const origin = request.headers.get("origin");
+    if (origin === null) return dispatch(request, options);
+    const method = request.method === "OPTIONS" ? request.headers.get("access-control-request-method") : null;
+    if (method !== null) {
+      const match = router.match({ ...request, method: method.toUpperCase() });
+      const answer = match !== undefined && match.allowed === undefined ? cors.preflight(request, origin) : undefined;
+      if (answer !== undefined) return Promise.resolve(answer);
+    }
+    const headers = cors.responseHeaders(origin);
+    if (headers === undefined) return dispatch(request, options);
+    return dispatch(request, options).then((response) => {
+      for (const [name, value] of Object.entries(headers)) {
+        const existing = name === "vary" ? response.headers.get("vary") : null;
+        response.headers.set(name, existing === null ? value : `${existing}, ${value}`);
+      }
+      return response;
+    });
+  };
 }
 
 /** A response, or the promise of one where a step had to wait. */

@@ -19,6 +19,7 @@ export { createServer } from "./server.js";
 export { ACCESS_DENIED, accessDenied, UNAUTHENTICATED } from "./auth.js";
 export type { AuthOptions, BasicCredentials, Verifier } from "./auth.js";
 export type { ServerCall, ServerInterceptor, ServerNext } from "./interceptors.js";
+export type { CorsOptions } from "./cors.js";
 export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
 export type { MountedHandler } from "./mounts.js";
 // The default lives in core (its request gunzip holds to it too); servers have long exported it.

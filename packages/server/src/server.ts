@@ -9,6 +9,7 @@
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
 import { HttpHeaders, ProtocolError } from "@anvil/core";
 import type { AuthOptions } from "./auth.js";
+import type { CorsOptions } from "./cors.js";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
 import type { ServerInterceptor } from "./interceptors.js";
 import { type MountedHandler, Mounts } from "./mounts.js";
@@ -43,6 +44,12 @@ export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
    * `context.identity`. Without this option nothing is enforced.
    */
   readonly auth?: AuthOptions<Id>;
+  /**
+   * CORS for browsers on other origins: as the service's `@cors` trait says
+   * by default; `true` or settings turn it on (settings override the
+   * trait's), `false` off.
+   */
+  readonly cors?: CorsOptions | boolean;
   /** Interceptors around every call, outermost first; `use()` adds more. */
   readonly interceptors?: readonly ServerInterceptor<Id>[];
 }
@@ -265,6 +272,7 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
         protocols: mapped,
         handlers: Object.fromEntries(handlers) as unknown as HandlersOf<S, HandlerContext<Id>>,
         ...(options.auth !== undefined ? { auth: options.auth } : {}),
+        ...(options.cors !== undefined ? { cors: options.cors } : {}),
         interceptors,
         operationInterceptors: operationInterceptors as DispatcherOptions<S, Id>["operationInterceptors"] & object,
         ...(options.onInternalError !== undefined ? { onInternalError: options.onInternalError } : {}),

@@ -16,9 +16,15 @@ export function listenLoopback(server: Listenable): Promise<number> {
   });
 }
 
-/** Closes `server`; resolves when it has closed (errors, e.g. not running, are ignored). */
-export function closeServer(server: { close(callback: () => void): unknown }): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
+/**
+ * Closes `server` and the connections still open to it (a browser's
+ * keep-alive ones would hold `close` otherwise); resolves when it has
+ * closed (errors, e.g. not running, are ignored).
+ */
+export function closeServer(server: { close(callback: () => void): unknown; closeAllConnections?: () => void }): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections?.();
+  return closed;
 }
 
 /** A port free on 127.0.0.1 at the time of the call, for a process the test spawns. */

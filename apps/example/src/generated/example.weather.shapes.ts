@@ -588,6 +588,20 @@ export const StreamReadingsOutputSchema: StructSchema<StreamReadingsOutput> = /*
   member("levels", LevelEventsSchema, { required: true, protoIndex: 1 }),
 ]);
 
+/** @generated from shape: example.weather#DeleteCityInput */
+export interface DeleteCityInput {
+  cityId: CityId;
+}
+/** Schema of {@link DeleteCityInput}. */
+export const DeleteCityInputSchema: StructSchema<DeleteCityInput> = /*@__PURE__*/ struct("example.weather#DeleteCityInput", [
+  member("cityId", CityIdSchema, { required: true, httpLabel: true }),
+]);
+
+/** @generated from shape: example.weather#DeleteCityOutput */
+export interface DeleteCityOutput {}
+/** Schema of {@link DeleteCityOutput}. */
+export const DeleteCityOutputSchema: StructSchema<DeleteCityOutput> = /*@__PURE__*/ struct("example.weather#DeleteCityOutput", []);
+
 /** A photo's key: a path of one or more segments. */
 export type PhotoKey = string;
 /** Schema of {@link PhotoKey}. */

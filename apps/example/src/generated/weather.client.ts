@@ -15,6 +15,9 @@ import type { Weather } from "./weather.js";
  * three; photos are streaming blobs, which need restJson1: awsJson1_1 and
  * rpcv2Cbor have no binding for them (clients refuse those calls).
  *
+ * Calls need no credentials (`@auth([])`), except `DeleteCity`, which takes
+ * a bearer token. Browsers on other origins may call it (`@cors`).
+ *
  * A typed client of the `Weather` service: each method sends its input and returns the output, or throws the operation's modeled error class. `createClient` of `@anvil/client-core` makes one.
  */
 export type WeatherClient = ClientOf<typeof Weather>;

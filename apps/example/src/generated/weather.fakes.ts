@@ -7,6 +7,8 @@ import type { CallOptions, FakeOperation, InputOf, OutputOf, Sendable } from "@a
 import type {
   CreateCityInput,
   CreateCityOutput,
+  DeleteCityInput,
+  DeleteCityOutput,
   GetCityInput,
   GetCityOutput,
   GetCityPhotoInput,
@@ -26,6 +28,7 @@ import type {
 import type { WeatherClient } from "./weather.client.js";
 import {
   CreateCity,
+  DeleteCity,
   GetCity,
   GetCityPhoto,
   GetCurrentTime,
@@ -153,6 +156,21 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
     },
     outputFrom: "Look up Seattle",
   },
+  deleteCity: {
+    examples: [
+      { title: "Remove Tokyo", input: { cityId: "tokyo" }, output: {} },
+      {
+        title: "An unknown city",
+        input: { cityId: "atlantis" },
+        error: {
+          shapeId: "example.weather#NoSuchCity",
+          content: { message: "no city atlantis", cityId: "atlantis" },
+        },
+      },
+    ],
+    output: {},
+    outputFrom: "Remove Tokyo",
+  },
   listCities: {
     examples: [
       {
@@ -237,6 +255,11 @@ export class WeatherFake<Ctx = unknown> implements WeatherHandler<Ctx> {
     return fakeCall(GetCity, WeatherFakes.getCity, input);
   }
 
+  /** Answers `DeleteCity` from `WeatherFakes.deleteCity`. Override it to replace just this operation. */
+  deleteCity(input: InputOf<typeof DeleteCity>, _context: Ctx): Promise<OutputOf<typeof DeleteCity>> {
+    return fakeCall(DeleteCity, WeatherFakes.deleteCity, input);
+  }
+
   /** Answers `ListCities` from `WeatherFakes.listCities`. Override it to replace just this operation. */
   listCities(input: InputOf<typeof ListCities>, _context: Ctx): Promise<OutputOf<typeof ListCities>> {
     return fakeCall(ListCities, WeatherFakes.listCities, input);
@@ -295,6 +318,13 @@ export class WeatherFakeClient implements WeatherClient {
    */
   getCity(input: GetCityInput, _options?: CallOptions): Promise<GetCityOutput> {
     return fakeClientCall(GetCity, WeatherFakes.getCity, input);
+  }
+
+  /**
+   * Answers `DeleteCity` from `WeatherFakes.deleteCity`, with no network and no serialization; invalid input rejects as the server's ValidationException would.
+   */
+  deleteCity(input: DeleteCityInput, _options?: CallOptions): Promise<DeleteCityOutput> {
+    return fakeClientCall(DeleteCity, WeatherFakes.deleteCity, input);
   }
 
   /**

@@ -15,6 +15,9 @@ import type { Weather } from "./weather.js";
  * three; photos are streaming blobs, which need restJson1: awsJson1_1 and
  * rpcv2Cbor have no binding for them (clients refuse those calls).
  *
+ * Calls need no credentials (`@auth([])`), except `DeleteCity`, which takes
+ * a bearer token. Browsers on other origins may call it (`@cors`).
+ *
  * The handler of the `Weather` service: one method per operation. `Ctx` is the context the server passes to every call.
  */
 export type WeatherHandler<Ctx = unknown> = HandlersOf<typeof Weather, Ctx>;
@@ -33,6 +36,9 @@ export type CreateCityHandler<Ctx = unknown> = Pick<WeatherHandler<Ctx>, "create
 
 /** Handles `GetCity` alone: {@link WeatherHandler} picked down to `getCity`, to register one operation. */
 export type GetCityHandler<Ctx = unknown> = Pick<WeatherHandler<Ctx>, "getCity">;
+
+/** Handles `DeleteCity` alone: {@link WeatherHandler} picked down to `deleteCity`, to register one operation. */
+export type DeleteCityHandler<Ctx = unknown> = Pick<WeatherHandler<Ctx>, "deleteCity">;
 
 /** Handles `ListCities` alone: {@link WeatherHandler} picked down to `listCities`, to register one operation. */
 export type ListCitiesHandler<Ctx = unknown> = Pick<WeatherHandler<Ctx>, "listCities">;

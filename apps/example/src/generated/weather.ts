@@ -8,6 +8,8 @@ import {
   CityAlreadyExistsSchema,
   CreateCityInputSchema,
   CreateCityOutputSchema,
+  DeleteCityInputSchema,
+  DeleteCityOutputSchema,
   GetCityInputSchema,
   GetCityOutputSchema,
   GetCityPhotoInputSchema,
@@ -30,6 +32,8 @@ import {
 import type {
   CreateCityInput,
   CreateCityOutput,
+  DeleteCityInput,
+  DeleteCityOutput,
   GetCityInput,
   GetCityOutput,
   GetCityPhotoInput,
@@ -95,6 +99,21 @@ export const GetCity: OperationSchema<GetCityInput, GetCityOutput> = /*@__PURE__
   output: GetCityOutputSchema,
   errors: [NoSuchCitySchema, ValidationExceptionSchema, ServiceUnavailableSchema],
   traits: { http: { method: "GET", uri: "/cities/{cityId}", code: 200 }, readonly: true },
+});
+
+/**
+ * Removes a city. Takes a bearer token (`Authorization: Bearer <token>`);
+ * `npm start` prints the one the example's server accepts.
+ */
+export const DeleteCity: OperationSchema<DeleteCityInput, DeleteCityOutput> = /*@__PURE__*/ operation("example.weather#DeleteCity", {
+  input: DeleteCityInputSchema,
+  output: DeleteCityOutputSchema,
+  errors: [NoSuchCitySchema, ValidationExceptionSchema, ServiceUnavailableSchema],
+  traits: {
+    http: { method: "DELETE", uri: "/cities/{cityId}", code: 204 },
+    idempotent: true,
+    auth: ["smithy.api#httpBearerAuth"],
+  },
 });
 
 /**
@@ -174,6 +193,13 @@ export type WeatherOperations = {
    */
   readonly getCity: typeof GetCity;
   /**
+   * Removes a city. Takes a bearer token (`Authorization: Bearer <token>`);
+   * `npm start` prints the one the example's server accepts.
+   *
+   * @throws `NoSuchCity`, `ValidationException`, `ServiceUnavailable`
+   */
+  readonly deleteCity: typeof DeleteCity;
+  /**
    * Lists the known cities, a page at a time, optionally filtered.
    *
    * Any query parameter besides the documented ones filters on a city's
@@ -212,6 +238,9 @@ export type WeatherOperations = {
  * three; photos are streaming blobs, which need restJson1: awsJson1_1 and
  * rpcv2Cbor have no binding for them (clients refuse those calls).
  *
+ * Calls need no credentials (`@auth([])`), except `DeleteCity`, which takes
+ * a bearer token. Browsers on other origins may call it (`@cors`).
+ *
  * Service descriptor of `example.weather#Weather` (version 2024-06-01).
  */
 export const Weather: ServiceSchema<WeatherOperations> = /*@__PURE__*/ service("example.weather#Weather", {
@@ -222,6 +251,7 @@ export const Weather: ServiceSchema<WeatherOperations> = /*@__PURE__*/ service("
     watchAlerts: WatchAlerts,
     createCity: CreateCity,
     getCity: GetCity,
+    deleteCity: DeleteCity,
     listCities: ListCities,
     getForecast: GetForecast,
     putCityPhoto: PutCityPhoto,
@@ -229,11 +259,14 @@ export const Weather: ServiceSchema<WeatherOperations> = /*@__PURE__*/ service("
   },
   protocols: ["aws.protocols#restJson1", "aws.protocols#awsJson1_1", "smithy.protocols#rpcv2Cbor"],
   errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  auth: [],
+  auth: ["smithy.api#httpBearerAuth"],
   traits: {
     "aws.protocols#restJson1": {},
     "aws.protocols#awsJson1_1": {},
     "smithy.protocols#rpcv2Cbor": {},
+    "smithy.api#httpBearerAuth": {},
+    "smithy.api#auth": [],
+    "smithy.api#cors": {},
     "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
   },
 });
