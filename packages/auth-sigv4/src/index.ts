@@ -3,8 +3,9 @@
  * Anvil auth scheme, on `@smithy/signature-v4`, with credentials given or
  * from the standard AWS chain. Pass `sigv4({ region })` in a client's
  * `auth`; on a server, `sigv4Verifier({ secretOf })` in `createServer`'s
- * `auth.schemes` checks the signatures of the calls it serves. Imports only
- * `@anvil/core` (whose `AuthScheme` and `ServerAuthScheme` it implements).
+ * `auth.schemes` checks the signatures of the calls it serves. Imports
+ * `@anvil/core` (whose `AuthScheme` and `ServerAuthScheme` it implements) and
+ * `@anvil/eventstream` (the frames of signed event streams).
  *
  * @packageDocumentation
  */

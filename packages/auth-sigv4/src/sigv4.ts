@@ -8,6 +8,7 @@
  */
 import type { AuthScheme, HttpRequest, Provider, SigningContext } from "@anvil/core";
 import type { SignatureV4, SignatureV4Init } from "@smithy/signature-v4";
+import { signEventStream, STREAMING_EVENTS } from "./event-signing.js";
 import { WebCryptoSha256 } from "./sha256.js";
 
 /** AWS credentials. */
@@ -56,8 +57,11 @@ function defaultCredentials(): Promise<AwsCredentials> {
 }
 
 /**
- * The SigV4 auth scheme. Streamed bodies are signed as `UNSIGNED-PAYLOAD`;
- * whole bodies are hashed.
+ * The SigV4 auth scheme. Whole bodies are hashed; an event stream
+ * (`application/vnd.amazon.eventstream`) is signed message by message, as
+ * AWS SDKs sign Transcribe Streaming's (`STREAMING-AWS4-HMAC-SHA256-EVENTS`,
+ * each message in a signed envelope chained to the request's signature);
+ * other streamed bodies are signed as `UNSIGNED-PAYLOAD`.
  */
 export function sigv4(options: SigV4Options): AuthScheme {
   const credentials: SignatureV4Init["credentials"] =
@@ -105,11 +109,18 @@ export function sigv4(options: SigV4Options): AuthScheme {
         headers,
         body: request.body instanceof Uint8Array ? request.body : undefined,
       };
-      if (request.body !== undefined && !(request.body instanceof Uint8Array)) headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
-      const signed = await (await signerFor(name)).sign(unsigned, { signingDate: options.now?.() ?? new Date() });
+      const streamed = request.body !== undefined && !(request.body instanceof Uint8Array) && typeof request.body !== "string";
+      const events = streamed && request.headers.get("content-type")?.startsWith("application/vnd.amazon.eventstream") === true;
+      if (streamed) headers["x-amz-content-sha256"] = events ? STREAMING_EVENTS : "UNSIGNED-PAYLOAD";
+      const signer = await signerFor(name);
+      const signed = await signer.sign(unsigned, { signingDate: options.now?.() ?? new Date() });
       const out = new Headers();
       for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== "host") out.set(key, value);
-      return { ...request, headers: out };
+      if (!events) return { ...request, headers: out };
+      // The event stream's messages are signed as they go, each chained to the one before, the first to the request.
+      const seed = /Signature=([0-9a-f]{64})/.exec(out.get("authorization") ?? "")![1]!;
+      out.delete("content-length");
+      return { ...request, headers: out, body: signEventStream(request.body, signer, seed, options.now ?? (() => new Date())) };
     },
   });
 }

@@ -8,6 +8,7 @@
  */
 import type { AuthCall, HttpRequest, ServerAuthScheme, ServiceSchema } from "@anvil/core";
 import type { SignatureV4 } from "@smithy/signature-v4";
+import { sameText, STREAMING_EVENTS, verifyEventStream } from "./event-signing.js";
 import { WebCryptoSha256 } from "./sha256.js";
 
 /** Settings of {@link sigv4Verifier}. `Id` is the identity handlers get for a verified caller. */
@@ -68,9 +69,11 @@ interface Claimed {
  * clock (a presigned URL: not expired); its credential scope naming the
  * region (when set) and the service's signing name; and its
  * `x-amz-content-sha256`, when it is a hash, the body's. `UNSIGNED-PAYLOAD`
- * and the event-stream seed (`STREAMING-AWS4-HMAC-SHA256-EVENTS`) are
- * accepted as the payload hash; the signatures of the events themselves are
- * not checked.
+ * is accepted as the payload hash. A signed event stream
+ * (`STREAMING-AWS4-HMAC-SHA256-EVENTS`) is checked message by message as the
+ * handler reads it: each envelope's signature must continue the chain from
+ * the request's, its `:date` within `clockSkewMs`; a message that breaks
+ * it fails the stream with a 401 `UnauthenticatedException`.
  */
 export function sigv4Verifier<Id = { readonly accessKeyId: string }>(options: SigV4VerifierOptions<Id>): ServerAuthScheme<Id> {
   const skew = options.clockSkewMs ?? FIFTEEN_MINUTES;
@@ -95,8 +98,15 @@ export function sigv4Verifier<Id = { readonly accessKeyId: string }>(options: Si
       if (payload === undefined) return undefined;
       const secret = await options.secretOf(claimed.accessKeyId, call);
       if (secret === undefined) return undefined;
-      const expected = await signatureOf(request, claimed, payload, secret, options.uriEscapePath ?? true);
-      return expected !== undefined && sameText(expected, claimed.signature) ? identify(claimed.accessKeyId) : undefined;
+      const signer = await signerOf(claimed, secret, options.uriEscapePath ?? true);
+      const expected = await signatureOf(request, claimed, payload, signer);
+      if (expected === undefined || !sameText(expected, claimed.signature)) return undefined;
+      if (payload === STREAMING_EVENTS) {
+        // The events are signed one by one: checked as the protocol reads them, chained to this signature.
+        if (call.replaceBody === undefined || request.body === undefined) return undefined;
+        call.replaceBody(verifyEventStream(request.body, signer, claimed.signature, skew, () => options.now?.() ?? new Date()));
+      }
+      return identify(claimed.accessKeyId);
     },
     challenge(): string {
       return ALGORITHM;
@@ -182,8 +192,22 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return Array.from(await hash.digest(), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A signer with the claimed scope and the access key's secret. */
+async function signerOf(claimed: Claimed, secret: string, uriEscapePath: boolean): Promise<SignatureV4> {
+  signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
+  const Signer = await signerClass;
+  return new Signer({
+    service: claimed.service,
+    region: claimed.region,
+    credentials: { accessKeyId: claimed.accessKeyId, secretAccessKey: secret },
+    sha256: WebCryptoSha256,
+    applyChecksum: false,
+    uriEscapePath,
+  });
+}
+
 /** The signature `@smithy/signature-v4` makes for the request as received, with the claimed scope, time and signed headers. */
-async function signatureOf(request: HttpRequest, claimed: Claimed, payload: string, secret: string, uriEscapePath: boolean): Promise<string | undefined> {
+async function signatureOf(request: HttpRequest, claimed: Claimed, payload: string, signer: SignatureV4): Promise<string | undefined> {
   const headers: Record<string, string> = {};
   for (const name of claimed.signedHeaders) {
     const value = name === "host" || name === ":authority" ? (request.headers.get("host") ?? request.host ?? null) : request.headers.get(name);
@@ -195,16 +219,6 @@ async function signatureOf(request: HttpRequest, claimed: Claimed, payload: stri
   const signableHeaders = new Set(claimed.signedHeaders);
   // The signer adds these itself (the payload hash it is told, the signing time): signed only where the client signed them.
   const unsignableHeaders = new Set([PAYLOAD_HASH, "x-amz-date"].filter((name) => !signableHeaders.has(name)));
-  signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
-  const Signer = await signerClass;
-  const signer = new Signer({
-    service: claimed.service,
-    region: claimed.region,
-    credentials: { accessKeyId: claimed.accessKeyId, secretAccessKey: secret },
-    sha256: WebCryptoSha256,
-    applyChecksum: false,
-    uriEscapePath,
-  });
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of request.query) {
     if (claimed.presigned && name === "X-Amz-Signature") continue;
@@ -230,14 +244,6 @@ async function signatureOf(request: HttpRequest, claimed: Claimed, payload: stri
     unsignableHeaders,
   })) as SmithyRequest;
   return /Signature=([0-9a-f]{64})/.exec(signed.headers.authorization ?? "")?.[1];
-}
-
-/** Equal texts, compared in time that does not depend on where they differ. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 function signingNameOf(service: ServiceSchema): string | undefined {

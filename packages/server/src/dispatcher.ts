@@ -563,6 +563,11 @@ class Context implements ServerCallContext, HandlerContext {
     this.#onInternalError = onInternalError;
   }
 
+  /** Puts another body in place of the request's (an auth scheme's checking stream). */
+  replaceBody(body: HttpRequest["body"]): void {
+    this.request = { ...this.request, body };
+  }
+
   /** Hands a streamed answer's late failure to the server's `onInternalError` (when it has one). */
   reportInternalError(error: unknown): void {
     this.#onInternalError?.(error, this);

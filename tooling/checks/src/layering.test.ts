@@ -24,13 +24,14 @@ describe("layering", () => {
 
   it("gives event streams and SigV4 packages of their own on core, so core and client-core stay free of them", () => {
     expect(ALLOWED["@anvil/eventstream"]).toEqual(["@anvil/core"]);
-    expect(ALLOWED["@anvil/auth-sigv4"]).toEqual(["@anvil/core"]);
+    // SigV4 signs and checks event streams message by message, on eventstream's frames.
+    expect(ALLOWED["@anvil/auth-sigv4"]).toEqual(["@anvil/core", "@anvil/eventstream"]);
     expect(ALLOWED["@anvil/protocol-restjson"]).toEqual(["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"]);
     const deps = (name: string) => workspacePackages(root).find((p) => p.name === name)?.dependencies;
     expect(deps("@anvil/core")).toEqual([]);
     expect(deps("@anvil/client-core")).toEqual(["@anvil/core"]);
     expect(deps("@anvil/eventstream")).toEqual(["@anvil/core", "@smithy/eventstream-codec"]);
-    expect(deps("@anvil/auth-sigv4")).toEqual(["@anvil/core", "@aws-sdk/credential-provider-node", "@smithy/signature-v4"]);
+    expect(deps("@anvil/auth-sigv4")).toEqual(["@anvil/core", "@anvil/eventstream", "@aws-sdk/credential-provider-node", "@smithy/signature-v4"]);
   });
 
   it.each([

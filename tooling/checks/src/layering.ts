@@ -21,7 +21,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/server": ["@anvil/core"],
   "@anvil/fakes": ["@anvil/core"],
   // An auth scheme implements core's AuthScheme; client-core takes it as a value.
-  "@anvil/auth-sigv4": ["@anvil/core"],
+  // SigV4 signs (and checks) event streams message by message: the frames are eventstream's.
+  "@anvil/auth-sigv4": ["@anvil/core", "@anvil/eventstream"],
   // Service customizations are request customizations over core's protocol interfaces.
   "@anvil/aws-customizations": ["@anvil/core"],
   "@anvil/dynamic": ["@anvil/core", "@anvil/model"],

@@ -71,7 +71,11 @@ import {
   type AudioStream,
 } from "@aws-sdk/client-transcribe-streaming";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sigv4Verifier } from "@anvil/auth-sigv4";
+import { Readable } from "node:stream";
+import { sigv4, sigv4Verifier } from "@anvil/auth-sigv4";
+import { createClient } from "@anvil/client-core";
+import { http2Transport } from "@anvil/client-core/node";
+import { decodeEventMessage, encodeEventMessage, splitFrames } from "@anvil/eventstream";
 import { type FakeServe, startFakeServe } from "@anvil/codegen";
 import { errorClass, type ServiceSchema, type StructSchema, type UnionValue } from "@anvil/core";
 import { schemasFromModel } from "@anvil/dynamic";
@@ -118,6 +122,13 @@ class Sha256 {
 function bytes(data: string | ArrayBuffer | ArrayBufferView): string | Uint8Array {
   if (typeof data === "string") return data;
   return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** The whole frames in a chunk of an event-stream body (the SDK writes one signed envelope at a time). */
+async function frames(chunk: Uint8Array): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for await (const frame of splitFrames(chunk)) out.push(frame);
+  return out;
 }
 
 /** The one access key the servers know. */
@@ -1008,6 +1019,81 @@ describe("@aws-sdk/client-transcribe-streaming (restJson1, HTTP/2, a signed even
     expect(seen).toEqual(["hello"]);
     expect(error).toBeInstanceOf(LimitExceededException);
     expect((error as LimitExceededException).message).toBe("You have exceeded the maximum number of concurrent transcription streams.");
+  });
+
+  it("checks the signature of every event the SDK sends: an event changed on the way fails the stream there", async () => {
+    heard = [];
+    // The SDK's HTTP/2 handler, with the payload of the third signed envelope (the second audio event) changed in transit.
+    class Tampering extends NodeHttp2Handler {
+      override handle(request: Parameters<NodeHttp2Handler["handle"]>[0], options?: Parameters<NodeHttp2Handler["handle"]>[1]) {
+        const original = request.body as AsyncIterable<Uint8Array>;
+        request.body = Readable.from(
+          (async function* () {
+            let n = 0;
+            for await (const chunk of original) {
+              for (const frame of await frames(chunk)) {
+                if (++n !== 3) {
+                  yield frame;
+                  continue;
+                }
+                const envelope = decodeEventMessage(frame);
+                const inner = decodeEventMessage(envelope.body);
+                const changed = encodeEventMessage({ ...inner, body: audio("jumped") });
+                yield encodeEventMessage({ ...envelope, body: changed });
+              }
+            }
+          })(),
+        );
+        return super.handle(request, options);
+      }
+    }
+    const tampering = new TranscribeStreamingClient({ ...sdkConfig(listener), requestHandler: new Tampering() });
+    try {
+      const out = await tampering.send(
+        new StartStreamTranscriptionCommand({ MediaSampleRateHertz: 16_000, MediaEncoding: "pcm", AudioStream: speak(["the quick", "brown fox", "jumps"]) }),
+      );
+      const seen: string[] = [];
+      await rejection(
+        (async () => {
+          for await (const event of out.TranscriptResultStream!)
+            seen.push(event.TranscriptEvent?.Transcript?.Results?.[0]?.Alternatives?.[0]?.Transcript ?? "?");
+        })(),
+      );
+      // The configuration event and the first audio event were signed as sent; the changed one never reached the handler.
+      expect(heard).toEqual([expect.stringMatching(/^channels /), "the quick"]);
+      expect(seen).toEqual(["the quick"]);
+    } finally {
+      tampering.destroy();
+    }
+  });
+
+  it("takes the event stream Anvil's own client signs (sigv4() signs each event, as the SDK does)", async () => {
+    heard = [];
+    const transport = http2Transport();
+    const anvil = createClient(service, {
+      endpoint: listener.url,
+      protocols: [restJson1()],
+      transport,
+      retry: { maxAttempts: 1 },
+      auth: [sigv4({ region: "eu-west-1", credentials: CREDENTIALS })],
+    }) as unknown as {
+      startStreamTranscription(input: object): Promise<{ TranscriptResultStream: AsyncIterable<UnionValue> }>;
+    };
+    async function* audioEvents(): AsyncGenerator<UnionValue> {
+      for (const words of ["lazy", "dog"]) yield { $case: "AudioEvent", value: { AudioChunk: audio(words) } };
+    }
+    try {
+      const out = await anvil.startStreamTranscription({ MediaSampleRateHertz: 16_000, MediaEncoding: "pcm", AudioStream: audioEvents() });
+      const transcripts: string[] = [];
+      for await (const event of out.TranscriptResultStream) {
+        const results = (event.value as { Transcript: { Results: { Alternatives: { Transcript: string }[]; IsPartial: boolean }[] } }).Transcript.Results;
+        for (const r of results) if (!r.IsPartial) transcripts.push(r.Alternatives[0]!.Transcript);
+      }
+      expect(transcripts).toEqual(["lazy dog"]);
+      expect(heard).toEqual(["lazy", "dog"]);
+    } finally {
+      await transport.close();
+    }
   });
 
   it("refuses a sample rate out of @range with a ValidationException (400) naming it, before any audio is read", async () => {

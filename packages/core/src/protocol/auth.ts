@@ -5,7 +5,7 @@
  * needs only `@anvil/core`.
  */
 import type { OperationSchema, ServiceSchema } from "../schema/schema.js";
-import type { HttpRequest } from "./http.js";
+import type { HttpBody, HttpRequest } from "./http.js";
 
 /** What a scheme knows of the call it signs. */
 export interface SigningContext {
@@ -40,6 +40,12 @@ export interface AuthCall {
   readonly protocol: string;
   /** The request; its body is not read yet. */
   readonly request: HttpRequest;
+  /**
+   * Puts another body in place of the request's: a scheme that checks a
+   * streamed body as it is read (SigV4's signed event streams) gives the
+   * protocol its checking stream. Absent where the body cannot be replaced.
+   */
+  readonly replaceBody?: (body: HttpBody) => void;
 }
 
 /**
