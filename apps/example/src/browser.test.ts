@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer as createHttpServer } from "node:http";
-import { closeServer, listenLoopback } from "@anvil/test-support";
+import type { AddressInfo } from "node:net";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationName } from "@anvil/docs-site";
@@ -197,7 +197,8 @@ describe.skipIf(!available)("documentation in a browser", () => {
   it("lets a page on another origin call the service with fetch (CORS from the model's @cors), preflight included", async () => {
     // A page served from another port: another origin than the example's.
     const site = createHttpServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>another origin</title>"));
-    const port = await listenLoopback(site);
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const port = (site.address() as AddressInfo).port;
     const page = await browser.newPage();
     try {
       await page.goto(`http://127.0.0.1:${port}/`, { timeout: 10_000 });
@@ -222,7 +223,8 @@ describe.skipIf(!available)("documentation in a browser", () => {
       expect(result.refused).toBe("TypeError");
     } finally {
       await page.close();
-      await closeServer(site);
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
     }
   }, 60_000);
 });

@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv } from "@anvil/test-support";
 
 const MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 
@@ -16,7 +15,7 @@ describe("npm start", () => {
   const out: string[] = [];
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [MAIN], { env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }), stdio: ["ignore", "pipe", "inherit"] });
+    child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: "0", HOST: "127.0.0.1", WEATHER_TOKEN: "" }, stdio: ["ignore", "pipe", "inherit"] });
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => out.push(...chunk.split("\n")));
     const started = Date.now();
     while (!out.some((line) => line.includes("Ctrl-C stops"))) {

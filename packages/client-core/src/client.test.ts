@@ -3,7 +3,7 @@ import { ModeledError, type RequestCustomization, TransportError, UnmodeledError
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { createClient, type Client } from "./client.js";
 import type { ClientConfig } from "./config.js";
-import type { AttemptResult, Interceptor } from "./interceptor.js";
+import type { AttemptResult, ClientInterceptor, Interceptor } from "./interceptor.js";
 import { Busy, NotFound, scriptedTransport, type Answer, testJson, Things } from "./test-fixtures.js";
 
 /** A client over a scripted transport, with a recording sleep and `random() = 0.5`. */
@@ -357,6 +357,34 @@ describe("interceptors", () => {
     expect(Busy.is(results[0]!.error)).toBe(true);
     expect(results[0]!.response?.status).toBe(503);
     expect(results[1]!.output).toEqual({ id: "a" });
+  });
+
+  it("call interceptors wrap the whole call, retries included: see input and output, change the input, answer alone, replace errors", async () => {
+    const log: string[] = [];
+    const outer: ClientInterceptor = (next) => async (call) => {
+      log.push(`outer> ${call.method} ${JSON.stringify(call.input)}`);
+      try {
+        const output = await next({ ...call, input: { id: `${(call.input as { id: string }).id}!` } });
+        log.push(`outer< ${JSON.stringify(output)}`);
+        return output;
+      } catch (error) {
+        log.push(`outer caught ${(error as Error).name}`);
+        throw new TypeError("replaced");
+      }
+    };
+    const cache: ClientInterceptor = (next) => (call) => ((call.input as { id: string }).id === "cached!" ? Promise.resolve({ id: "from cache" }) : next(call));
+    const hooks: Interceptor = { beforeAttempt: (_request, context) => void log.push(`attempt ${context.attempt}`) };
+    const { client, transport } = setup([err("Busy", 503), ok({ id: "a!" }), err("Busy", 503), err("Busy", 503), err("Busy", 503)], {
+      interceptors: [outer, hooks, cache],
+    });
+    expect(await client.getThing({ id: "a" })).toEqual({ id: "a!" });
+    expect(log).toEqual(['outer> getThing {"id":"a"}', "attempt 1", "attempt 2", `outer< {"id":"a!"}`]);
+    expect(transport.seen).toHaveLength(2);
+    log.length = 0;
+    expect(await client.getThing({ id: "cached" })).toEqual({ id: "from cache" });
+    expect(transport.seen).toHaveLength(2);
+    await expect(client.getThing({ id: "b" })).rejects.toThrow("replaced");
+    expect(log.at(-1)).toBe("outer caught Busy");
   });
 
   it("fail the attempt when they throw", async () => {

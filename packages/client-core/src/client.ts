@@ -21,7 +21,7 @@ import {
 import { isAsyncIterable } from "@anvil/core/protocol";
 import { selectAuthScheme } from "./auth/auth-scheme.js";
 import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.js";
-import type { AttemptContext, AttemptResult } from "./interceptor.js";
+import type { AttemptContext, AttemptResult, ClientNext } from "./interceptor.js";
 import { attachMetadata, type CallFacts, metadataOf, type WithMetadata } from "./metadata.js";
 import { ABORTED, TIMED_OUT } from "./retry.js";
 import { requestUrl } from "./transport.js";
@@ -60,8 +60,24 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
     return schemes.get(operation);
   };
   const client: Record<string, unknown> = {};
+  const wrappers = resolved.callInterceptors;
   for (const [name, operation] of Object.entries(service.operations)) {
-    const method = (input?: unknown, options?: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input ?? NO_INPUT, options ?? {});
+    const direct = (input: unknown, options: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input, options);
+    let method: (input?: unknown, options?: ClientCallOptions) => Promise<unknown>;
+    if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? {});
+    else {
+      // The call interceptors, outermost first, around the call itself.
+      let next: ClientNext = (c) => direct(c.input, c.options);
+      for (let i = wrappers.length - 1; i >= 0; i--) next = wrappers[i]!(next);
+      const intercepted = next;
+      method = (input, options) => {
+        try {
+          return intercepted({ service, operation, method: name, input: input ?? NO_INPUT, options: options ?? {} });
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+    }
     Object.defineProperty(client, name, { value: method, enumerable: true });
   }
   return Object.freeze(client) as Client<S>;

@@ -3,7 +3,7 @@ import { type AuthScheme, type ClientProtocol, type RequestCustomization, type S
 import { assertSigV4Configured } from "./auth/auth-scheme.js";
 import { fetchTransport } from "./fetch-transport.js";
 import { createHttp2Transport } from "./http2-transport.js";
-import type { Interceptor } from "./interceptor.js";
+import type { ClientInterceptor, Interceptor } from "./interceptor.js";
 import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
 import { sleep } from "./sleep.js";
 import type { Transport } from "./transport.js";
@@ -32,8 +32,12 @@ export interface ClientConfig {
   readonly retry?: RetryStrategy | Partial<StandardRetryOptions>;
   /** Default time limit of a call in milliseconds, retries included. Default none. */
   readonly timeoutMs?: number;
-  /** Run around every attempt, in order. */
-  readonly interceptors?: readonly Interceptor[];
+  /**
+   * Call interceptors (functions: `(next) => (call) => ...`, around each
+   * call, the first outermost) and attempt hooks (objects with
+   * `beforeAttempt`/`afterAttempt`, around every attempt, in order).
+   */
+  readonly interceptors?: readonly (ClientInterceptor | Interceptor)[];
   /** Opt-in service customizations (core's request customizations), e.g. from `@anvil/aws-customizations`. */
   readonly customizations?: readonly RequestCustomization[];
   /**
@@ -59,7 +63,10 @@ export interface ResolvedConfig {
   readonly transport: Transport;
   readonly retry: RetryStrategy;
   readonly timeoutMs: number | undefined;
+  /** The attempt hooks of `interceptors`. */
   readonly interceptors: readonly Interceptor[];
+  /** The call interceptors of `interceptors`. */
+  readonly callInterceptors: readonly ClientInterceptor[];
   readonly auth: readonly AuthScheme[];
   readonly headers: readonly (readonly [string, string])[];
   readonly idempotencyToken: (() => string) | undefined;
@@ -78,7 +85,8 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
     transport: transportFor(protocol, config.transport),
     retry,
     timeoutMs: config.timeoutMs,
-    interceptors: Object.freeze([...(config.interceptors ?? [])]),
+    interceptors: Object.freeze((config.interceptors ?? []).filter((i): i is Interceptor => typeof i !== "function")),
+    callInterceptors: Object.freeze((config.interceptors ?? []).filter((i): i is ClientInterceptor => typeof i === "function")),
     auth: authSchemes(service, config),
     headers: Object.freeze(Object.entries(config.headers ?? {})),
     idempotencyToken: config.idempotencyToken,

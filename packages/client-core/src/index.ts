@@ -18,7 +18,7 @@ export type { Transport, TransportRequest } from "./transport.js";
 export { requestUrl } from "./transport.js";
 export { fetchTransport } from "./fetch-transport.js";
 export type { FetchTransportOptions } from "./fetch-transport.js";
-export type { AttemptContext, AttemptResult, Interceptor } from "./interceptor.js";
+export type { AttemptContext, AttemptResult, ClientCall, ClientInterceptor, ClientNext, Interceptor } from "./interceptor.js";
 export { selectAuthScheme } from "./auth/auth-scheme.js";
 // Auth schemes are core's interface, so that scheme packages need only `@anvil/core`.
 export type { AuthScheme, Provider, SigningContext } from "@anvil/core";

@@ -1,5 +1,13 @@
-/** Interceptors: code that runs around every attempt of every call. */
+/**
+ * Interceptors, of two kinds. A call interceptor wraps the whole call as the
+ * server's interceptors wrap a handler (connect-es style: it gets the next
+ * step and returns one): it sees the operation and input, and the output or
+ * error, and may change the input or options, answer without calling the
+ * service, or throw. Attempt hooks run around each attempt (retries
+ * included) and see the HTTP request and response.
+ */
 import type { HttpRequest, HttpResponse, OperationSchema, ServiceSchema } from "@anvil/core";
+import type { ClientCallOptions } from "./client.js";
 
 /** What an interceptor knows of the attempt it runs around. */
 export interface AttemptContext {
@@ -41,3 +49,40 @@ export interface Interceptor {
   /** Observes how the attempt ended (logging, metrics, tracing). */
   afterAttempt?(result: AttemptResult, context: AttemptContext): void | Promise<void>;
 }
+
+/** One call as call interceptors see it. */
+export interface ClientCall {
+  /** The service the client calls. */
+  readonly service: ServiceSchema;
+  /** The operation being called. */
+  readonly operation: OperationSchema;
+  /** The operation's key in the service: the client method's name, e.g. `getCity`. */
+  readonly method: string;
+  /** The input as the caller gave it. An interceptor may pass the next step another one. */
+  readonly input: unknown;
+  /** The call's options (`signal`, `timeoutMs`, `headers`). An interceptor may pass the next step others. */
+  readonly options: ClientCallOptions;
+}
+
+/** The rest of a call: resolves with the output (with `$metadata`), or rejects with the call's error. */
+export type ClientNext = (call: ClientCall) => Promise<unknown>;
+
+/**
+ * Wraps the rest of a call, as `@anvil/server`'s `ServerInterceptor` wraps
+ * a handler. Return `next` wrapped:
+ *
+ * ```ts
+ * const timing: ClientInterceptor = (next) => async (call) => {
+ *   const started = performance.now();
+ *   try {
+ *     return await next(call);
+ *   } finally {
+ *     console.log(call.method, performance.now() - started);
+ *   }
+ * };
+ * ```
+ *
+ * The first in the client's `interceptors` sees a call first and its
+ * outcome last; attempt hooks run inside them all, around each attempt.
+ */
+export type ClientInterceptor = (next: ClientNext) => ClientNext;
