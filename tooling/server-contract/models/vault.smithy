@@ -5,11 +5,12 @@ namespace test.auth
 use alloy#simpleRestJson
 use alloy.proto#grpc
 use alloy.proto#protoIndex
+use aws.auth#sigv4
 use aws.protocols#awsJson1_1
 use aws.protocols#restJson1
 use smithy.protocols#rpcv2Cbor
 
-/// A service that takes three auth schemes, in this order of preference.
+/// A service that takes four auth schemes, in this order of preference.
 @restJson1
 @simpleRestJson
 @awsJson1_1
@@ -18,7 +19,8 @@ use smithy.protocols#rpcv2Cbor
 @httpBearerAuth
 @httpApiKeyAuth(name: "x-api-key", in: "header")
 @httpBasicAuth
-@auth([httpBearerAuth, httpApiKeyAuth, httpBasicAuth])
+@sigv4(name: "vault")
+@auth([httpBearerAuth, httpApiKeyAuth, httpBasicAuth, sigv4])
 service Vault {
     version: "2026-12-02"
     operations: [GetSecret, Ping, Peek, Rotate]

@@ -1,7 +1,7 @@
 /**
  * Authentication from the model, and interceptors, on every protocol and
  * over HTTP/1.1 and HTTP/2 (gRPC over h2c): the `Vault` model takes bearer,
- * API key and basic auth in that order of preference, has an anonymous
+ * API key, basic and SigV4 auth in that order of preference, has an anonymous
  * operation, an `@optionalAuth` one, and one that takes basic auth only,
  * behind an interceptor that lets only the admin through. Calls go from the
  * generated-client runtime (`createClient` with its auth schemes), as a
@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sigv4, sigv4Verifier } from "@anvil/auth-sigv4";
 import { createClient, httpApiKeyAuth, httpBasicAuth, httpBearerAuth } from "@anvil/client-core";
 import { http2Transport } from "@anvil/client-core/node";
 import type { AuthScheme, ServiceSchema } from "@anvil/core";
@@ -31,6 +32,7 @@ interface Caller {
 }
 
 const USERS: Readonly<Record<string, string>> = { admin: "s3cret", bob: "hunter2" };
+const AWS = { accessKeyId: "AKIDVAULT", secretAccessKey: "vault-secret" };
 
 /** What each interceptor and handler saw, in order. */
 const trail: string[] = [];
@@ -58,6 +60,12 @@ function vaultServer(protocol: ProtocolValue, id: string) {
       bearer: (token) => (token === "good-token" ? { id: "tok", via: "bearer" } : undefined),
       apiKey: async (key) => (key === "good-key" ? { id: "key", via: "api key" } : undefined),
       basic: ({ user, password }) => (Object.hasOwn(USERS, user) && USERS[user] === password ? { id: user, via: "basic" } : undefined),
+      schemes: [
+        sigv4Verifier<Caller>({
+          secretOf: (accessKeyId) => (accessKeyId === AWS.accessKeyId ? AWS.secretAccessKey : undefined),
+          identify: (accessKeyId) => ({ id: accessKeyId, via: "sigv4" }),
+        }),
+      ],
     },
     interceptors: [recorder("outer")],
     onInternalError: () => {},
@@ -121,6 +129,7 @@ describe.each(PROTOCOLS.map((p) => ({ ...p, http: p.h2 ? "HTTP/2" : "HTTP/1.1" }
   const bearer = (token: string) => httpBearerAuth({ token });
   const apiKey = (key: string) => httpApiKeyAuth({ apiKey: key });
   const basic = (user: string, password: string) => httpBasicAuth({ credentials: { user, password } });
+  const signed = (secretAccessKey = AWS.secretAccessKey) => sigv4({ region: "eu-west-1", credentials: { ...AWS, secretAccessKey } });
 
   /** A refusal as the caller sees it: the documented error type and the status (gRPC: its status code). */
   async function refused(promise: Promise<unknown>, code: string, status: number, grpcStatus: string) {
@@ -134,7 +143,7 @@ describe.each(PROTOCOLS.map((p) => ({ ...p, http: p.h2 ? "HTTP/2" : "HTTP/1.1" }
   });
 
   it("refuses wrong credentials of every scheme, saying nothing of why", async () => {
-    for (const scheme of [bearer("bad-token"), apiKey("bad-key"), basic("bob", "wrong"), basic("nobody", "x")]) {
+    for (const scheme of [bearer("bad-token"), apiKey("bad-key"), basic("bob", "wrong"), basic("nobody", "x"), signed("wrong-secret")]) {
       await refused(client([scheme]).getSecret!({ name: "x" }), UNAUTHENTICATED, 401, "UNAUTHENTICATED");
     }
   });
@@ -143,6 +152,7 @@ describe.each(PROTOCOLS.map((p) => ({ ...p, http: p.h2 ? "HTTP/2" : "HTTP/1.1" }
     expect(await client([bearer("good-token")]).getSecret!({ name: "x" })).toMatchObject({ caller: "tok by bearer" });
     expect(await client([apiKey("good-key")]).getSecret!({ name: "x" })).toMatchObject({ caller: "key by api key" });
     expect(await client([basic("bob", "hunter2")]).getSecret!({ name: "x" })).toMatchObject({ caller: "bob by basic" });
+    expect(await client([signed()]).getSecret!({ name: "x" })).toMatchObject({ caller: "AKIDVAULT by sigv4" });
   });
 
   it("checks the credentials of the most preferred scheme the request carries", async () => {
@@ -190,7 +200,7 @@ describe("the HTTP answer to a refused call", () => {
   it("carries the schemes' challenges in WWW-Authenticate, in the model's order", async () => {
     const response = await fetch(`${h1.url}/secret`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="Vault", Basic realm="Vault", charset="UTF-8"');
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="Vault", Basic realm="Vault", charset="UTF-8", AWS4-HMAC-SHA256');
     expect(response.headers.get("x-amzn-errortype")).toBe(UNAUTHENTICATED);
     expect(await response.json()).toEqual({ message: "the request is not authenticated" });
   });

@@ -26,17 +26,20 @@ export function selectAuthScheme(service: ServiceSchema, operation: OperationSch
 
 /**
  * Throws a TypeError when an operation the model says to sign with SigV4
- * would go unsigned: no configured scheme is picked for it, its auth list
- * names `aws.auth#sigv4` (before any `smithy.api#noAuth`) and it is not
- * `@optionalAuth`. AWS rejects unsigned requests, so a client without
- * `sigv4()` is a configuration mistake, reported when the client is made.
+ * would go unsigned: no configured scheme is picked for it, `aws.auth#sigv4`
+ * is the only scheme of its auth list (before any `smithy.api#noAuth`) and
+ * it is not `@optionalAuth`. AWS rejects unsigned requests, so a client
+ * without `sigv4()` is a configuration mistake, reported when the client is
+ * made. An operation that offers other schemes too may be called without
+ * one (the caller may send its own `Authorization`).
  */
 export function assertSigV4Configured(service: ServiceSchema, schemes: readonly AuthScheme[]): void {
   if (schemes.some((s) => s.id === SIGV4)) return;
   for (const [name, operation] of Object.entries(service.operations)) {
     const auth = effectiveAuth(service, operation);
     if (auth.optional || selectAuthScheme(service, operation, schemes) !== undefined) continue;
-    if (auth.schemes.includes(SIGV4)) {
+    // Only where SigV4 is the one way in (as for AWS services): with other schemes offered, an unsigned call may be meant.
+    if (auth.schemes.length === 1 && auth.schemes[0] === SIGV4) {
       throw new TypeError(
         `createClient: ${service.id} signs ${name} with ${SIGV4}, and no scheme for it is configured; ` +
           `pass auth: [sigv4({ region })] from @anvil/auth-sigv4`,
