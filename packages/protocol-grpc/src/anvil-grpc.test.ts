@@ -93,8 +93,12 @@ describe("grpc: Anvil client and server", () => {
   });
 
   it("honours grpc-timeout: the handler's signal aborts and the call fails DEADLINE_EXCEEDED", async () => {
+    const sent = Date.now();
     const error = (await rejection(client().wait({}, { headers: { "grpc-timeout": "100m" } }))) as UnmodeledError;
     expect(error.code).toBe("DEADLINE_EXCEEDED");
+    // The handler's context says when: about 100 ms after the call was sent.
+    expect(seen.deadline).toBeGreaterThanOrEqual(sent + 100);
+    expect(seen.deadline).toBeLessThan(sent + 1_000);
     await expect.poll(() => seen.aborted.some((m) => /deadline/.test(m))).toBe(true);
   });
 

@@ -17,11 +17,14 @@ export interface Seen {
   headers?: Headers;
   /** Reasons of aborted signals, as messages. */
   readonly aborted: string[];
+  /** The deadline the last wait call's context had. */
+  deadline?: number | undefined;
 }
 
 interface Ctx {
   readonly headers: Headers;
   readonly signal: AbortSignal;
+  readonly deadline?: number | undefined;
   readonly responseHeaders: Headers;
 }
 
@@ -41,6 +44,7 @@ export function greeterHandlers(seen: Seen) {
       throw new Error("secret database password in a stack trace");
     },
     wait(_input: unknown, context: Ctx) {
+      seen.deadline = context.deadline;
       return new Promise<Record<string, never>>((_resolve, reject) => {
         context.signal.addEventListener("abort", () => {
           seen.aborted.push(String((context.signal.reason as Error | undefined)?.message));

@@ -51,6 +51,12 @@ export interface HandlerContext<Id = unknown> {
    */
   readonly signal: AbortSignal;
   /**
+   * When the call's deadline passes (epoch milliseconds), when the protocol
+   * gives one (gRPC's `grpc-timeout`); the signal aborts then. Undefined
+   * when the call has none.
+   */
+  readonly deadline: number | undefined;
+  /**
    * Headers to add to the response (made on first access): response
    * metadata the model does not bind, such as gRPC's custom response
    * metadata. A header the protocol writes itself keeps the protocol's value.
@@ -119,6 +125,8 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** The caller's address, handed to the handler (read only when the handler asks for it). */
   readonly remoteAddress?: string | undefined;
+  /** When the call's deadline passes (epoch milliseconds), if it has one. */
+  readonly deadline?: number | undefined;
 }
 
 /** Answers one request. Never rejects: every failure becomes a response. */
@@ -486,6 +494,7 @@ async function withDeadline(
     get remoteAddress() {
       return outer.remoteAddress;
     },
+    deadline: Date.now() + ms,
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<HttpResponse>((resolve) => {
@@ -583,6 +592,10 @@ class Context implements ServerCallContext, HandlerContext {
 
   get signal(): AbortSignal {
     return this.#options.signal ?? NEVER;
+  }
+
+  get deadline(): number | undefined {
+    return this.#options.deadline;
   }
 
   get responseHeaders(): Headers {

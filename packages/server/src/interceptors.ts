@@ -21,7 +21,7 @@ export interface ServerCall<Id = unknown> {
   readonly protocol: string;
   /** The input, read and validated. An interceptor may pass the next step another one. */
   readonly input: unknown;
-  /** The handler's context: request headers, identity, signal, response headers. */
+  /** The handler's context: request headers, identity, signal and deadline, response headers. */
   readonly context: HandlerContext<Id>;
 }
 
