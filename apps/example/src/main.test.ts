@@ -2,7 +2,7 @@
  * `npm start` as a newcomer meets it: the built `dist/main.js` starts, and
  * every curl line it prints works as it says (run by curl, on free ports).
  * Only DeleteCity takes a token: the line without one gets 401, the line
- * with the token `npm start` prints gets 204.
+ * with the token `npm start` prints gets 204. Every call is logged.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -47,5 +47,14 @@ describe("npm start", () => {
         expect(() => JSON.parse(text), `${line} answered ${text}`).not.toThrow();
       }
     }
+  });
+
+  it("logs every call, one line each", async () => {
+    const logged = () => out.some((line) => / GET \/cities\/seattle 200 [\d.]+ms Weather\.getCity aws\.protocols#restJson1 id=[0-9a-f-]{36}$/.test(line));
+    const until = Date.now() + 5_000;
+    while (!logged() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logged(), out.join("\n")).toBe(true);
+    expect(out.some((line) => / DELETE \/cities\/tokyo 401 .* error=UnauthenticatedException/.test(line))).toBe(true);
+    expect(out.some((line) => / DELETE \/cities\/tokyo 204 .* identity=demo /.test(line))).toBe(true);
   });
 });

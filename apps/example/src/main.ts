@@ -7,9 +7,12 @@
  * With `--fake` (`npm start -- --fake`) every server answers from the
  * generated fake (the model's @examples) instead of the handlers and their
  * store. `DeleteCity` takes a bearer token: `WEATHER_TOKEN`, else
- * `demo-token`. Ctrl-C stops it gracefully.
+ * `demo-token`. Every call is logged, one line each (`--json-logs`: one
+ * JSON object each). `/healthz` and `/readyz` answer on the REST ports.
+ * Ctrl-C (or SIGTERM) stops it gracefully.
  */
-import { listen } from "@anvil/server/node";
+import { formatAccessLog } from "@anvil/server";
+import { closeOnSignal, listen } from "@anvil/server/node";
 import { ExampleFake } from "./fake.js";
 import { createWeatherHandler } from "./handlers.js";
 import { createWeatherServers, DEMO_TOKEN } from "./server.js";
@@ -23,7 +26,13 @@ const fake = process.argv.includes("--fake");
 
 const token = process.env.WEATHER_TOKEN || DEMO_TOKEN;
 
-const servers = createWeatherServers(fake ? new ExampleFake() : createWeatherHandler(createStore()), { docs, token });
+const json = process.argv.includes("--json-logs");
+// One line per call, for people; one JSON object per call with --json-logs (for pino, jq, a log shipper).
+const accessLog = json
+  ? (entry: object) => console.log(JSON.stringify(entry))
+  : (entry: Parameters<typeof formatAccessLog>[0]) => console.log(formatAccessLog(entry));
+
+const servers = createWeatherServers(fake ? new ExampleFake() : createWeatherHandler(createStore()), { docs, token, accessLog });
 const weather = await listen(servers.weather, { host, port });
 const weatherGrpc = await listen(servers.weatherGrpc, { host, port: port === 0 ? 0 : port + 1, http2: true });
 const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 2 });
@@ -47,17 +56,16 @@ Try:
   curl -s -i ${simple.url}/cities/atlantis
   curl -s -i -X DELETE ${weather.url}/cities/tokyo                                  # 401: DeleteCity takes a bearer token
   curl -s -i -X DELETE ${weather.url}/cities/tokyo -H 'authorization: Bearer ${token}'   # 204 (WEATHER_TOKEN sets the token)
+  curl -s ${weather.url}/healthz                                     # liveness
+  curl -s ${weather.url}/readyz                                      # readiness: 503 while stopping
   npm run anvil -- proto --model apps/example/model --service example.weather#WeatherGrpc --out weather.proto   # for grpcurl or a grpc-js client on ${weatherGrpc.url.replace("http://", "")}
   ${port === 8080 && host === "127.0.0.1" ? "" : `HOST=${host} PORT=${port} `}npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
 
 Ctrl-C stops.`);
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    console.log("\nstopping (calls in flight get 5 s)…");
-    void Promise.all([weather.close({ graceMs: 5_000 }), weatherGrpc.close({ graceMs: 5_000 }), simple.close({ graceMs: 5_000 })]).then(() => process.exit(0));
-  });
-}
+// SIGTERM or Ctrl-C: readiness turns 503, calls in flight get 5 s, then the process ends; a second signal ends it at once.
+closeOnSignal([weather, weatherGrpc, simple], {
+  graceMs: 5_000,
+  onSignal: () => console.log("\nstopping (calls in flight get 5 s)…"),
+  onClosed: () => process.exit(0),
+});

@@ -21,7 +21,7 @@ import { awsJson1_1 } from "@anvil/protocol-awsjson";
 import { grpc } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
-import { createServer, type Server } from "@anvil/server";
+import { type AccessLogEntry, createServer, type Server } from "@anvil/server";
 import { SimpleWeather } from "./generated/simple-weather.js";
 import { Weather } from "./generated/weather.js";
 import { WeatherGrpc } from "./generated/weather-grpc.js";
@@ -38,6 +38,8 @@ export interface WeatherServerOptions {
   readonly docs?: boolean;
   /** The bearer token `DeleteCity` takes (`Authorization: Bearer <token>`). Default {@link DEMO_TOKEN}. */
   readonly token?: string;
+  /** Where every server's access log goes: one entry per request. Default none. */
+  readonly accessLog?: (entry: AccessLogEntry) => void;
 }
 
 /** The bearer token the example accepts unless told otherwise (`WEATHER_TOKEN` for `npm start`). */
@@ -84,10 +86,23 @@ export function createWeatherServers(handler: ExampleHandler, options: WeatherSe
   const token = options.token ?? DEMO_TOKEN;
   // The model says which operations take a bearer token; this says which token is valid.
   const auth = { bearer: (given: string): Caller | undefined => (sameSecret(given, token) ? { id: "demo" } : undefined) };
+  // Liveness and readiness (/healthz, /readyz) on the REST ports; request ids on every answer; every server logs its
+  // calls where it is told.
+  const common = { protocols: PROTOCOLS, onInternalError, requestIds: true, ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}) };
   return {
-    weather: withDocs(createServer(Weather, { protocols: PROTOCOLS, onInternalError, auth }).register(handler).mapService(), docs),
+    weather: withDocs(
+      createServer(Weather, { ...common, auth, health: true })
+        .register(handler)
+        .mapService(),
+      docs,
+    ),
     // The same handler object: SimpleWeather's operations are a subset of Weather's.
-    simpleWeather: withDocs(createServer(SimpleWeather, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(), docs),
-    weatherGrpc: createServer(WeatherGrpc, { protocols: PROTOCOLS, onInternalError }).register(handler).mapService(),
+    simpleWeather: withDocs(
+      createServer(SimpleWeather, { ...common, health: true })
+        .register(handler)
+        .mapService(),
+      docs,
+    ),
+    weatherGrpc: createServer(WeatherGrpc, common).register(handler).mapService(),
   };
 }

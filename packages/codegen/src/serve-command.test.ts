@@ -37,6 +37,11 @@ describe("anvil serve", () => {
     expect(Object.keys(openapi.paths)).toContain("/animals/{name}");
     expect(openapi.servers[0]!.url).toBe(url);
     expect((await fetch(`${url}/docs/`)).headers.get("content-type")).toContain("text/html");
+    // Liveness and readiness next to them, and a request id on every answer.
+    expect(out).toContain(`  health   ${url}/healthz   ready ${url}/readyz`);
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: "ready" });
+    expect(response.headers.get("x-amzn-requestid")).toMatch(/^[0-9a-f-]{36}$/);
     stop();
     expect(await running).toBe(0);
     expect(out).toContain('Zoo.getAnimal via aws.protocols#restJson1: example "lion"');

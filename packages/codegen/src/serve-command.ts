@@ -110,6 +110,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       port,
       grpcPort,
       docs: !args.flags.has("--no-docs"),
+      health: !args.flags.has("--no-health"),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
       credentials,
       onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
@@ -129,6 +130,7 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
   serve.listening.forEach((l, i) => {
     io.out(`${l.service} (${l.protocols.join(", ")}${l.grpc ? ", h2c" : ""})  ${l.url}`);
     if (!l.grpc && !args.flags.has("--no-docs")) io.out(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
+    if (!l.grpc && !args.flags.has("--no-health")) io.out(`  health   ${l.url}/healthz   ready ${l.url}/readyz`);
     // Once per service, after its last server.
     const last = !serve.listening.slice(i + 1).some((other) => other.service === l.service);
     if (last && l.auth.declared.length > 0) io.out(`  ${authLine(l.auth.declared, l.auth.enforced)}`);

@@ -96,6 +96,8 @@ export interface FakeServersOptions {
   readonly onWarning?: (message: string, example: ExampleRef) => void;
   /** Mount the documentation routes (`/openapi`, `/openapi.json`, `/docs`) on each server. Default true. */
   readonly docs?: boolean;
+  /** Serve `/healthz` and `/readyz` on each HTTP server. Default true. */
+  readonly health?: boolean;
   /** The buffered request body limit of every operation, in bytes (the server's default otherwise: 1 MiB, or a payload blob's `@length` max). */
   readonly bodyLimit?: number;
   /**
@@ -204,6 +206,9 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
         ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(auth !== undefined ? { auth } : {}),
+        // Liveness and readiness on the HTTP ports (gRPC has its own health protocol), request ids on every answer.
+        ...(options.health !== false && !ids.includes(GRPC_PROTOCOL) ? { health: true } : {}),
+        requestIds: true,
         ...(options.onRejected
           ? {
               onRejected: (error: unknown, context: HandlerContext) =>

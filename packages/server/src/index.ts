@@ -20,7 +20,9 @@ export { ACCESS_DENIED, accessDenied, UNAUTHENTICATED } from "./auth.js";
 export type { AuthOptions, BasicCredentials, Verifier } from "./auth.js";
 export type { ServerCall, ServerInterceptor, ServerNext } from "./interceptors.js";
 export type { CorsOptions } from "./cors.js";
-export type { CloseOptions, Exchange, ExchangeInfo, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
+export type { CloseOptions, Exchange, ExchangeInfo, HealthOptions, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
+export { formatAccessLog } from "./access-log.js";
+export type { AccessLogEntry } from "./access-log.js";
 export type { MountedHandler } from "./mounts.js";
 // The default lives in core (its request gunzip holds to it too); servers have long exported it.
 export { DEFAULT_BODY_LIMIT } from "@anvil/core/protocol";

@@ -5,5 +5,5 @@
  *
  * @packageDocumentation
  */
-export { listen, nodeHandler, nodeStreamHandler, toHttpRequest as fromNodeRequest } from "./node.js";
-export type { ListenOptions, NodeLimits, NodeListener } from "./node.js";
+export { closeOnSignal, listen, nodeHandler, nodeStreamHandler, toHttpRequest as fromNodeRequest } from "./node.js";
+export type { CloseOnSignalOptions, ListenOptions, NodeLimits, NodeListener } from "./node.js";

@@ -646,3 +646,45 @@ function servePriorKnowledge(h1: http.Server, h2: http2.Http2Server, timeoutMs: 
 function definedOnly<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** Options of {@link closeOnSignal}. */
+export interface CloseOnSignalOptions {
+  /** How long calls in flight may take to finish, in milliseconds. Default 10 000. */
+  readonly graceMs?: number;
+  /** The signals that close. Default SIGTERM and SIGINT. */
+  readonly signals?: readonly NodeJS.Signals[];
+  /** Told when a signal arrives (to log it), before closing starts. */
+  readonly onSignal?: (signal: NodeJS.Signals) => void;
+  /** Told when every listener has closed. Default: nothing (the process ends when nothing else holds it). */
+  readonly onClosed?: () => void;
+}
+
+/**
+ * Closes listeners gracefully when the process is told to stop (SIGTERM, as
+ * Kubernetes and most process managers send, or SIGINT, Ctrl-C): each
+ * server's readiness (`/readyz`) answers 503 and new calls are refused with
+ * 503, the listeners stop taking connections, calls in flight get `graceMs`
+ * to finish, then the rest are aborted and the connections closed. A second
+ * signal ends the process at once (exit code 1). Returns a function that
+ * takes the signal handlers off again.
+ *
+ * ```ts
+ * const listener = await listen(server, { port: 8080 });
+ * closeOnSignal(listener, { graceMs: 5_000 });
+ * ```
+ */
+export function closeOnSignal(listeners: NodeListener | readonly NodeListener[], options: CloseOnSignalOptions = {}): () => void {
+  const all = Array.isArray(listeners) ? (listeners as readonly NodeListener[]) : [listeners as NodeListener];
+  const signals = options.signals ?? ["SIGTERM", "SIGINT"];
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    options.onSignal?.(signal);
+    void Promise.all(all.map((listener) => listener.close({ graceMs: options.graceMs ?? 10_000 }))).then(() => options.onClosed?.());
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+}

@@ -8,6 +8,7 @@
  */
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
 import { HttpHeaders, ProtocolError } from "@anvil/core";
+import type { AccessLogEntry } from "./access-log.js";
 import type { AuthOptions } from "./auth.js";
 import type { CorsOptions } from "./cors.js";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
@@ -50,6 +51,26 @@ export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
    * trait's), `false` off.
    */
   readonly cors?: CorsOptions | boolean;
+  /**
+   * Return each call's request id on its answer (the caller's `x-request-id`
+   * when it sent one, else a new one). Off by default (a few per cent on the
+   * smallest calls); handlers see `context.requestId` either way.
+   */
+  readonly requestIds?: boolean;
+  /**
+   * Called once per request with its access-log entry (see
+   * `AccessLogEntry`): `(entry) => logger.info(entry)` for a JSON logger,
+   * `(entry) => console.log(formatAccessLog(entry))` for a line.
+   */
+  readonly accessLog?: (entry: AccessLogEntry) => void;
+  /**
+   * Health endpoints, mounted next to the service's routes: `true` for
+   * `GET /healthz` (liveness: 200 while the process serves) and
+   * `GET /readyz` (readiness: 200 once started, 503 while closing, so a load
+   * balancer stops sending before the server stops), or other paths. Off by
+   * default.
+   */
+  readonly health?: boolean | HealthOptions;
   /** Interceptors around every call, outermost first; `use()` adds more. */
   readonly interceptors?: readonly ServerInterceptor<Id>[];
 }
@@ -77,6 +98,14 @@ export interface ExchangeInfo {
 export interface CloseOptions {
   /** How long in-flight calls may take to finish before their signals are aborted, in milliseconds. Default 10 000. */
   readonly graceMs?: number;
+}
+
+/** Where {@link ServerOptions.health} serves its endpoints. */
+export interface HealthOptions {
+  /** The liveness path. Default `/healthz`. */
+  readonly liveness?: string;
+  /** The readiness path. Default `/readyz`. */
+  readonly readiness?: string;
 }
 
 /** A server for one service: register handlers, map the service, then hand it to an adapter. */
@@ -204,6 +233,27 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
     return { status: 503, headers: new HttpHeaders({ "retry-after": "1" }), body: undefined };
   };
 
+  if (options.health !== undefined && options.health !== false) {
+    const paths = options.health === true ? {} : options.health;
+    const answer = (status: number, state: string) =>
+      new Response(JSON.stringify({ status: state }), {
+        status,
+        headers: { "content-type": "application/json", "cache-control": "no-store", ...(status === 503 ? { "retry-after": "1" } : {}) },
+      });
+    const probe = (check: () => [number, string]) => async (request: Request) => {
+      if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
+      return answer(...check());
+    };
+    mounts.add(
+      paths.liveness ?? "/healthz",
+      probe(() => [200, "ok"]),
+    );
+    mounts.add(
+      paths.readiness ?? "/readyz",
+      probe(() => (closing ? [503, "draining"] : dispatcher === undefined ? [503, "starting"] : [200, "ready"])),
+    );
+  }
+
   const server: Server<S, Id> = {
     service,
 
@@ -273,6 +323,8 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
         handlers: Object.fromEntries(handlers) as unknown as HandlersOf<S, HandlerContext<Id>>,
         ...(options.auth !== undefined ? { auth: options.auth } : {}),
         ...(options.cors !== undefined ? { cors: options.cors } : {}),
+        ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
+        ...(options.requestIds !== undefined ? { requestIds: options.requestIds } : {}),
         interceptors,
         operationInterceptors: operationInterceptors as DispatcherOptions<S, Id>["operationInterceptors"] & object,
         ...(options.onInternalError !== undefined ? { onInternalError: options.onInternalError } : {}),

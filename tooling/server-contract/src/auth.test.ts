@@ -68,6 +68,7 @@ function vaultServer(protocol: ProtocolValue, id: string) {
       ],
     },
     interceptors: [recorder("outer")],
+    requestIds: true,
     onInternalError: () => {},
   })
     .use(recorder("inner"))
@@ -140,6 +141,14 @@ describe.each(PROTOCOLS.map((p) => ({ ...p, http: p.h2 ? "HTTP/2" : "HTTP/1.1" }
 
   it("refuses a call without credentials (401, UNAUTHENTICATED)", async () => {
     await refused(client().getSecret!({ name: "x" }), UNAUTHENTICATED, 401, "UNAUTHENTICATED");
+  });
+
+  it("gives every answer a request id, which the client puts on $metadata of results and errors", async () => {
+    const ok = (await client().ping!({})) as { $metadata: { requestId?: string } };
+    const error = (await rejection(client().getSecret!({ name: "x" }))) as { $metadata?: { requestId?: string } };
+    expect(ok.$metadata.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.$metadata?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.$metadata?.requestId).not.toBe(ok.$metadata.requestId);
   });
 
   it("refuses wrong credentials of every scheme, saying nothing of why", async () => {
