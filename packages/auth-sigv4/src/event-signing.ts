@@ -11,6 +11,7 @@
 import { type HttpBody, ProtocolError } from "@anvil/core";
 import { decodeEventMessage, type EventMessage, encodeEventMessage, splitFrames } from "@anvil/eventstream";
 import type { SignatureV4 } from "@smithy/signature-v4";
+import { fromHex, toHex } from "./sha256.js";
 
 /** The payload hash of a request whose event stream is signed message by message. */
 export const STREAMING_EVENTS = "STREAMING-AWS4-HMAC-SHA256-EVENTS";
@@ -84,16 +85,6 @@ function refused(why: string): ProtocolError {
 function headerOf<T extends "timestamp" | "binary">(message: EventMessage, name: string, type: T): (T extends "timestamp" ? Date : Uint8Array) | undefined {
   const header = message.headers[name];
   return header?.type === type ? (header.value as T extends "timestamp" ? Date : Uint8Array) : undefined;
-}
-
-function fromHex(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Equal texts, compared in time that does not depend on where they differ. */

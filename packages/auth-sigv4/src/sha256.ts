@@ -41,3 +41,22 @@ export class WebCryptoSha256 {
     this.#chunks = [];
   }
 }
+
+/** Bytes as lower-case hex, as SigV4 writes hashes and signatures. */
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Lower-case hex (a signature) as bytes. */
+export function fromHex(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** The SHA-256 of some bytes, in hex. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const hash = new WebCryptoSha256();
+  hash.update(bytes);
+  return toHex(await hash.digest());
+}

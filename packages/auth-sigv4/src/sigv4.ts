@@ -50,6 +50,12 @@ type SmithyRequest = Parameters<SignatureV4["sign"]>[0];
 let defaultChain: Promise<CredentialProvider> | undefined;
 let signerClass: Promise<typeof SignatureV4> | undefined;
 
+/** `@smithy/signature-v4`'s signer, imported when first needed and shared (clients that never sign never load it). */
+export function loadSignatureV4(): Promise<typeof SignatureV4> {
+  signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
+  return signerClass;
+}
+
 /** The standard AWS credential chain, imported on first use and shared. */
 function defaultCredentials(): Promise<AwsCredentials> {
   defaultChain ??= import("@aws-sdk/credential-provider-node").then((m) => m.defaultProvider() as CredentialProvider);
@@ -74,8 +80,7 @@ export function sigv4(options: SigV4Options): AuthScheme {
   const signerFor = async (name: string): Promise<SignatureV4> => {
     const existing = signers.get(name);
     if (existing !== undefined) return existing;
-    signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
-    const Signer = await signerClass;
+    const Signer = await loadSignatureV4();
     // Another call may have made it while this one waited for the import.
     const signer =
       signers.get(name) ??

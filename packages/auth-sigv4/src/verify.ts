@@ -9,7 +9,8 @@
 import type { AuthCall, HttpRequest, ServerAuthScheme, ServiceSchema } from "@anvil/core";
 import type { SignatureV4 } from "@smithy/signature-v4";
 import { sameText, STREAMING_EVENTS, verifyEventStream } from "./event-signing.js";
-import { WebCryptoSha256 } from "./sha256.js";
+import { sha256Hex, WebCryptoSha256 } from "./sha256.js";
+import { loadSignatureV4 } from "./sigv4.js";
 
 /** Settings of {@link sigv4Verifier}. `Id` is the identity handlers get for a verified caller. */
 export interface SigV4VerifierOptions<Id = { readonly accessKeyId: string }> {
@@ -42,8 +43,6 @@ const PAYLOAD_HASH = "x-amz-content-sha256";
 const HEX_HASH = /^[0-9a-f]{64}$/;
 
 type SmithyRequest = Parameters<SignatureV4["sign"]>[0] & { headers: Record<string, string> };
-
-let signerClass: Promise<typeof SignatureV4> | undefined;
 
 /** What a request says about its signature, from its Authorization header or its query. */
 interface Claimed {
@@ -186,16 +185,9 @@ async function payloadOf(request: HttpRequest, body: Uint8Array | undefined): Pr
   return declared === null || sameText(declared, actual) ? actual : undefined;
 }
 
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const hash = new WebCryptoSha256();
-  hash.update(bytes);
-  return Array.from(await hash.digest(), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** A signer with the claimed scope and the access key's secret. */
 async function signerOf(claimed: Claimed, secret: string, uriEscapePath: boolean): Promise<SignatureV4> {
-  signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
-  const Signer = await signerClass;
+  const Signer = await loadSignatureV4();
   return new Signer({
     service: claimed.service,
     region: claimed.region,

@@ -48,4 +48,4 @@ export type { FakeAnswer, FakeExample, FakeOperation } from "./fakes/answer.js";
 export { type ReceivedError, type JsonErrorBody, jsonErrorBody, requestIdOf, responseError, stringField } from "./protocol/error-response.js";
 export { errorResponse, type ErrorResponseWriter } from "./protocol/server-errors.js";
 export { CONNECTION_FIELDS } from "./protocol/connection-fields.js";
-export { type EffectiveAuth, effectiveAuth, NO_AUTH } from "./protocol/auth.js";
+export { type EffectiveAuth, effectiveAuth, type HttpApiKeyTrait, httpApiKeyTrait, NO_AUTH } from "./protocol/auth.js";

@@ -4,6 +4,7 @@
  * value, so no `@sensitive` member and no credential can reach it.
  */
 import type { HttpRequest, HttpResponse } from "@anvil/core";
+import { encodeUtf8 } from "@anvil/core/protocol";
 
 /** What the server says of one call, once its answer's head is ready. */
 export interface AccessLogEntry {
@@ -78,7 +79,7 @@ export function accessLogEntry(
   if (declared !== null && /^\d+$/.test(declared)) entry.bytesIn = Number(declared);
   const out = response.body;
   if (out instanceof Uint8Array) entry.bytesOut = out.byteLength;
-  else if (typeof out === "string") entry.bytesOut = utf8Length(out);
+  else if (typeof out === "string") entry.bytesOut = encodeUtf8(out).byteLength;
   else if (out === undefined) entry.bytesOut = 0;
   const id = (facts.identity as { id?: unknown } | undefined)?.id;
   if (typeof id === "string") entry.identity = id;
@@ -100,19 +101,4 @@ export function formatAccessLog(entry: AccessLogEntry): string {
   if (entry.identity !== undefined) parts.push(`identity=${entry.identity}`);
   if (entry.requestId !== undefined) parts.push(`id=${entry.requestId}`);
   return parts.join(" ");
-}
-
-/** The UTF-8 length of a text, without encoding it. */
-function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }

@@ -6,7 +6,7 @@
  * the body is read or the input validated.
  */
 import { type AuthCall, type HttpRequest, type OperationSchema, ProtocolError, type ServerAuthScheme, type ServiceSchema } from "@anvil/core";
-import { effectiveAuth } from "@anvil/core/protocol";
+import { effectiveAuth, type HttpApiKeyTrait, httpApiKeyTrait } from "@anvil/core/protocol";
 
 /** `@httpBearerAuth`: `Authorization: Bearer <token>`. */
 export const HTTP_BEARER_AUTH = "smithy.api#httpBearerAuth";
@@ -196,7 +196,7 @@ function compileScheme(id: string, service: ServiceSchema, options: AuthOptions<
     case HTTP_BASIC_AUTH:
       return options.basic && { id, extract: basicCredentials, verify: options.basic as Verifier<unknown, unknown> };
     case HTTP_API_KEY_AUTH: {
-      const trait = apiKeyTrait(service);
+      const trait = httpApiKeyTrait(service);
       return options.apiKey && trait && { id, extract: apiKeyExtractor(trait), verify: options.apiKey as Verifier<unknown, unknown> };
     }
     default: {
@@ -212,19 +212,6 @@ function compileScheme(id: string, service: ServiceSchema, options: AuthOptions<
   }
 }
 
-/** The value of `@httpApiKeyAuth` on a service. */
-interface ApiKeyTrait {
-  readonly name: string;
-  readonly in: "header" | "query";
-  readonly scheme?: string;
-}
-
-function apiKeyTrait(service: ServiceSchema): ApiKeyTrait | undefined {
-  const value = service.traits[HTTP_API_KEY_AUTH] as Partial<ApiKeyTrait> | undefined;
-  if (value === undefined || typeof value.name !== "string" || (value.in !== "header" && value.in !== "query")) return undefined;
-  return { name: value.name, in: value.in, ...(typeof value.scheme === "string" ? { scheme: value.scheme } : {}) };
-}
-
 /** The `WWW-Authenticate` challenge of a scheme (RFC 7235), when it has one. */
 function challengeOf(id: string, service: ServiceSchema): string | undefined {
   const realm = `realm="${service.name}"`;
@@ -234,7 +221,7 @@ function challengeOf(id: string, service: ServiceSchema): string | undefined {
     case HTTP_BASIC_AUTH:
       return `Basic ${realm}, charset="UTF-8"`;
     case HTTP_API_KEY_AUTH: {
-      const scheme = apiKeyTrait(service)?.scheme;
+      const scheme = httpApiKeyTrait(service)?.scheme;
       return scheme === undefined ? undefined : `${scheme} ${realm}`;
     }
     default:
@@ -242,14 +229,18 @@ function challengeOf(id: string, service: ServiceSchema): string | undefined {
   }
 }
 
-/** `Authorization: <scheme> <credentials>` split, the scheme compared case-insensitively (RFC 7235); undefined for another scheme. */
-function authorizationOf(request: HttpRequest, scheme: string): string | undefined {
-  const header = request.headers.get("authorization");
-  if (header === null) return undefined;
+/** The credentials of a `<scheme> <credentials>` header value, the scheme compared case-insensitively (RFC 7235); undefined for another scheme. */
+function credentialsOf(header: string, scheme: string): string | undefined {
   const space = header.indexOf(" ");
   const name = space < 0 ? header : header.slice(0, space);
   if (name.toLowerCase() !== scheme.toLowerCase()) return undefined;
   return space < 0 ? "" : header.slice(space + 1).trim();
+}
+
+/** The credentials of `Authorization: <scheme> <credentials>`; undefined without the header or for another scheme. */
+function authorizationOf(request: HttpRequest, scheme: string): string | undefined {
+  const header = request.headers.get("authorization");
+  return header === null ? undefined : credentialsOf(header, scheme);
 }
 
 /** A token68 (RFC 7235 §2.1), as bearer tokens are written. */
@@ -276,7 +267,7 @@ function basicCredentials(request: HttpRequest): Found<BasicCredentials> {
   return { credential: { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) } };
 }
 
-function apiKeyExtractor(trait: ApiKeyTrait): (request: HttpRequest) => Found<string> {
+function apiKeyExtractor(trait: HttpApiKeyTrait): (request: HttpRequest) => Found<string> {
   if (trait.in === "query") {
     return (request) => {
       const pair = request.query.find(([name]) => name === trait.name);
@@ -290,10 +281,8 @@ function apiKeyExtractor(trait: ApiKeyTrait): (request: HttpRequest) => Found<st
   return (request) => {
     const header = request.headers.get(trait.name);
     if (header === null) return "absent";
-    if (scheme === undefined) return header === "" ? "malformed" : { credential: header };
-    const space = header.indexOf(" ");
-    if (space < 0 || header.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return shared ? "absent" : "malformed";
-    const key = header.slice(space + 1).trim();
+    const key = scheme === undefined ? header : credentialsOf(header, scheme);
+    if (key === undefined) return shared ? "absent" : "malformed";
     return key === "" ? "malformed" : { credential: key };
   };
 }

@@ -8,7 +8,7 @@
  * sent, every one an output or error binds may be read.
  */
 import { HttpHeaders, type HttpRequest, type HttpResponse, type MemberSchema, type ServiceSchema, type StructSchema } from "@anvil/core";
-import { effectiveAuth } from "@anvil/core/protocol";
+import { effectiveAuth, httpApiKeyTrait } from "@anvil/core/protocol";
 
 /** CORS settings; each overrides what the service's `@cors` trait says. */
 export interface CorsOptions {
@@ -134,8 +134,8 @@ function modeledHeaders(service: ServiceSchema): { requestHeaders: string[]; pre
     for (const scheme of effectiveAuth(service, operation).schemes) {
       requestHeaders.push(...(AUTH_HEADERS[scheme] ?? []));
       if (scheme === "smithy.api#httpApiKeyAuth") {
-        const trait = service.traits[scheme] as { name?: unknown; in?: unknown } | undefined;
-        if (trait?.in === "header" && typeof trait.name === "string") requestHeaders.push(trait.name.toLowerCase());
+        const trait = httpApiKeyTrait(service);
+        if (trait?.in === "header") requestHeaders.push(trait.name.toLowerCase());
       }
     }
   }

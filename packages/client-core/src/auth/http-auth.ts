@@ -1,5 +1,6 @@
 /** Smithy's built-in HTTP auth schemes: `@httpBearerAuth`, `@httpApiKeyAuth` and `@httpBasicAuth`. */
 import type { AuthScheme, HttpRequest, Provider, SigningContext } from "@anvil/core";
+import { httpApiKeyTrait } from "@anvil/core/protocol";
 import { resolveProvider, withHeaders } from "./auth-scheme.js";
 
 /** Settings of {@link httpBearerAuth}. */
@@ -26,12 +27,6 @@ export interface ApiKeyAuthOptions {
   readonly apiKey: Provider<string>;
 }
 
-interface ApiKeyTrait {
-  readonly name: string;
-  readonly in: "header" | "query";
-  readonly scheme?: string;
-}
-
 /**
  * `smithy.api#httpApiKeyAuth`: sends the key where the service's trait says
  * (a header, with the trait's `scheme` before it, or a query parameter).
@@ -41,7 +36,7 @@ export function httpApiKeyAuth(options: ApiKeyAuthOptions): AuthScheme {
   return Object.freeze({
     id,
     async sign(request: HttpRequest, context: SigningContext): Promise<HttpRequest> {
-      const trait = context.service.traits[id] as ApiKeyTrait | undefined;
+      const trait = httpApiKeyTrait(context.service);
       if (trait === undefined) throw new TypeError(`httpApiKeyAuth: service ${context.service.id} has no @httpApiKeyAuth trait`);
       const key = await resolveProvider(options.apiKey);
       if (trait.in === "query") return { ...request, query: [...request.query, [trait.name, key]] };

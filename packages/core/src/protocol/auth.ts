@@ -73,6 +73,23 @@ export interface ServerAuthScheme<Id = unknown> {
   challenge?(service: ServiceSchema): string | undefined;
 }
 
+/** The value of `@httpApiKeyAuth`: where the API key goes. */
+export interface HttpApiKeyTrait {
+  /** The header or query parameter that carries the key. */
+  readonly name: string;
+  /** Where: `header` or `query`. */
+  readonly in: "header" | "query";
+  /** In a header, the scheme written before the key (`Authorization: ApiKey <key>`). */
+  readonly scheme?: string;
+}
+
+/** A service's `@httpApiKeyAuth`, when it has a well-formed one. */
+export function httpApiKeyTrait(service: ServiceSchema): HttpApiKeyTrait | undefined {
+  const value = service.traits["smithy.api#httpApiKeyAuth"] as Partial<HttpApiKeyTrait> | undefined;
+  if (value === undefined || typeof value.name !== "string" || (value.in !== "header" && value.in !== "query")) return undefined;
+  return { name: value.name, in: value.in, ...(typeof value.scheme === "string" ? { scheme: value.scheme } : {}) };
+}
+
 /** The trait that stands for "no authentication" in an auth list. */
 export const NO_AUTH = "smithy.api#noAuth";
 
