@@ -5,7 +5,7 @@ import { testProtocol } from "./test-protocol.js";
 import { TestService } from "./test-service.js";
 
 function make(options: { accessLog?: (entry: AccessLogEntry) => void; health?: boolean | { liveness?: string; readiness?: string } } = {}) {
-  let release: () => void = () => {};
+  let release: (() => void) | undefined;
   const server = createServer(TestService, {
     protocols: [testProtocol("test#json")],
     onInternalError: () => {},
@@ -21,7 +21,8 @@ function make(options: { accessLog?: (entry: AccessLogEntry) => void; health?: b
       wait: () => new Promise<Record<string, never>>((resolve) => (release = () => resolve({}))),
     })
     .mapService();
-  return { server, release: () => release() };
+  // `started()`: the wait handler has run, so release() ends its call.
+  return { server, started: () => release !== undefined, release: () => release?.() };
 }
 
 const request = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
@@ -80,7 +81,7 @@ describe("the access log", () => {
 
 describe("health endpoints", () => {
   it("answer liveness and readiness, and readiness turns 503 while the server drains", async () => {
-    const { server, release } = make({ health: true });
+    const { server, started, release } = make({ health: true });
     const handle = fetchHandler(server);
     const get = async (path: string) => {
       const response = await handle(new Request(`https://api.example.com${path}`));
@@ -89,7 +90,8 @@ describe("health endpoints", () => {
     expect(await get("/healthz")).toEqual([200, "ok"]);
     expect(await get("/readyz")).toEqual([200, "ready"]);
     const waiting = handle(request("/wait"));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The call is in its handler before the server starts closing.
+    await expect.poll(started).toBe(true);
     const closed = server.close({ graceMs: 5_000 });
     expect(await get("/readyz")).toEqual([503, "draining"]);
     expect(await get("/healthz")).toEqual([200, "ok"]);
@@ -110,16 +112,16 @@ describe("health endpoints", () => {
 
 describe("closeOnSignal", () => {
   it("closes the listeners when the signal comes, letting calls in flight finish", async () => {
-    const { server, release } = make({ health: true });
+    const { server, started, release } = make({ health: true });
     const listener = await listen(server);
     let closed = false;
     const dispose = closeOnSignal(listener, { signals: ["SIGUSR2"], graceMs: 5_000, onClosed: () => (closed = true) });
     try {
       const waiting = fetch(`${listener.url}/wait`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The call is in its handler before the signal comes (a fixed wait raced on a loaded machine).
+      await expect.poll(started, { timeout: 5_000 }).toBe(true);
       process.emit("SIGUSR2", "SIGUSR2");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(server.closing).toBe(true);
+      await expect.poll(() => server.closing).toBe(true);
       expect(closed).toBe(false);
       release();
       expect((await waiting).status).toBe(200);
