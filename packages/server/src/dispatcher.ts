@@ -255,7 +255,8 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
       dispatchOptions,
       (options) => answer(match, request, options),
       (error, options) => {
-        const context = new Context(service, request, match, options, onInternalError);
+        // The call's own context when it got that far: the answer keeps its request id (and the log its identity).
+        const context = (options.log?.context as Context | undefined) ?? new Context(service, request, match, options, onInternalError);
         if (requestIds) context.returnsRequestId = true;
         return answerError(match.protocol, match.operation, error, context, onInternalError).then((response) => withRequestId(context, response));
       },
@@ -610,7 +611,8 @@ async function withDeadline(
       return outer.remoteAddress;
     },
     deadline: Date.now() + ms,
-    ...(outer.log !== undefined ? { log: outer.log } : {}),
+    // A holder for the call's context even when no access log asked for one: the deadline's answer reuses it.
+    log: outer.log ?? {},
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<HttpResponse>((resolve) => {
