@@ -455,7 +455,7 @@ Usage:
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
   anvil docs --model <files|dirs>... --out <dir>
-  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--body-limit N] [--no-docs] [--no-health] [--bearer-token T] [--api-key K] [--basic USER:PASS] [--sigv4 AKID:SECRET]
+  anvil serve --model <files|dirs>... --fake [--service <shapeId>]... [--host H] [--port 8080] [--grpc-port 8081] [--body-limit N] [--no-docs] [--no-health] [--json-logs] [--bearer-token T] [--api-key K] [--basic USER:PASS] [--sigv4 AKID:SECRET]
   anvil proto --model <files|dirs>... --out <file.proto> [--service <shapeId>]
 
 Options:
@@ -497,6 +497,8 @@ Serve options (a mock server from any model, no codegen step; Ctrl-C stops):
                             default 1 MiB, or a payload blob's @length maximum; more is a 413
   --no-docs                 Leave out /openapi, /openapi.json and /docs (served on each port by default)
   --no-health               Leave out /healthz (liveness) and /readyz (readiness: 503 while stopping)
+  --json-logs               Log each call as one JSON object per line on stdout (the access log entry,
+                            and what the fake answered or why the call was rejected); notes go to stderr
   --bearer-token <token>    Enforce @httpBearerAuth: calls need Authorization: Bearer <token> (repeatable)
   --api-key <key>           Enforce @httpApiKeyAuth: calls need the key where the trait says (repeatable)
   --basic <user:pass>       Enforce @httpBasicAuth with this user and password (repeatable)

@@ -45,11 +45,58 @@ describe("anvil serve", () => {
     stop();
     expect(await running).toBe(0);
     expect(out).toContain('Zoo.getAnimal via aws.protocols#restJson1: example "lion"');
+    // The access log: a line per request, with its status, operation, protocol and request id.
+    const requestId = response.headers.get("x-amzn-requestid")!;
+    expect(out).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+ 127\\.0\\.0\\.1 GET /animals/lion 200 [\\d.]+ms Zoo\\.getAnimal aws\\.protocols#restJson1 id=${requestId}$`),
+      ),
+    );
+    expect(out).toContainEqual(expect.stringMatching(/ POST \/feed 400 [\d.]+ms Zoo\.feedAnimal aws\.protocols#restJson1 error=ValidationException id=/));
     // Validation answered before the fake ran: the log says so.
     expect(out.filter((l) => l.startsWith("Zoo.feedAnimal"))).toEqual([
       expect.stringMatching(/^Zoo\.feedAnimal via aws\.protocols#restJson1: rejected \(\d validation errors?: .+\)$/),
     ]);
     expect(out.at(-1)).toBe("stopping…");
+  });
+
+  it("with --json-logs, writes one JSON object per line on stdout, and its notes on stderr", async () => {
+    const { out, err, io: sink } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const args = ["serve", "--model", ZOO_MODEL, "--fake", "--service", "example.fakes#Zoo", "--port", "0", "--json-logs"];
+    const running = serveCommand(parseArgs(args), sink, () => stopped);
+    await expect.poll(() => err.some((l) => l.includes("Ctrl-C stops"))).toBe(true);
+    const url = /(http:\/\/\S+)/.exec(err.find((l) => l.startsWith("example.fakes#Zoo"))!)![1]!;
+    const response = await fetch(`${url}/animals/lion`, { headers: { "x-request-id": "trace-7" } });
+    expect(response.status).toBe(200);
+    await fetch(`${url}/feed`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    stop();
+    expect(await running).toBe(0);
+    const lines = out.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual({
+      time: expect.any(String),
+      msg: "fake answered",
+      service: "example.fakes#Zoo",
+      operation: "getAnimal",
+      protocol: "aws.protocols#restJson1",
+      source: 'example "lion"',
+      modeledError: false,
+    });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        service: "example.fakes#Zoo",
+        operation: "getAnimal",
+        method: "GET",
+        path: "/animals/lion",
+        status: 200,
+        requestId: "trace-7",
+        remoteAddress: "127.0.0.1",
+      }),
+    );
+    expect(lines).toContainEqual(expect.objectContaining({ msg: "rejected", operation: "feedAnimal", reason: expect.stringMatching(/validation error/) }));
+    expect(lines).toContainEqual(expect.objectContaining({ operation: "feedAnimal", status: 400, error: "ValidationException" }));
+    expect(err.at(-1)).toBe("stopping…");
   });
 
   it.each([

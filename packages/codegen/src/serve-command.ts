@@ -1,12 +1,13 @@
 /**
  * `anvil serve --model <files|dirs>... --fake [--service <id>]... [--host H]
  * [--port 8080] [--grpc-port 8081] [--bearer-token T]... [--api-key K]...
- * [--basic USER:PASS]... [--sigv4 AKID:SECRET]...`: serves fakes for a model until Ctrl-C, enforcing
- * the model's auth for the schemes given credentials.
+ * [--basic USER:PASS]... [--sigv4 AKID:SECRET]... [--json-logs]`: serves fakes for a model until Ctrl-C, enforcing
+ * the model's auth for the schemes given credentials, and logs every call (one line each, or one JSON object each).
  */
 import { UnterminatedRecursionError } from "@anvil/fakes";
 import { loadModel, type ValidationEvent } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
+import { formatAccessLog } from "@anvil/server";
 import { formatDiagnostic, type Io } from "./commands.js";
 import { type FakeCredentials, startFakeServe, type FakeServe } from "./serve.js";
 import { unusableExampleNote } from "./unusable-example.js";
@@ -102,6 +103,11 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     );
     return 1;
   }
+  // People read one line per call; `--json-logs` writes one JSON object per line instead (for jq, pino tools, a log
+  // shipper), and the startup and stopping notes go to stderr so that stdout stays JSON.
+  const json = args.flags.has("--json-logs");
+  const note = json ? io.err : io.out;
+  const time = () => new Date().toISOString();
   let serve: FakeServe;
   try {
     serve = await startFakeServe(model, {
@@ -113,10 +119,27 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
       health: !args.flags.has("--no-health"),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
       credentials,
-      onCall: (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
+      accessLog: json ? (entry) => io.out(JSON.stringify(entry)) : (entry) => io.out(formatAccessLog(entry)),
+      onCall: json
+        ? (service, call) =>
+            io.out(
+              JSON.stringify({
+                time: time(),
+                msg: "fake answered",
+                service: service.id,
+                operation: call.operation,
+                protocol: call.protocol,
+                source: call.source,
+                modeledError: call.error === true,
+              }),
+            )
+        : (service, call) => io.out(`${service.name}.${call.operation} via ${call.protocol ?? "?"}: ${call.source}${call.error ? " (modeled error)" : ""}`),
       // The validator's warning above says what is wrong with the example, where it is; the fake adds what it does about it.
       onWarning: (message, example) => io.err(warnedAbout.has(example.operation) ? `note: ${unusableExampleNote(example)}` : `warning: ${message}`),
-      onRejected: (service, { operation, protocol, error }) => io.out(`${service.name}.${operation} via ${protocol}: rejected (${rejectionOf(error)})`),
+      onRejected: json
+        ? (service, { operation, protocol, error }) =>
+            io.out(JSON.stringify({ time: time(), msg: "rejected", service: service.id, operation, protocol, reason: rejectionOf(error) }))
+        : (service, { operation, protocol, error }) => io.out(`${service.name}.${operation} via ${protocol}: rejected (${rejectionOf(error)})`),
       onInternalError: (error) => io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
   } catch (e) {
@@ -128,12 +151,12 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     return 1;
   }
   serve.listening.forEach((l, i) => {
-    io.out(`${l.service} (${l.protocols.join(", ")}${l.grpc ? ", h2c" : ""})  ${l.url}`);
-    if (!l.grpc && !args.flags.has("--no-docs")) io.out(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
-    if (!l.grpc && !args.flags.has("--no-health")) io.out(`  health   ${l.url}/healthz   ready ${l.url}/readyz`);
+    note(`${l.service} (${l.protocols.join(", ")}${l.grpc ? ", h2c" : ""})  ${l.url}`);
+    if (!l.grpc && !args.flags.has("--no-docs")) note(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
+    if (!l.grpc && !args.flags.has("--no-health")) note(`  health   ${l.url}/healthz   ready ${l.url}/readyz`);
     // Once per service, after its last server.
     const last = !serve.listening.slice(i + 1).some((other) => other.service === l.service);
-    if (last && l.auth.declared.length > 0) io.out(`  ${authLine(l.auth.declared, l.auth.enforced)}`);
+    if (last && l.auth.declared.length > 0) note(`  ${authLine(l.auth.declared, l.auth.enforced)}`);
   });
   const declared = new Set(serve.listening.flatMap((l) => l.auth.declared));
   for (const [flag, scheme] of SCHEME_FLAGS) {
@@ -148,9 +171,9 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     await serve.close(0);
     return 1;
   }
-  io.out("Fakes answer from @examples (else synthesized values). Ctrl-C stops.");
+  note("Fakes answer from @examples (else synthesized values). Ctrl-C stops.");
   await stop();
-  io.out("stopping…");
+  note("stopping…");
   await serve.close();
   return 0;
 }

@@ -18,7 +18,7 @@ import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { rpcv2Json } from "@anvil/protocol-rpcv2json";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { sigv4Verifier } from "@anvil/auth-sigv4";
-import { type AuthOptions, createServer, type HandlerContext, type Server } from "@anvil/server";
+import { type AccessLogEntry, type AuthOptions, createServer, type HandlerContext, type Server } from "@anvil/server";
 import { listen, type NodeListener } from "@anvil/server/node";
 
 /** The gRPC protocol trait: served over cleartext HTTP/2 on a port of its own (`--grpc-port`). */
@@ -98,6 +98,8 @@ export interface FakeServersOptions {
   readonly docs?: boolean;
   /** Serve `/healthz` and `/readyz` on each HTTP server. Default true. */
   readonly health?: boolean;
+  /** Where every server's access log goes: one entry per request (see `@anvil/server`'s `AccessLogEntry`). Default none. */
+  readonly accessLog?: (entry: AccessLogEntry) => void;
   /** The buffered request body limit of every operation, in bytes (the server's default otherwise: 1 MiB, or a payload blob's `@length` max). */
   readonly bodyLimit?: number;
   /**
@@ -209,6 +211,7 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
         // Liveness and readiness on the HTTP ports (gRPC has its own health protocol), request ids on every answer.
         ...(options.health !== false && !ids.includes(GRPC_PROTOCOL) ? { health: true } : {}),
         requestIds: true,
+        ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
         ...(options.onRejected
           ? {
               onRejected: (error: unknown, context: HandlerContext) =>
