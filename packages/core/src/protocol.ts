@@ -39,7 +39,7 @@ export {
   queryErrorHeader,
   responseQueryCode,
 } from "./protocol/query-compat.js";
-export { postRoutes, rpcV2Path } from "./protocol/rpc-routes.js";
+export { postRoutes, refuseTargetHeaders, rpcV2Path } from "./protocol/rpc-routes.js";
 export type { PostRoute } from "./protocol/rpc-routes.js";
 export { compileExampleMatcher } from "./fakes/match.js";
 export type { ExampleMatcher } from "./fakes/match.js";

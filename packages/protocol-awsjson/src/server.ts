@@ -5,6 +5,7 @@
  */
 import {
   HttpHeaders,
+  ProtocolError,
   type HttpRequest,
   type HttpResponse,
   type OperationSchema,
@@ -68,6 +69,7 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
         return eventStreamsOf(variant).read(operation.input, stream, request.body, "initial-request");
       }
       let bytes = await readBody(request.body);
+      checkContentType(operation, request.headers.get("content-type"), bytes);
       if (isGzipEncoded(request.headers)) bytes = await gunzipRequest(bytes, context, "awsJson");
       const read = compileReader(operation.input, REQUEST_JSON_SETTINGS);
       // Constraints are the server's to check (`@anvil/server` validates every protocol's input alike).
@@ -108,4 +110,17 @@ export function createAwsJsonServer(variant: AwsJsonVariant): ServerProtocol {
       return Promise.resolve(jsonError(404, "UnknownOperationException", JSON.stringify({ message }), { "x-amzn-errortype": "UnknownOperationException" }));
     },
   });
+}
+
+/** The media types an AWS JSON body may be sent as: either version's own (SDKs send theirs), or plain JSON. */
+const JSON_BODY_TYPES: ReadonlySet<string> = new Set(["application/x-amz-json-1.0", "application/x-amz-json-1.1", "application/json"]);
+
+/**
+ * Refuses a body declared as something other than JSON (a form, text) with
+ * a 415, as restJson1 and rpcv2Cbor do. A body without a Content-Type, and
+ * an empty one, are read as JSON.
+ */
+function checkContentType(operation: OperationSchema, contentType: string | null, bytes: Uint8Array): void {
+  if (contentType === null || bytes.length === 0 || JSON_BODY_TYPES.has(baseMediaType(contentType))) return;
+  throw new ProtocolError("UnsupportedMediaTypeException", 415, `${operation.name} expects Content-Type application/x-amz-json-1.0 or 1.1, got ${contentType}`);
 }

@@ -22,6 +22,7 @@ import {
   postRoutes,
   readBody,
   refuseStreamingBlob,
+  refuseTargetHeaders,
   rpcV2Path,
   SERVER_OUTPUT_DEFAULTS,
   VALIDATION_EXCEPTION_ID,
@@ -72,6 +73,7 @@ export function createRpcV2CborServer(): ServerProtocol {
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       // An operation the protocol cannot carry is the caller's mistake to hear about, before its handler runs.
       refuseStreamingBlob(PROTOCOL_NAME, operation, "decode");
+      refuseTargetHeaders(PROTOCOL_NAME, request.headers);
       checkAccept(operation, request.headers.get("accept"));
       const contentType = request.headers.get("content-type");
       const stream = eventStreamMember(operation.input);

@@ -21,6 +21,7 @@ import {
   postRoutes,
   readBody,
   refuseStreamingBlob,
+  refuseTargetHeaders,
   rpcV2Path,
   SERVER_OUTPUT_DEFAULTS,
   VALIDATION_EXCEPTION_ID,
@@ -43,6 +44,7 @@ export function createRpcV2JsonServer(): ServerProtocol {
 
     async deserializeRequest(operation: OperationSchema, request: HttpRequest, context: ServerCallContext): Promise<unknown> {
       refuseStreamingBlob("rpcv2Json", operation, "decode");
+      refuseTargetHeaders("rpcv2Json", request.headers);
       let bytes = await readBody(request.body);
       if (isGzipEncoded(request.headers)) bytes = await gunzipRequest(bytes, context, "rpcv2Json");
       if (bytes.length > 0 && !isJsonContentType(request.headers.get("content-type"))) {

@@ -3,6 +3,7 @@
  * path (RPC v2) or a header (AWS JSON's `X-Amz-Target`).
  */
 import type { OperationSchema, ServiceSchema } from "../schema/schema.js";
+import { ProtocolError } from "../errors/errors.js";
 import type { Route } from "./protocol.js";
 
 /** Where one operation's POST route is: its path and the exact headers it needs. */
@@ -37,4 +38,14 @@ export function postRoutes(routeOf: (service: ServiceSchema, operation: Operatio
 /** The Smithy RPC v2 path of an operation: `/service/<Service>/operation/<Operation>`. */
 export function rpcV2Path(service: ServiceSchema, operation: OperationSchema): string {
   return `/service/${service.name}/operation/${operation.name}`;
+}
+
+/**
+ * Refuses an RPC v2 request that carries AWS JSON's `X-Amz-Target` or
+ * `X-Amzn-Target`: the RPC v2 specifications say such requests MUST be
+ * rejected (a 400 naming the header).
+ */
+export function refuseTargetHeaders(protocol: string, headers: Headers): void {
+  const name = headers.has("x-amz-target") ? "X-Amz-Target" : headers.has("x-amzn-target") ? "X-Amzn-Target" : undefined;
+  if (name !== undefined) throw new ProtocolError("BadRequestException", 400, `${protocol}: requests must not carry ${name} (it belongs to awsJson)`);
 }
