@@ -320,6 +320,13 @@ describe("abort and timeout", () => {
       expect(transport.seen).toHaveLength(1);
     }
   });
+
+  it("T3: a timeoutMs beyond setTimeout's 2^31 - 1 ms does not fire at once", async () => {
+    const slow: Answer = () =>
+      new Promise((resolve) => setTimeout(() => resolve({ status: 200, headers: new Headers(), body: new TextEncoder().encode('{"id":"a"}') }), 30));
+    const { client } = setup([slow]);
+    expect((await client.getThing({ id: "a" }, { timeoutMs: 2 ** 31 + 1 })).id).toBe("a");
+  });
 });
 
 describe("interceptors", () => {

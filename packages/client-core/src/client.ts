@@ -18,7 +18,7 @@ import {
   type SigningContext,
   TransportError,
 } from "@anvil/core";
-import { isAsyncIterable } from "@anvil/core/protocol";
+import { isAsyncIterable, startTimer, stopTimer } from "@anvil/core/protocol";
 import { selectAuthScheme } from "./auth/auth-scheme.js";
 import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.js";
 import type { AttemptContext, AttemptResult, ClientNext } from "./interceptor.js";
@@ -108,14 +108,15 @@ async function call(
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new CallTimeout(timeoutMs)), timeoutMs);
+  // Any length: a timeoutMs beyond setTimeout's 2^31 - 1 ms is chained, not fired at once.
+  const timer = startTimer(timeoutMs, () => controller.abort(new CallTimeout(timeoutMs)));
   let streaming = false;
   try {
     const output = await attempts(config, service, operation, scheme, input, options, signal, Date.now() + timeoutMs);
     streaming = streamsOutput(operation);
     return output;
   } finally {
-    clearTimeout(timer);
+    stopTimer(timer);
     // A streamed output's body outlives the call, and the caller's signal still cancels it.
     if (!streaming) outer?.removeEventListener("abort", onAbort);
   }

@@ -40,6 +40,8 @@ export {
   responseQueryCode,
 } from "./protocol/query-compat.js";
 export { postRoutes, refuseTargetHeaders, rpcV2Path } from "./protocol/rpc-routes.js";
+export { MAX_TIMER_MS, startTimer, stopTimer } from "./protocol/timers.js";
+export type { Timer } from "./protocol/timers.js";
 export type { PostRoute } from "./protocol/rpc-routes.js";
 export { compileExampleMatcher } from "./fakes/match.js";
 export type { ExampleMatcher } from "./fakes/match.js";

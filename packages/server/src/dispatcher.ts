@@ -18,7 +18,7 @@ import {
   ValidationError,
   TransportError,
 } from "@anvil/core";
-import { compileValidator, DEADLINE_EXCEEDED, type Validator } from "@anvil/core/protocol";
+import { compileValidator, DEADLINE_EXCEEDED, startTimer, stopTimer, type Timer, type Validator } from "@anvil/core/protocol";
 import { type AuthOptions, authenticate, BodyCheck, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
 import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
 import { type AccessLogEntry, accessLogEntry } from "./access-log.js";
@@ -110,6 +110,14 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
    * `requestId` either way.
    */
   readonly requestIds?: boolean;
+  /**
+   * The longest any call may run, in milliseconds: a deadline the caller
+   * asks for (gRPC's `grpc-timeout`) beyond it is shortened to it, and calls
+   * that ask for none get it (their handler's signal aborts, and the answer
+   * is the protocol's deadline error, gRPC `DEADLINE_EXCEEDED`). Default
+   * none: a caller's deadline is kept, however long.
+   */
+  readonly maxDeadlineMs?: number;
   /**
    * Called once per request with its access-log entry (service, operation,
    * protocol, status, duration, request id, peer, sizes, identity), when the
@@ -206,6 +214,9 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   const bodyLimits = (options.bodyLimits ?? {}) as Readonly<Record<string, number | undefined>>;
   const auth = options.auth === undefined ? undefined : compileAuth(service, options.auth as AuthOptions<unknown>);
   const requestIds = options.requestIds === true;
+  const maxDeadlineMs = options.maxDeadlineMs;
+  if (maxDeadlineMs !== undefined && !(maxDeadlineMs > 0))
+    throw new RangeError(`createDispatcher: maxDeadlineMs must be a positive number of milliseconds (got ${maxDeadlineMs})`);
   const shared = (options.interceptors ?? []) as readonly ServerInterceptor[];
   const perOperation = (options.operationInterceptors ?? {}) as Readonly<Record<string, readonly ServerInterceptor[] | undefined>>;
   const endpoints = new Map<OperationSchema, Endpoint>();
@@ -248,7 +259,8 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
-    const limit = match.protocol.deadline?.(request);
+    const asked = match.protocol.deadline?.(request);
+    const limit = maxDeadlineMs === undefined ? asked : asked === undefined ? maxDeadlineMs : Math.min(asked, maxDeadlineMs);
     if (limit === undefined) return answer(match, request, dispatchOptions);
     return withDeadline(
       limit,
@@ -614,18 +626,21 @@ async function withDeadline(
     // A holder for the call's context even when no access log asked for one: the deadline's answer reuses it.
     log: outer.log ?? {},
   };
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
   const deadline = new Promise<HttpResponse>((resolve) => {
-    timer = setTimeout(() => {
-      const error = new TransportError(DEADLINE_EXCEEDED, `deadline of ${ms} ms exceeded`);
-      controller.abort(error);
-      resolve(expired(error, options));
-    }, ms);
-    // The timer never keeps a process alive on its own.
-    (timer as { unref?: () => void }).unref?.();
+    // Any length (a grpc-timeout may ask for years), and it never keeps a process alive on its own.
+    timer = startTimer(
+      ms,
+      () => {
+        const error = new TransportError(DEADLINE_EXCEEDED, `deadline of ${ms} ms exceeded`);
+        controller.abort(error);
+        resolve(expired(error, options));
+      },
+      true,
+    );
   });
   const response = await Promise.race([run(options), deadline]);
-  if (response.body === undefined || response.body instanceof Uint8Array) clearTimeout(timer);
+  if (response.body === undefined || response.body instanceof Uint8Array) stopTimer(timer);
   return response;
 }
 

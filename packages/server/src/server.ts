@@ -39,6 +39,13 @@ export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
   /** Per-operation body limits, by operation key (e.g. a larger one for an upload). */
   readonly bodyLimits?: DispatcherOptions<S>["bodyLimits"];
   /**
+   * The longest any call may run, in milliseconds: a longer deadline the
+   * caller asks for (gRPC's `grpc-timeout`) is shortened to it, and calls
+   * that ask for none get it. Default none (a caller's deadline is kept,
+   * however long; calls without one are not timed).
+   */
+  readonly maxDeadlineMs?: number;
+  /**
    * Verifiers of the auth schemes the model declares (`bearer`, `apiKey`,
    * `basic`): calls to operations that take them are authenticated before
    * their body is read, and the identity reaches handlers as
@@ -331,6 +338,7 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
         ...(options.onRejected !== undefined ? { onRejected: options.onRejected } : {}),
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.bodyLimits !== undefined ? { bodyLimits: options.bodyLimits } : {}),
+        ...(options.maxDeadlineMs !== undefined ? { maxDeadlineMs: options.maxDeadlineMs } : {}),
       });
       return this;
     },

@@ -3,6 +3,7 @@
  * attacker would: against `anvil serve --fake` on the example's model, over
  * real sockets. Each test is named after its checklist ID.
  */
+import * as http2 from "node:http2";
 import { fileURLToPath } from "node:url";
 import { type FakeServe, startFakeServe } from "@anvil/codegen";
 import { loadModel } from "@anvil/model";
@@ -13,10 +14,13 @@ const MODEL = fileURLToPath(new URL("../../../apps/example/model/", import.meta.
 let serve: FakeServe;
 /** Weather's port: restJson1, awsJson1_1 and rpcv2Cbor. */
 let weather: string;
+/** WeatherGrpc's port (h2c). */
+let weatherGrpc: string;
 
 beforeAll(async () => {
   serve = await startFakeServe(loadModel({ paths: [MODEL] }).model, { port: 0, grpcPort: 0, docs: false });
   weather = serve.listening.find((l) => l.service === "example.weather#Weather")!.url;
+  weatherGrpc = serve.listening.find((l) => l.service === "example.weather#WeatherGrpc")!.url;
 });
 afterAll(() => serve.close(100));
 
@@ -45,6 +49,60 @@ describe("protocol strictness", () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/cbor"]) {
       const refused = await call(type);
       expect([type, refused.status, ((await refused.json()) as { __type?: string }).__type]).toEqual([type, 415, "UnsupportedMediaTypeException"]);
+    }
+  });
+});
+
+/** What a raw gRPC exchange ended with: the response head, the body's bytes and the trailers (or the reset). */
+interface GrpcExchange {
+  readonly headers: http2.IncomingHttpHeaders;
+  readonly trailers: http2.IncomingHttpHeaders;
+  readonly body: Buffer;
+  readonly ms: number;
+}
+
+/** GetCity's input, `{ cityId: "seattle" }`: field 1, length-delimited. */
+const GET_SEATTLE = Buffer.from([0x0a, 0x07, ...Buffer.from("seattle")]);
+
+/** One gRPC message: the compressed flag, the length (big-endian), the bytes. */
+function grpcFrame(message: Uint8Array, flags = 0): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt8(flags, 0);
+  head.writeUInt32BE(message.length, 1);
+  return Buffer.concat([head, message]);
+}
+
+/** Sends one gRPC request on a fresh connection; `body` is written and the stream ended unless `keepOpen`. */
+function grpcCall(path: string, headers: Record<string, string>, body: Uint8Array, keepOpen = false): Promise<GrpcExchange> {
+  const started = Date.now();
+  const session = http2.connect(weatherGrpc);
+  session.on("error", () => {});
+  return new Promise<GrpcExchange>((resolve, reject) => {
+    const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", ...headers });
+    let head: http2.IncomingHttpHeaders = {};
+    let trailers: http2.IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    stream.on("response", (h) => (head = h));
+    stream.on("trailers", (t) => (trailers = t));
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("error", reject);
+    stream.on("close", () => {
+      session.close();
+      resolve({ headers: head, trailers, body: Buffer.concat(chunks), ms: Date.now() - started });
+    });
+    stream.write(body);
+    if (!keepOpen) stream.end();
+  });
+}
+
+/** The call's gRPC status: from the trailers, or from the head of a trailers-only answer. */
+const statusOf = (exchange: GrpcExchange) => Number(exchange.trailers["grpc-status"] ?? exchange.headers["grpc-status"]);
+
+describe("timeouts", () => {
+  it("T3: grpc-timeout beyond setTimeout's range (2147484S, 99999999H) is a deadline far away, not an expired one", async () => {
+    for (const timeout of ["2147484S", "99999999H"]) {
+      const answer = await grpcCall("/example.weather.WeatherGrpc/GetCity", { "grpc-timeout": timeout }, grpcFrame(GET_SEATTLE));
+      expect([timeout, statusOf(answer)]).toEqual([timeout, 0]);
     }
   });
 });

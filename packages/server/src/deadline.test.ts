@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { createServer, fetchHandler, type HandlerContext } from "./index.js";
+import { testProtocol } from "./test-protocol.js";
+import { TestService } from "./test-service.js";
+
+/** A server whose protocol asks for `asked` ms (as gRPC's grpc-timeout does), and whose `wait` takes `takes` ms. */
+function serve(asked: number | undefined, takes: number, maxDeadlineMs?: number) {
+  const deadlines: (number | undefined)[] = [];
+  const protocol = { ...testProtocol("test#json"), deadline: () => asked };
+  const server = createServer(TestService, { protocols: [protocol], ...(maxDeadlineMs !== undefined ? { maxDeadlineMs } : {}) })
+    .register({
+      echo: () => ({ message: "" }),
+      fail: () => ({}),
+      download: () => ({}),
+      upload: () => ({}),
+      wait: (_input: unknown, context: HandlerContext) => {
+        deadlines.push(context.deadline === undefined ? undefined : context.deadline - Date.now());
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({}), takes);
+          context.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(context.signal.reason);
+          });
+        });
+      },
+    })
+    .mapService();
+  const call = () =>
+    fetchHandler(server)(new Request("https://api.example.com/wait", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+  return { call, deadlines };
+}
+
+describe("deadlines", () => {
+  it("T3: a deadline beyond setTimeout's 2^31 - 1 ms (grpc-timeout: 2147484S) does not expire at once", async () => {
+    const { call, deadlines } = serve(2_147_484_000, 30);
+    expect((await call()).status).toBe(200);
+    expect(deadlines[0]).toBeGreaterThan(2 ** 31 - 10_000);
+    // The largest grpc-timeout there is: 99999999H.
+    expect((await serve(99_999_999 * 3_600_000, 30).call()).status).toBe(200);
+  });
+
+  it("T3: maxDeadlineMs shortens a longer deadline, and gives one to calls that ask for none", async () => {
+    const capped = serve(60_000, 5_000, 40);
+    expect((await capped.call()).status).toBe(500); // the test protocol's answer to the deadline's error
+    expect(capped.deadlines[0]).toBeLessThanOrEqual(40);
+    const none = serve(undefined, 5_000, 40);
+    expect((await none.call()).status).toBe(500);
+    expect(none.deadlines[0]).toBeLessThanOrEqual(40);
+    // A shorter deadline the caller asked for is kept.
+    const shorter = serve(20, 5_000, 60_000);
+    expect((await shorter.call()).status).toBe(500);
+    expect(shorter.deadlines[0]).toBeLessThanOrEqual(20);
+    expect(() => serve(undefined, 0, 0).call()).toThrow(/maxDeadlineMs must be a positive number/);
+  });
+});
