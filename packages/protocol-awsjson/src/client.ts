@@ -30,7 +30,7 @@ import {
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import { EVENT_STREAM_MEDIA_TYPE } from "@anvil/eventstream";
 import { eventStreamMember, eventStreamsOf, protocolName } from "./streaming.js";
-import { JSON_SETTINGS, targetOf, type AwsJsonVariant } from "./wire.js";
+import { JSON_SETTINGS, targetOf, UNIT, type AwsJsonVariant } from "./wire.js";
 
 /** The client protocol of one AWS JSON variant. */
 export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
@@ -70,6 +70,8 @@ export function createAwsJsonClient(variant: AwsJsonVariant): ClientProtocol {
       }
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
+        // No output: whatever the body holds (nothing, {}, "") is not read, as AWS SDKs do not.
+        if (operation.output.id === UNIT) return {};
         const read = compileReader(operation.output, JSON_SETTINGS);
         return correctRequired(operation.output, (isBlank(bytes) ? read("{}") : read(bytes)) as Record<string, unknown>);
       }

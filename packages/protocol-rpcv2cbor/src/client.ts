@@ -73,6 +73,8 @@ export function createRpcV2CborClient(): ClientProtocol {
       }
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
+        // No output: whatever the body holds (nothing, an empty map, "") is not read, as AWS SDKs do not.
+        if (operation.output.id === UNIT) return {};
         const read = compileReader(operation.output);
         // An empty body is an empty structure (defaults filled by the reader).
         const output = bytes.length === 0 ? read.fromValue({}) : read(bytes);

@@ -52,6 +52,8 @@ export function createRpcV2JsonClient(): ClientProtocol {
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const bytes = await readBody(response.body);
       if (response.status >= 200 && response.status < 300) {
+        // No output: whatever the body holds (nothing, {}, "") is not read, as AWS SDKs do not.
+        if (operation.output.id === UNIT) return {};
         const read = compileReader(operation.output, JSON_SETTINGS);
         // An empty body is an empty structure (defaults filled by the reader).
         return correctRequired(operation.output, (isBlank(bytes) ? read("{}") : read(bytes)) as Record<string, unknown>);
