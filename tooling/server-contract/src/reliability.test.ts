@@ -106,3 +106,62 @@ describe("timeouts", () => {
     }
   });
 });
+
+describe("fakes", () => {
+  const STORE = `
+$version: "2.0"
+namespace test.store
+use aws.protocols#restJson1
+
+@restJson1
+service Store { version: "1", operations: [GetObject, GetText] }
+
+@streaming
+blob Body
+
+@readonly
+@http(method: "GET", uri: "/objects/{key}")
+@examples([{ title: "hello", input: { key: "hello" }, output: { body: "aGVsbG8=", contentLength: 999 } }])
+operation GetObject {
+    input := { @required @httpLabel key: String }
+    output := {
+        @httpPayload body: Body
+        @httpHeader("Content-Length") contentLength: Long
+    }
+}
+
+@readonly
+@http(method: "GET", uri: "/texts/{key}")
+@examples([{ title: "note", input: { key: "note" }, output: { text: "héllo", contentLength: 1 } }])
+operation GetText {
+    input := { @required @httpLabel key: String }
+    output := {
+        @httpPayload text: String
+        @httpHeader("Content-Length") contentLength: Long
+    }
+}
+`;
+
+  it("a Content-Length member states the body actually sent (example or synthesized), so downloads are not cut", async () => {
+    const store = await startFakeServe(loadModel({ sources: [{ file: "store.smithy", text: STORE }] }).model, {
+      port: 0,
+      grpcPort: 0,
+      docs: false,
+      health: false,
+    });
+    try {
+      const url = store.listening[0]!.url;
+      const hello = await fetch(`${url}/objects/hello`);
+      expect([hello.status, hello.headers.get("content-length"), await hello.text()]).toEqual([200, "5", "hello"]);
+      const note = await fetch(`${url}/texts/note`);
+      expect([note.status, note.headers.get("content-length"), await note.text()]).toEqual([200, "6", "héllo"]);
+      // No example: a synthesized body, whose length the header states too.
+      const other = await fetch(`${url}/objects/other`);
+      const body = new Uint8Array(await other.arrayBuffer());
+      expect(other.status).toBe(200);
+      expect(other.headers.get("content-length") ?? String(body.byteLength)).toBe(String(body.byteLength));
+    } finally {
+      await store.close(100);
+    }
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { BODY_EXCERPT_LENGTH, createModeledError, type ModeledError, UnmodeledError, ValidationError, type ValidationField } from "../errors/errors.js";
 import { VALIDATION_EXCEPTION_ID } from "../protocol/error-type.js";
+import { encodeUtf8 } from "../values/utf8.js";
 import type { InputOf, OutputOf, Sendable } from "../schema/mapped-types.js";
 import type { OperationSchema, StructSchema } from "../schema/schema.js";
 import { compileValidator, type Validator } from "../validation/validator.js";
@@ -112,8 +113,18 @@ function validationRejection(operation: OperationSchema): (fieldList: readonly V
  */
 function outputMaterializer(output: StructSchema): (value: unknown) => unknown {
   const streamed = output.members.filter((m) => m.target.traits.streaming).map((m) => m.name);
+  // A member bound to Content-Length (an S3-style download) must state the body actually sent: the payload's size
+  // when the fake holds it as bytes or text, else nothing (the transport states the length, or streams).
+  const length = output.members.find((m) => m.traits.httpHeader?.toLowerCase() === "content-length")?.name;
+  const payload = output.members.find((m) => m.traits.httpPayload === true)?.name;
   return (value) => {
     const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    if (length !== undefined) {
+      const body = payload === undefined ? undefined : out[payload];
+      const size = body instanceof Uint8Array ? body.byteLength : typeof body === "string" ? encodeUtf8(body).byteLength : undefined;
+      if (size === undefined) delete out[length];
+      else out[length] = size;
+    }
     for (const name of streamed) {
       const data = out[name];
       if (data === undefined) continue;
