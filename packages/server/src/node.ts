@@ -436,8 +436,12 @@ function writeResponse(
 ): Promise<void> | undefined {
   // A flat list: Node writes it without making an object of it.
   const headers = HttpHeaders.fieldList(response.headers);
-  // A request body left unread (a 413, an unknown route) is not drained: the connection closes after the answer.
-  if (closing || !(req.complete || requestBody?.ended === true)) headers.push("connection", "close");
+  // A request body left unread (a 413, an unknown route) is not read on: the connection closes after the answer,
+  // lingering so that a client still uploading reads the answer before the close.
+  if (closing || !(req.complete || requestBody?.ended === true)) {
+    headers.push("connection", "close");
+    if (!req.complete) lingerOnClose(req.socket);
+  }
   const given = response.body;
   if (typeof given === "string" && response.trailers === undefined) {
     // Node writes the head and the text as one string, encoding the text as it goes.
@@ -462,6 +466,40 @@ function writeResponse(
   if (response.headers.has("content-length")) res.strictContentLength = true;
   res.writeHead(response.status, headers);
   return writeStream(res, body, response.trailers);
+}
+
+/** How long a connection closing with an upload unread goes on reading (and dropping) it after the answer. */
+const LINGER_MS = 2_000;
+/** How many more bytes it reads, at most, before it closes anyway. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Makes the close that follows an answer to an unfinished upload (a 413)
+ * gentle. Closing a socket with unread bytes resets the connection, and a
+ * reset makes the client's system drop what it had received and not yet
+ * read: the answer. So the answer is followed by a half-close (FIN), and the
+ * upload is read and dropped until the client closes its side, for at most
+ * {@link LINGER_MS} and {@link LINGER_BYTES}. Node's server ends such a
+ * connection with `destroySoon`; this socket gets its own.
+ */
+function lingerOnClose(socket: Socket | null): void {
+  if (socket === null || Object.hasOwn(socket, "destroySoon")) return;
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    if (this.writable) this.end();
+    const from = this.bytesRead;
+    const check = setInterval(() => {
+      if (this.bytesRead - from > LINGER_BYTES) this.destroy();
+    }, 100);
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    check.unref();
+    timer.unref();
+    this.once("close", () => {
+      clearInterval(check);
+      clearTimeout(timer);
+    });
+    // The client read the answer and closed its side: nothing more to wait for.
+    this.once("end", () => this.destroy());
+  };
 }
 
 /** Ends an answer with its whole body, if any. */

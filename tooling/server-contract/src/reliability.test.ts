@@ -3,26 +3,47 @@
  * attacker would: against `anvil serve --fake` on the example's model, over
  * real sockets. Each test is named after its checklist ID.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import * as http2 from "node:http2";
+import * as net from "node:net";
 import { fileURLToPath } from "node:url";
-import { type FakeServe, startFakeServe } from "@anvil/codegen";
+import { startFakeServe } from "@anvil/codegen";
 import { loadModel } from "@anvil/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const MODEL = fileURLToPath(new URL("../../../apps/example/model/", import.meta.url));
+const CLI = fileURLToPath(new URL("../../../packages/codegen/dist/cli.js", import.meta.url));
 
-let serve: FakeServe;
+/** `anvil serve --fake` on the example's model, in a process of its own, as a user (or a prober) runs it. */
+let serve: ChildProcess;
 /** Weather's port: restJson1, awsJson1_1 and rpcv2Cbor. */
 let weather: string;
 /** WeatherGrpc's port (h2c). */
 let weatherGrpc: string;
 
 beforeAll(async () => {
-  serve = await startFakeServe(loadModel({ paths: [MODEL] }).model, { port: 0, grpcPort: 0, docs: false });
-  weather = serve.listening.find((l) => l.service === "example.weather#Weather")!.url;
-  weatherGrpc = serve.listening.find((l) => l.service === "example.weather#WeatherGrpc")!.url;
+  serve = spawn(process.execPath, [CLI, "serve", "--model", MODEL, "--fake", "--port", "0", "--grpc-port", "0", "--no-docs"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const urls = new Map<string, string>();
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    serve.once("exit", (code) => reject(new Error(`anvil serve exited (${code}) before it was ready:\n${out}`)));
+    serve.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      for (const [, id, url] of out.matchAll(/^(\S+#\S+) \(.*\)\s+(http:\/\/\S+)$/gm)) urls.set(id!, url!);
+      if (out.includes("Ctrl-C stops")) resolve();
+    });
+  });
+  serve.stdout!.resume();
+  weather = urls.get("example.weather#Weather")!;
+  weatherGrpc = urls.get("example.weather#WeatherGrpc")!;
 });
-afterAll(() => serve.close(100));
+afterAll(async () => {
+  const exited = new Promise((resolve) => serve.once("exit", resolve));
+  serve.kill("SIGTERM");
+  await exited;
+});
 
 describe("protocol strictness", () => {
   it("S8: rpcv2Cbor refuses requests carrying X-Amz-Target or X-Amzn-Target", async () => {
@@ -163,5 +184,26 @@ operation GetText {
     } finally {
       await store.close(100);
     }
+  });
+});
+
+describe("body limits", () => {
+  /** Sends a request head declaring `size` bytes and, at once, all of them; resolves with what came back before the connection ended. */
+  function upload(url: string, path: string, size: number): Promise<string> {
+    const { hostname, port } = new URL(url);
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(port), hostname);
+      const received: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => received.push(chunk));
+      socket.on("error", () => {}); // a reset (EPIPE, ECONNRESET): what came before it is the answer
+      socket.on("close", () => resolve(Buffer.concat(received).toString("latin1")));
+      socket.write(`PUT ${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`);
+      socket.write(Buffer.alloc(size, 0x20));
+    });
+  }
+
+  it("S1: a body over the limit gets its 413, even from a client that keeps writing (the upload is drained, bounded, not reset)", async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => upload(weather, "/cities", 5 * 1024 * 1024)));
+    for (const answer of answers) expect(answer.slice(0, 12)).toBe("HTTP/1.1 413");
   });
 });
