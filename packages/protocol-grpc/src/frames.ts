@@ -5,7 +5,7 @@
  * messages are gunzipped as a stream and bounded by the same limit.
  */
 import { byteChunks, type HttpBody, ProtocolError } from "@anvil/core";
-import { binaryBody, bodyBytes, concatBytes, gunzip, isWholeBody } from "@anvil/core/protocol";
+import { binaryBody, bodyBytes, concatBytes, gunzip } from "@anvil/core/protocol";
 import type { GrpcStatusName } from "./status.js";
 
 /** The default receive limit of a message: 4 MiB, as in every gRPC implementation. */
@@ -142,15 +142,11 @@ export async function* readMessages(given: HttpBody, options: ReadMessagesOption
 }
 
 /** How a side reads the one message of its unary calls: fixed per side, made once with {@link oneMessageOptions}. */
-export interface OneMessageOptions extends MessageLimits {
-  /** The failure of a body over the limit (made once, not per call). */
-  readonly tooLarge: () => Error;
-}
+export type OneMessageOptions = MessageLimits;
 
 /** The options of {@link readOneMessage} for a side. */
 export function oneMessageOptions(maxMessageBytes: number, side: string): OneMessageOptions {
-  const tooLarge = (): Error => grpcFailure("RESOURCE_EXHAUSTED", `${side}: received message larger than max (over ${maxMessageBytes} bytes)`);
-  return Object.freeze({ maxMessageBytes, side, tooLarge });
+  return Object.freeze({ maxMessageBytes, side });
 }
 
 /**
@@ -161,9 +157,8 @@ export function oneMessageOptions(maxMessageBytes: number, side: string): OneMes
  * with more than one message fails with UNIMPLEMENTED. The `grpc-encoding`
  * is asked of `headers` only for a compressed message (most are not).
  * No generator, and at most one continuation: this is every unary call's
- * path. A body that can hand over all its bytes at once is read so,
- * bounded by the limit and its prefix; any other stream is refused as soon
- * as its prefix announces too much.
+ * path. A body still arriving is refused as soon as its prefix announces
+ * too much.
  */
 export function readOneMessage(
   body: HttpBody,
@@ -174,8 +169,9 @@ export function readOneMessage(
   if (body === undefined) return decode(undefined);
   if (body instanceof Uint8Array || typeof body === "string") return decodeOneMessage(bodyBytes(body), headers, options, decode);
   try {
-    const whole = isWholeBody(body) ? body.readWhole(PREFIX_BYTES + options.maxMessageBytes, options.tooLarge) : collectMessage(byteChunks(body), options);
-    return whole.then((bytes) => decodeOneMessage(bytes, headers, options, decode));
+    // Chunk by chunk, so that a prefix announcing too much is refused as soon as it is in, even on a stream the
+    // client leaves open (a whole-body read would wait for its end). Most unary bodies came at hand, above.
+    return collectMessage(byteChunks(body), options).then((bytes) => decodeOneMessage(bytes, headers, options, decode));
   } catch (error) {
     return Promise.reject(error);
   }

@@ -31,8 +31,11 @@ import { GRPC_PROTO, isAnyGrpcContentType, isGrpcContentType } from "./content-t
 const NO_HEADERS = Object.freeze({});
 const SIDE = "grpc server";
 
-/** The header fields of every answer but a refusal, as an HTTP stack hands them over: cheaper to make per call than from a record. */
-const ANSWER_FIELDS = Object.freeze(["content-type", GRPC_PROTO]);
+/** The message encodings the server reads, as every answer says (`grpc-accept-encoding`). */
+const ACCEPTED_ENCODINGS = "identity, gzip";
+
+/** The header fields of every gRPC answer, as an HTTP stack hands them over: cheaper to make per call than from a record. */
+const ANSWER_FIELDS = Object.freeze(["content-type", GRPC_PROTO, "grpc-accept-encoding", ACCEPTED_ENCODINGS]);
 
 /** The trailers of every successful call (only read by the transports). */
 const OK_TRAILERS = new HttpHeaders({ "grpc-status": "0" });
@@ -58,7 +61,7 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
     if (ProtocolError.is(error) && error.code === "UnsupportedMediaTypeException") {
       return { status: 415, headers: new HttpHeaders({ "content-type": "text/plain" }), body: new TextEncoder().encode(error.message) };
     }
-    const headers = writeStatus(new HttpHeaders({ "content-type": GRPC_PROTO }), statusOfError(operation, error, context.service), context.service, options);
+    const headers = writeStatus(HttpHeaders.fromRawPairs(ANSWER_FIELDS), statusOfError(operation, error, context.service), context.service, options);
     return { status: 200, headers, body: undefined };
   };
 
@@ -83,6 +86,11 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
           415,
           `${SIDE}: a gRPC request must be application/grpc+proto, got ${contentType ?? "no Content-Type"}`,
         );
+      }
+      // An encoding the server cannot read is refused from the head, compressed messages or not (as grpc-go does).
+      const encoding = request.headers.get("grpc-encoding");
+      if (encoding !== null && encoding !== "identity" && encoding !== "gzip") {
+        throw grpcFailure("UNIMPLEMENTED", `${SIDE}: message encoding ${encoding} is not supported (${ACCEPTED_ENCODINGS})`);
       }
       const plan = planOf(operation);
       if (plan.refusal !== undefined) throw grpcFailure("UNIMPLEMENTED", plan.refusal);
@@ -124,11 +132,23 @@ export function createGrpcServer(options: ResolvedGrpcOptions): ServerProtocol {
       return isAnyGrpcContentType(request.headers.get("content-type"));
     },
 
+    methodNotAllowed(request: HttpRequest, allowed: readonly string[]): HttpResponse {
+      // gRPC calls are POSTs: another verb on a method's path is an HTTP 405 (which gRPC clients read as UNIMPLEMENTED).
+      const headers = writeStatus(
+        HttpHeaders.fromRawPairs(ANSWER_FIELDS),
+        { code: GrpcStatus.UNIMPLEMENTED, message: `${request.method} ${request.path}: gRPC calls are ${allowed.join(", ")}` },
+        undefined,
+        options,
+      );
+      headers.set("allow", allowed.join(", "));
+      return { status: 405, headers, body: undefined };
+    },
+
     notFound(request: HttpRequest): Promise<HttpResponse> | undefined {
       // Only a gRPC caller hears about it in gRPC terms; other protocols answer the rest.
       if (!isAnyGrpcContentType(request.headers.get("content-type"))) return undefined;
       const headers = writeStatus(
-        new HttpHeaders({ "content-type": GRPC_PROTO }),
+        HttpHeaders.fromRawPairs(ANSWER_FIELDS),
         { code: GrpcStatus.UNIMPLEMENTED, message: `unknown method ${request.path}` },
         undefined,
         options,

@@ -103,18 +103,17 @@ describe("the message of a unary call", () => {
     expect(await failure(one(hangs(), small))).toBe("RESOURCE_EXHAUSTED");
   });
 
-  it("reads a body that hands over its bytes at once in one piece, bounded by the limit and the prefix", async () => {
-    const limits: number[] = [];
-    const whole = (bytes: Uint8Array): WholeBody => ({
-      readWhole: (limit, tooLarge) => (limits.push(limit), bytes.byteLength > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(bytes)),
-      [Symbol.asyncIterator]: () => {
-        throw new Error("read whole, not chunk by chunk");
+  it("S3: reads a body still arriving chunk by chunk, so a prefix announcing too much is refused on a stream left open", async () => {
+    // An adapter's whole-body read would wait for the end, which a client leaving the stream open never sends.
+    const open = (first: Uint8Array): WholeBody => ({
+      readWhole: () => new Promise(() => undefined),
+      async *[Symbol.asyncIterator]() {
+        yield first;
+        await new Promise(() => undefined);
       },
     });
-    expect(await one(whole(frameMessage(new Uint8Array([5, 6]))))).toEqual([5, 6]);
-    expect(await failure(one(whole(frameMessage(new Uint8Array(11))), small))).toBe("RESOURCE_EXHAUSTED");
-    expect(await failure(one(whole(new Uint8Array([0, 0, 0, 0, 9, 1]))))).toBe("INTERNAL");
-    expect(limits).toEqual([5 + DEFAULT_MAX_RECEIVE_BYTES, 15, 5 + DEFAULT_MAX_RECEIVE_BYTES]);
+    expect(await failure(one(open(new Uint8Array([0, 0x80, 0, 0, 0]))))).toBe("RESOURCE_EXHAUSTED");
+    expect(await failure(one(open(new Uint8Array([0, 0, 0, 0, 11])), small))).toBe("RESOURCE_EXHAUSTED");
   });
 
   it("fails two messages (UNIMPLEMENTED), a cut message and a bad flag (INTERNAL)", async () => {

@@ -111,13 +111,41 @@ function grpcCall(path: string, headers: Record<string, string>, body: Uint8Arra
       session.close();
       resolve({ headers: head, trailers, body: Buffer.concat(chunks), ms: Date.now() - started });
     });
-    stream.write(body);
-    if (!keepOpen) stream.end();
+    if (body.byteLength > 0) stream.write(body);
+    if (!keepOpen && !stream.writableEnded) stream.end();
   });
 }
 
 /** The call's gRPC status: from the trailers, or from the head of a trailers-only answer. */
 const statusOf = (exchange: GrpcExchange) => Number(exchange.trailers["grpc-status"] ?? exchange.headers["grpc-status"]);
+
+describe("gRPC requests that cannot be served", () => {
+  it("S3: a message prefix announcing 2^31 bytes on a stream left open is refused at once with RESOURCE_EXHAUSTED", async () => {
+    const prefix = Buffer.from([0, 0x80, 0, 0, 0]);
+    const answer = await grpcCall("/example.weather.WeatherGrpc/GetCity", {}, prefix, true);
+    expect(statusOf(answer)).toBe(8); // RESOURCE_EXHAUSTED
+    expect(answer.ms).toBeLessThan(2_000);
+  });
+
+  it("E3: unknown service or method, wrong verb, another subtype, an unknown grpc-encoding: UNIMPLEMENTED, and answers say grpc-accept-encoding", async () => {
+    const ok = await grpcCall("/example.weather.WeatherGrpc/GetCity", {}, grpcFrame(GET_SEATTLE));
+    expect(statusOf(ok)).toBe(0);
+    expect(ok.headers["grpc-accept-encoding"]).toBe("identity, gzip");
+    for (const [what, path, headers] of [
+      ["unknown service", "/example.weather.Nope/GetCity", {}],
+      ["unknown method", "/example.weather.WeatherGrpc/Nope", {}],
+      ["application/grpc+foo", "/example.weather.WeatherGrpc/GetCity", { "content-type": "application/grpc+foo" }],
+      ["unknown grpc-encoding", "/example.weather.WeatherGrpc/GetCity", { "grpc-encoding": "snappy" }],
+    ] as const) {
+      const answer = await grpcCall(path, headers, grpcFrame(GET_SEATTLE));
+      expect([what, answer.headers[":status"], statusOf(answer)]).toEqual([what, 200, 12]); // UNIMPLEMENTED
+      expect([what, answer.headers["grpc-accept-encoding"]]).toEqual([what, "identity, gzip"]);
+    }
+    // A gRPC path with another verb: HTTP's 405 with Allow: POST (and UNIMPLEMENTED for gRPC clients).
+    const get = await grpcCall("/example.weather.WeatherGrpc/GetCity", { ":method": "GET" }, new Uint8Array(0));
+    expect([get.headers[":status"], get.headers.allow, statusOf(get)]).toEqual([405, "POST", 12]);
+  });
+});
 
 describe("timeouts", () => {
   it("T3: grpc-timeout beyond setTimeout's range (2147484S, 99999999H) is a deadline far away, not an expired one", async () => {
