@@ -22,6 +22,7 @@ import {
   writeChunks,
 } from "./node-common.js";
 import { CheckPhase } from "./check-phase.js";
+import type { SessionGuard, SessionGuards } from "./session-guard.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -37,6 +38,8 @@ export interface StreamLimits {
   readonly requestTimeoutMs: number;
   /** The sessions closed when idle, told of every stream that opens and closes; none when sessions are not timed. */
   readonly idle?: IdleSessions;
+  /** The bounds on what one session may ask (calls in flight, resets, PINGs); none for no bounds. */
+  readonly guards?: SessionGuards;
 }
 
 /**
@@ -47,9 +50,12 @@ export function streamListener(server: Server<any, any>, limits: StreamLimits): 
   server.start();
   const deadlines = limits.requestTimeoutMs > 0 ? new BodyDeadlines(limits.requestTimeoutMs, bodyTimedOut) : undefined;
   const idle = limits.idle;
+  const guards = limits.guards;
   return (stream, headers, _flags, rawHeaders) => {
-    const exchange = server.begin();
     const session = stream.session;
+    const guard = session === undefined ? undefined : guards?.of(session);
+    if (guard !== undefined && !guard.admit(stream)) return;
+    const exchange = server.begin();
     if (session !== undefined) idle?.opened(session);
     let body: StreamBody | undefined;
     // A stream reset with an error code is destroyed with an error: heard here, not as an uncaught exception.
@@ -63,26 +69,35 @@ export function streamListener(server: Server<any, any>, limits: StreamLimits): 
       body?.closed();
       deadlines?.delete(stream);
       if (session !== undefined) idle?.closed(session);
-      if (wentAway(stream)) exchange.abort(new Error("the client went away"));
+      const away = wentAway(stream);
+      guard?.closed(away);
+      if (away) exchange.abort(new Error("the client went away"));
       exchange.end();
     };
     stream.on("close", closed);
-    if (answeredApart(server, stream, headers, rawHeaders, limits.maxHeaders)) return;
+    if (answeredApart(server, stream, headers, rawHeaders, limits.maxHeaders)) {
+      guard?.settled();
+      return;
+    }
     if (stream.endAfterHeaders) {
-      dispatch(server, exchange, stream, headers, rawHeaders, undefined);
+      dispatch(server, exchange, stream, headers, rawHeaders, undefined, guard);
       return;
     }
     // A small body comes in the frames Node reads with its headers, but Node hands those over one by one, with
     // the event loop's microtasks run in between. Once the whole read is handled (the check phase), such a body is
     // all there: the pipeline gets it as bytes, with nothing left to read and no reader to set up.
     checkPhase.run(() => {
-      if (stream.destroyed) return; // the client went away before the call began (the close listener has seen to it)
+      if (stream.destroyed) {
+        // The client went away before the call began (the close listener has seen to the rest).
+        guard?.settled();
+        return;
+      }
       const whole = takeWhole(stream);
       if (whole === undefined) {
         body = new StreamBody(stream, expectsContinue(headers), true);
         deadlines?.add(stream);
       }
-      dispatch(server, exchange, stream, headers, rawHeaders, whole ?? body);
+      dispatch(server, exchange, stream, headers, rawHeaders, whole ?? body, guard);
     });
   };
 }
@@ -150,16 +165,27 @@ function dispatch(
   headers: http2.IncomingHttpHeaders,
   rawHeaders: string[],
   body: Uint8Array | StreamBody | undefined,
+  guard: SessionGuard | undefined,
 ): void {
   try {
     server
       .dispatch(http2Request(stream, headers, rawHeaders, body), exchange, new Peer(stream.session))
       // One continuation for both outcomes: `answer` handles its own failures.
       .then(
-        (response) => answer(stream, response),
-        (error: unknown) => failed(stream, error),
+        (response) => {
+          if (guard !== undefined) {
+            guard.settled();
+            guard.answered();
+          }
+          answer(stream, response);
+        },
+        (error: unknown) => {
+          guard?.settled();
+          failed(stream, error);
+        },
       );
   } catch (error) {
+    guard?.settled();
     failed(stream, error);
   }
 }

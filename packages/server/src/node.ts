@@ -24,6 +24,7 @@ import {
   writeChunks,
 } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
+import { DEFAULT_SESSION_POLICY, type SessionPolicy, SessionGuards } from "./session-guard.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -40,6 +41,33 @@ export interface NodeLimits {
   readonly keepAliveTimeoutMs?: number;
   /** How long an HTTP/2 session may stay without a call in flight (and silent) before it is closed, in milliseconds. Default 120 000. */
   readonly idleTimeoutMs?: number;
+  /**
+   * Calls one HTTP/2 session may have in flight, advertised as
+   * SETTINGS_MAX_CONCURRENT_STREAMS; more are refused with REFUSED_STREAM,
+   * counting calls whose streams were reset while their handlers still run.
+   * A session with more than ten times as many refused or reset streams in
+   * a second gets GOAWAY ENHANCE_YOUR_CALM. Default 100.
+   */
+  readonly maxConcurrentStreams?: number;
+  /**
+   * How often an HTTP/2 client may PING, as gRPC servers enforce it: at most
+   * every `minIntervalMs` (default 300 000) while it has calls in flight,
+   * and not again without calls unless `permitWithoutCalls` (default false);
+   * after `maxStrikes` (default 2) PINGs too soon, GOAWAY ENHANCE_YOUR_CALM
+   * with `too_many_pings`. A call or an answer clears the strikes. gRPC
+   * clients' `keepalive_time_ms` should be at least `minIntervalMs`.
+   */
+  readonly keepalive?: KeepalivePolicy;
+}
+
+/** See {@link NodeLimits.keepalive}. */
+export interface KeepalivePolicy {
+  /** Shortest interval between PINGs, in milliseconds. Default 300 000 (gRPC's). */
+  readonly minIntervalMs?: number;
+  /** Whether PINGs are permitted (at that interval) with no call in flight. Default false. */
+  readonly permitWithoutCalls?: boolean;
+  /** PINGs too soon tolerated before GOAWAY. Default 2. */
+  readonly maxStrikes?: number;
 }
 
 /** Where and how {@link listen} serves. */
@@ -88,6 +116,8 @@ const DEFAULTS = {
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 120_000,
+  maxConcurrentStreams: DEFAULT_SESSION_POLICY.maxConcurrentStreams,
+  keepalive: {},
 } satisfies Required<NodeLimits>;
 
 /**
@@ -123,10 +153,11 @@ function listeners(
   server: Server<any, any>,
   limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs">,
   idle?: IdleSessions,
+  guards?: SessionGuards,
 ): { request: (req: NodeRequest, res: NodeResponse) => void; stream: StreamListener } {
   const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
   const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-  const stream = streamListener(server, { maxHeaders, requestTimeoutMs, ...(idle !== undefined ? { idle } : {}) });
+  const stream = streamListener(server, { maxHeaders, requestTimeoutMs, ...(idle !== undefined ? { idle } : {}), ...(guards !== undefined ? { guards } : {}) });
   const request = (req: NodeRequest, res: NodeResponse): void => {
     if (!isHttp1(req)) {
       // Served on its stream; the compatibility layer's own hook would answer the trailers a second time.
@@ -533,6 +564,22 @@ async function addTrailers(res: http.ServerResponse, trailers: Promise<Headers> 
   res.addTrailers(trailerObject(await trailers));
 }
 
+/** The session policy of a listener's limits, checked. */
+function sessionPolicy(limits: Required<NodeLimits>): SessionPolicy {
+  const { maxConcurrentStreams, keepalive } = limits;
+  if (!Number.isInteger(maxConcurrentStreams) || maxConcurrentStreams < 1) {
+    throw new RangeError(`listen: maxConcurrentStreams must be a positive integer (got ${maxConcurrentStreams})`);
+  }
+  const policy = {
+    maxConcurrentStreams,
+    minPingIntervalMs: keepalive.minIntervalMs ?? DEFAULT_SESSION_POLICY.minPingIntervalMs,
+    permitPingsWithoutCalls: keepalive.permitWithoutCalls ?? DEFAULT_SESSION_POLICY.permitPingsWithoutCalls,
+    maxPingStrikes: keepalive.maxStrikes ?? DEFAULT_SESSION_POLICY.maxPingStrikes,
+  };
+  if (!(policy.minPingIntervalMs >= 0) || !(policy.maxPingStrikes >= 0)) throw new RangeError("listen: keepalive.minIntervalMs and keepalive.maxStrikes must not be negative");
+  return policy;
+}
+
 /**
  * Serves a server on a port: HTTP/1.1 by default, h2c with `http2: true`,
  * or TLS with ALPN (h2 and http/1.1) with `tls`. Starts the server first, so
@@ -548,8 +595,9 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
   const limits = { ...DEFAULTS, ...definedOnly(options) };
   const http2Sessions = options.tls !== undefined || options.http2 === true || options.http2 === "both";
   const idle = http2Sessions && limits.idleTimeoutMs > 0 ? new IdleSessions(limits.idleTimeoutMs) : undefined;
-  const handlers = listeners(server, limits, idle);
-  const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes };
+  const guards = http2Sessions ? new SessionGuards(sessionPolicy(limits)) : undefined;
+  const handlers = listeners(server, limits, idle, guards);
+  const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes, maxConcurrentStreams: limits.maxConcurrentStreams };
   const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
   let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
   // The server whose sessions are HTTP/2 sessions (the same as `node`, unless h2c is served beside HTTP/1.1).
@@ -607,6 +655,7 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
   sessionServer?.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
+    guards?.watch(session);
     if (idle !== undefined) {
       session.setTimeout(0);
       idle.watch(session);

@@ -147,6 +147,38 @@ describe("gRPC requests that cannot be served", () => {
   });
 });
 
+describe("HTTP/2 sessions", () => {
+  /** A session to a port, once the server's settings are in. */
+  async function connect(url: string): Promise<http2.ClientHttp2Session> {
+    const session = http2.connect(url);
+    session.on("error", () => {});
+    await new Promise((resolve) => session.once("remoteSettings", resolve));
+    return session;
+  }
+
+  it("H1: both the REST port (h2c) and the gRPC port advertise 100 concurrent streams", async () => {
+    for (const url of [weather, weatherGrpc]) {
+      const session = await connect(url);
+      expect([url, session.remoteSettings.maxConcurrentStreams]).toEqual([url, 100]);
+      session.destroy();
+    }
+  });
+
+  it("H4: a PING every 10 ms on an idle gRPC connection gets GOAWAY ENHANCE_YOUR_CALM with too_many_pings", async () => {
+    const session = await connect(weatherGrpc);
+    const pinger = setInterval(() => {
+      if (!session.closed && !session.destroyed) session.ping(() => {});
+    }, 10);
+    try {
+      const [code, , data] = (await new Promise((resolve) => session.once("goaway", (...args) => resolve(args)))) as [number, number, Buffer];
+      expect([code, data.toString()]).toEqual([http2.constants.NGHTTP2_ENHANCE_YOUR_CALM, "too_many_pings"]);
+    } finally {
+      clearInterval(pinger);
+      session.destroy();
+    }
+  });
+});
+
 describe("timeouts", () => {
   it("T3: grpc-timeout beyond setTimeout's range (2147484S, 99999999H) is a deadline far away, not an expired one", async () => {
     for (const timeout of ["2147484S", "99999999H"]) {
