@@ -576,7 +576,8 @@ function sessionPolicy(limits: Required<NodeLimits>): SessionPolicy {
     permitPingsWithoutCalls: keepalive.permitWithoutCalls ?? DEFAULT_SESSION_POLICY.permitPingsWithoutCalls,
     maxPingStrikes: keepalive.maxStrikes ?? DEFAULT_SESSION_POLICY.maxPingStrikes,
   };
-  if (!(policy.minPingIntervalMs >= 0) || !(policy.maxPingStrikes >= 0)) throw new RangeError("listen: keepalive.minIntervalMs and keepalive.maxStrikes must not be negative");
+  if (!(policy.minPingIntervalMs >= 0) || !(policy.maxPingStrikes >= 0))
+    throw new RangeError("listen: keepalive.minIntervalMs and keepalive.maxStrikes must not be negative");
   return policy;
 }
 

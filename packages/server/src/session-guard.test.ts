@@ -67,7 +67,9 @@ function call(session: http2.ClientHttp2Session, path: string, resetAtOnce = fal
 
 /** Resolves with the GOAWAY the server sends (code and debug data). */
 const goaway = (session: http2.ClientHttp2Session) =>
-  new Promise<{ code: number; data: string }>((resolve) => session.once("goaway", (code, _last, data?: Buffer) => resolve({ code, data: data?.toString() ?? "" })));
+  new Promise<{ code: number; data: string }>((resolve) =>
+    session.once("goaway", (code, _last, data?: Buffer) => resolve({ code, data: data?.toString() ?? "" })),
+  );
 
 describe("HTTP/2 session bounds", () => {
   it("H1: advertises 100 concurrent streams by default, and the number given", async () => {

@@ -22,7 +22,7 @@ describe("the contributor documents point at real files", () => {
     ]);
   });
 
-  it.each(["ARCHITECTURE.md", "CONTRIBUTING.md"])("every path %s names exists", (doc) => {
+  it.each(["ARCHITECTURE.md", "CONTRIBUTING.md", "RELIABILITY.md"])("every path %s names exists", (doc) => {
     const paths = repositoryPaths(readFileSync(join(root, doc), "utf8"));
     expect(paths.length).toBeGreaterThan(doc === "ARCHITECTURE.md" ? 30 : 3);
     expect(paths.filter((p) => !existsSync(join(root, p)))).toEqual([]);
