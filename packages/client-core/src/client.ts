@@ -30,6 +30,15 @@ import { requestUrl } from "./transport.js";
 export interface ClientCallOptions extends CallOptions {
   /** Time limit of this call in milliseconds, retries included (overrides the client's `timeoutMs`). */
   readonly timeoutMs?: number;
+  /**
+   * When the call must be over, in milliseconds since the epoch (as
+   * `Date.now()`): the call gets what is left of it, or the time limit if
+   * that is shorter. A handler passes its own on, so a call it makes
+   * inherits the rest of its caller's budget (gRPC sends it on as
+   * `grpc-timeout`): `client.getCity(input, { signal: context.signal,
+   * deadline: context.deadline })`. Undefined for none.
+   */
+  readonly deadline?: number | undefined;
 }
 
 /**
@@ -100,13 +109,18 @@ async function call(
   options: ClientCallOptions,
 ): Promise<unknown> {
   const outer = options.signal;
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  const limit = options.timeoutMs ?? config.timeoutMs;
+  const deadline = options.deadline;
+  // What is left of a deadline the caller was given, when it comes sooner than the time limit (never below 0).
+  const timeoutMs = deadline === undefined ? limit : Math.max(0, Math.min(deadline - Date.now(), limit ?? Number.POSITIVE_INFINITY));
   // Without a time limit the caller's signal (or none) serves as it is: no controller, no listener.
   if (timeoutMs === undefined) return attempts(config, service, operation, scheme, input, options, outer, undefined);
   const controller = new AbortController();
   const signal = controller.signal;
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
+  else if (timeoutMs <= 0)
+    controller.abort(new CallTimeout(0)); // a deadline that has passed: nothing is sent
   else outer?.addEventListener("abort", onAbort, { once: true });
   // Any length: a timeoutMs beyond setTimeout's 2^31 - 1 ms is chained, not fired at once.
   const timer = startTimer(timeoutMs, () => controller.abort(new CallTimeout(timeoutMs)));
