@@ -36,7 +36,9 @@ interface PassInput {
   readonly hops?: number;
   readonly spend?: number;
 }
-type RelayClient = { pass(input: PassInput, options?: { signal?: AbortSignal; deadline?: number | undefined; timeoutMs?: number }): Promise<{ budgets?: number[] }> };
+type RelayClient = {
+  pass(input: PassInput, options?: { signal?: AbortSignal; deadline?: number | undefined; timeoutMs?: number }): Promise<{ budgets?: number[] }>;
+};
 
 const transport = http2Transport();
 let listener: NodeListener;

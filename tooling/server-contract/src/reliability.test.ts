@@ -170,8 +170,10 @@ describe("HTTP/2 sessions", () => {
       if (!session.closed && !session.destroyed) session.ping(() => {});
     }, 10);
     try {
-      const [code, , data] = (await new Promise((resolve) => session.once("goaway", (...args) => resolve(args)))) as [number, number, Buffer];
-      expect([code, data.toString()]).toEqual([http2.constants.NGHTTP2_ENHANCE_YOUR_CALM, "too_many_pings"]);
+      const { code, data } = await new Promise<{ code: number; data: string }>((resolve) =>
+        session.once("goaway", (code: number, _last: number, data?: Buffer) => resolve({ code, data: data?.toString() ?? "" })),
+      );
+      expect([code, data]).toEqual([http2.constants.NGHTTP2_ENHANCE_YOUR_CALM, "too_many_pings"]);
     } finally {
       clearInterval(pinger);
       session.destroy();
