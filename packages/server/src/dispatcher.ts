@@ -379,7 +379,9 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
       const bytes = readLimited(body, endpoint.bodyLimit, request.headers.get("content-length"));
       // The handler sees the request with its body read.
       if (bytes instanceof Promise) {
-        return bytes.then((read) => {
+        // A body still arriving is waited for only while the call lives: the server closing (or the caller going
+        // away) ends the wait with the signal's reason, which is answered (a 503 when the server closes).
+        return untilAborted(bytes, context.signal).then((read) => {
           context.request = { ...request, body: read };
           return deserialize(context, check, read);
         });
@@ -392,7 +394,12 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
 
   /** The protocol's reading of the input, once the scheme that checks the body (if any) has let the call in. */
   function deserialize(context: Context, check: BodyCheck | undefined, body: unknown): unknown {
-    if (check === undefined) return context.match.protocol.deserializeRequest(context.operation, context.request, context);
+    if (check === undefined) {
+      const protocol = context.match.protocol;
+      const input = protocol.deserializeRequest(context.operation, context.request, context);
+      // A protocol reading its own body (gRPC) waits for it only when it is still arriving: that wait too ends with the call.
+      return protocol.readsOwnBody === true && input instanceof Promise ? untilAborted(input, context.signal) : input;
+    }
     return check.run(body instanceof Uint8Array ? body : undefined).then((result) => {
       context.identity = result.identity;
       return context.match.protocol.deserializeRequest(context.operation, context.request, context);
@@ -642,6 +649,25 @@ async function withDeadline(
   const response = await Promise.race([run(options), deadline]);
   if (response.body === undefined || response.body instanceof Uint8Array) stopTimer(timer);
   return response;
+}
+
+/** The promise's outcome, or a rejection with the signal's reason if it aborts first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The answer when not even the protocol can say what failed: a 500 with no body. */

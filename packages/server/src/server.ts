@@ -370,7 +370,9 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
         await Promise.race([new Promise<void>((resolve) => idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
         clearTimeout(timer);
       }
-      const reason = new Error("the server is shutting down");
+      // A 503 (gRPC: UNAVAILABLE): what a call still waiting for its body is answered with, and what a handler
+      // that rethrows its signal's reason answers.
+      const reason = new ProtocolError("ServiceUnavailableException", 503, "the server is shutting down");
       for (const exchange of exchanges.snapshot()) exchange.abort(reason);
     },
   };

@@ -269,3 +269,29 @@ describe("body limits", () => {
     for (const answer of answers) expect(answer.slice(0, 12)).toBe("HTTP/1.1 413");
   });
 });
+
+describe("shutdown", () => {
+  it("L1: a gRPC call still sending its message when the grace period ends gets UNAVAILABLE, not a reset", async () => {
+    const fake = await startFakeServe(loadModel({ paths: [MODEL] }).model, { port: 0, grpcPort: 0, docs: false });
+    const url = fake.listening.find((l) => l.service === "example.weather#WeatherGrpc")!.url;
+    const session = http2.connect(url);
+    session.on("error", () => {});
+    await new Promise((resolve) => session.once("remoteSettings", resolve));
+    const stream = session.request({ ":method": "POST", ":path": "/example.weather.WeatherGrpc/GetCity", "content-type": "application/grpc", te: "trailers" });
+    stream.on("error", () => {});
+    const status = new Promise<string | undefined>((resolve) => {
+      let head: http2.IncomingHttpHeaders = {};
+      stream.on("response", (headers) => (head = headers));
+      stream.on("trailers", (trailers) => (head = { ...head, ...trailers }));
+      stream.on("close", () => resolve(head["grpc-status"] === undefined ? `http ${head[":status"]}` : String(head["grpc-status"])));
+      stream.resume();
+    });
+    stream.write(grpcFrame(GET_SEATTLE).subarray(0, 6)); // the prefix and one byte of nine
+    // A PING's answer comes after the server has read what was sent before it: the call is in flight.
+    await new Promise((resolve) => session.ping(resolve));
+    await fake.close(100);
+    // UNAVAILABLE, or a 503 that gRPC clients read as UNAVAILABLE.
+    expect(["14", "http 503"]).toContain(await status);
+    session.destroy();
+  });
+});
