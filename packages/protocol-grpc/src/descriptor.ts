@@ -109,7 +109,7 @@ export function jsonName(name: string): string {
 
 /** protoc's name of a map field's entry message: `tags_by_city` → `TagsByCityEntry`. */
 export function mapEntryName(field: string): string {
-  return `${field.replace(/(?:^|_+)([a-z])?/g, (_, c: string | undefined) => (c === undefined ? "" : c.toUpperCase()))}Entry`;
+  return `${field.replace(/(?:^_*|_+)([a-z])?/g, (_, c: string | undefined) => (c === undefined ? "" : c.toUpperCase()))}Entry`;
 }
 
 function encodeFile(file: ProtoFile, kinds: ReadonlyMap<string, "message" | "enum">): Uint8Array {
