@@ -74,7 +74,7 @@ async function reflectedFiles(
 }
 
 /** What a root says of the types under a package: every message, field, oneof, enum and rpc, names resolved. */
-function summary(root: protobuf.Root, pkg: string): unknown {
+function summary(root: protobuf.Namespace, pkg: string): unknown {
   const out: Record<string, unknown> = {};
   const walk = (ns: protobuf.NamespaceBase): void => {
     for (const nested of ns.nestedArray) {
@@ -87,7 +87,7 @@ function summary(root: protobuf.Root, pkg: string): unknown {
               id: field.id,
               type: field.resolvedType?.fullName ?? field.type,
               repeated: field.repeated,
-              map: field.map ? (field as protobuf.MapField).keyType : undefined,
+              map: field.map ? (field as unknown as protobuf.MapField).keyType : undefined,
               oneof: field.partOf?.name,
             };
           }),

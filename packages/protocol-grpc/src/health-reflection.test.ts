@@ -277,7 +277,7 @@ describe("grpc server reflection, to a grpc-js client", () => {
     stream.end();
     const root = fromDescriptor({ file: files }, { keepCase: true });
     const service = root.lookupService(name);
-    const method = service.methods.SayHello!.resolve();
+    const method = service.methods.SayHello!.resolve() as protobuf.Method;
     const input = method.resolvedRequestType!;
     const output = method.resolvedResponseType!;
     const client = new grpcJs.Client(main.address, grpcJs.credentials.createInsecure());

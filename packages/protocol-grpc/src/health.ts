@@ -31,18 +31,21 @@ const ServingStatusSchema = enumeration<GrpcServingStatus>("grpc.health.v1#Servi
   { name: "SERVICE_UNKNOWN", value: "SERVICE_UNKNOWN" },
 ]);
 
-interface HealthCheckRequest {
+/** `grpc.health.v1.HealthCheckRequest`: the service asked about (`""` or absent: the whole server). */
+export interface HealthCheckRequest {
   service?: string;
 }
-interface HealthCheckResponse {
+/** `grpc.health.v1.HealthCheckResponse`: a service's status. */
+export interface HealthCheckResponse {
   status?: GrpcServingStatus;
 }
-type HealthEvent = UnionValue<{ status: GrpcServingStatus }>;
+/** A message of `Watch`'s stream (a `HealthCheckResponse` on the wire). */
+export type HealthWatchEvent = UnionValue<{ status: GrpcServingStatus }>;
 
 const HealthCheckRequestSchema = struct<HealthCheckRequest>("grpc.health.v1#HealthCheckRequest", [member("service", string, { protoIndex: 1 })]);
 const HealthCheckResponseSchema = struct<HealthCheckResponse>("grpc.health.v1#HealthCheckResponse", [member("status", ServingStatusSchema, { protoIndex: 1 })]);
 // Watch streams HealthCheckResponse messages: a stream's messages are a union, this one of the one field.
-const HealthUpdatesSchema = union<HealthEvent>("grpc.health.v1#HealthUpdates", [member("status", ServingStatusSchema, { protoIndex: 1 })], {
+const HealthUpdatesSchema = union<HealthWatchEvent>("grpc.health.v1#HealthUpdates", [member("status", ServingStatusSchema, { protoIndex: 1 })], {
   streaming: true,
 });
 
@@ -57,7 +60,7 @@ export const HealthService = service("grpc.health.v1#Health", {
     check: operation("grpc.health.v1#Check", { input: HealthCheckRequestSchema, output: HealthCheckResponseSchema }),
     watch: operation("grpc.health.v1#Watch", {
       input: HealthCheckRequestSchema,
-      output: struct<{ updates?: EventStream<HealthEvent> }>("grpc.health.v1#WatchOutput", [member("updates", HealthUpdatesSchema, { streaming: true })]),
+      output: struct<{ updates?: EventStream<HealthWatchEvent> }>("grpc.health.v1#WatchOutput", [member("updates", HealthUpdatesSchema, { streaming: true })]),
     }),
     list: operation("grpc.health.v1#List", {
       input: struct<Record<string, never>>("grpc.health.v1#HealthListRequest", []),
@@ -130,7 +133,7 @@ export function grpcHealth(): GrpcHealth {
     return set.get(name) ?? "SERVING";
   };
 
-  async function* updates(name: string, signal: AbortSignal): AsyncGenerator<HealthEvent, void, undefined> {
+  async function* updates(name: string, signal: AbortSignal): AsyncGenerator<HealthWatchEvent, void, undefined> {
     let dirty = true;
     let wake: (() => void) | undefined;
     const watcher = (): void => {
