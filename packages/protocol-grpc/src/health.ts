@@ -33,10 +33,12 @@ const ServingStatusSchema = enumeration<GrpcServingStatus>("grpc.health.v1#Servi
 
 /** `grpc.health.v1.HealthCheckRequest`: the service asked about (`""` or absent: the whole server). */
 export interface HealthCheckRequest {
+  /** The fully qualified gRPC service name (`example.weather.Weather`); `""` or absent for the whole server. */
   service?: string;
 }
 /** `grpc.health.v1.HealthCheckResponse`: a service's status. */
 export interface HealthCheckResponse {
+  /** The service's status. */
   status?: GrpcServingStatus;
 }
 /** A message of `Watch`'s stream (a `HealthCheckResponse` on the wire). */
