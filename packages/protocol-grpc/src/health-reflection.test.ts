@@ -256,6 +256,25 @@ describe("grpc server reflection, to a grpc-js client", () => {
     stream.end();
   });
 
+  it("answers malformed messages with INVALID_ARGUMENT, to health and reflection alike", async () => {
+    const client = new grpcJs.Client(main.address, grpcJs.credentials.createInsecure());
+    clients.push(client);
+    const raw = (value: Buffer) => value;
+    // A length-delimited field whose length runs past the end of the message.
+    const bad = Buffer.from([0x0a, 0x7f, 0x01]);
+    const check = await new Promise<grpcJs.ServiceError | null>((resolve) =>
+      client.makeUnaryRequest("/grpc.health.v1.Health/Check", raw, raw, bad, (error) => resolve(error)),
+    );
+    expect(check?.code).toBe(grpcJs.status.INVALID_ARGUMENT);
+    const stream = client.makeBidiStreamRequest("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", raw, raw);
+    const status = new Promise<number>((resolve) => stream.on("status", (s: grpcJs.StatusObject) => resolve(s.code)));
+    stream.on("error", () => undefined);
+    stream.on("data", () => undefined);
+    stream.write(bad);
+    stream.end();
+    expect(await status).toBe(grpcJs.status.INVALID_ARGUMENT);
+  });
+
   it("sends a file's imports once per stream", async () => {
     const stream = reflection(main.address);
     const names = async (request: Record<string, unknown>) =>

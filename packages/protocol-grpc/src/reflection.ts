@@ -23,8 +23,8 @@ import { LEN, ProtoReader } from "./protobuf/reader-buffer.js";
 import { ProtoWriter } from "./protobuf/writer-buffer.js";
 import { GrpcStatus } from "./status.js";
 
-/** A reflection request, as the handler reads it. */
-interface ReflectionRequest {
+/** A reflection request, as the handler reads it. @internal */
+export interface ReflectionRequest {
   readonly host: string;
   readonly request:
     | { readonly $case: "fileByFilename" | "fileContainingSymbol" | "allExtensionNumbersOfType" | "listServices"; readonly value: string }
@@ -34,8 +34,8 @@ interface ReflectionRequest {
   readonly raw: Uint8Array;
 }
 
-/** A reflection answer, as the handler writes it. */
-interface ReflectionResponse {
+/** A reflection answer, as the handler writes it. @internal */
+export interface ReflectionResponse {
   readonly validHost: string;
   readonly originalRequest: Uint8Array;
   readonly response:
@@ -84,8 +84,8 @@ const REQUEST_CASES: Readonly<Record<number, "fileByFilename" | "fileContainingS
   7: "listServices",
 };
 
-/** Reads a `ServerReflectionRequest`. */
-function readRequest(bytes: Uint8Array): ReflectionRequest {
+/** Reads a `ServerReflectionRequest`; malformed bytes throw a SerializationError. @internal */
+export function readRequest(bytes: Uint8Array): ReflectionRequest {
   try {
     const r = new ProtoReader(bytes);
     let host = "";
@@ -113,14 +113,14 @@ function readRequest(bytes: Uint8Array): ReflectionRequest {
         request = { $case: "fileContainingExtension", value: { containingType, extensionNumber } };
       } else r.skip(wireType, number);
     }
-    return { host, request, raw: bytes.slice() };
+    return { host, request, raw: new Uint8Array(bytes) };
   } catch (error) {
     throw toSerializationError(error, "decode protobuf");
   }
 }
 
-/** Writes a `ServerReflectionResponse`. */
-function writeResponse(value: ReflectionResponse): Uint8Array {
+/** Writes a `ServerReflectionResponse`. @internal */
+export function writeResponse(value: ReflectionResponse): Uint8Array {
   const w = new ProtoWriter(256);
   if (value.validHost !== "") {
     w.uint32((1 << 3) | LEN);
