@@ -133,7 +133,9 @@ export interface Server<S extends ServiceSchema, Id = unknown> {
    * nothing for them. Module calls share the server's lifecycle (new calls
    * are refused while it closes, unless the module serves while closing),
    * its access log, request ids and error hooks; not its auth, CORS,
-   * interceptors or mounts.
+   * interceptors or mounts. Add modules before the server starts, as
+   * handlers are registered; the module is told of the server at once
+   * (`attach`).
    *
    * ```ts
    * createServer(Weather, { protocols: [grpc()] }).register(handler).mapService().add(grpcHealth()).add(grpcReflection());
