@@ -156,6 +156,16 @@ describe("grpc health (grpc.health.v1.Health), to a grpc-js client", () => {
     });
   });
 
+  it("serves one server: adding it to a second one is refused", () => {
+    const health = grpcHealth();
+    const make = () =>
+      createServer(Greeter, { protocols: [grpc()] })
+        .register(greeterHandlers({ aborted: [] }) as never)
+        .mapService();
+    make().add(health);
+    expect(() => make().add(health)).toThrow(/added to a server already/);
+  });
+
   it("is a schema an Anvil client calls too", async () => {
     const transport = http2Transport();
     try {

@@ -361,8 +361,9 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
             throw new TypeError(`${service.id}: the handlers of ${added.id} have no method ${key}`);
         }
       }
-      modules.push(module);
+      // Told first: a module that cannot serve this server (it serves another already) is not added.
       module.attach?.(host);
+      modules.push(module);
       return this;
     },
 
