@@ -8,7 +8,8 @@
  * generated fake (the model's @examples) instead of the handlers and their
  * store. `DeleteCity` takes a bearer token: `WEATHER_TOKEN`, else
  * `demo-token`. Every call is logged, one line each (`--json-logs`: one
- * JSON object each). `/healthz` and `/readyz` answer on the REST ports.
+ * JSON object each). `/healthz` and `/readyz` answer on the REST ports;
+ * gRPC's health service and server reflection on the gRPC port.
  * Ctrl-C (or SIGTERM) stops it gracefully.
  */
 import { formatAccessLog } from "@anvil/server";
@@ -36,6 +37,7 @@ const servers = createWeatherServers(fake ? new ExampleFake() : createWeatherHan
 const weather = await listen(servers.weather, { host, port });
 const weatherGrpc = await listen(servers.weatherGrpc, { host, port: port === 0 ? 0 : port + 1, http2: true });
 const simple = await listen(servers.simpleWeather, { host, port: port === 0 ? 0 : port + 2 });
+const grpcAddress = weatherGrpc.url.replace("http://", "");
 
 console.log(`${fake ? "Answering from the generated fake (the model's @examples), not the handlers.\n" : ""}Weather service (restJson1, awsJson1_1, rpcv2Cbor)   ${weather.url}
 WeatherGrpc service (alloy.proto#grpc, h2c)           ${weatherGrpc.url}
@@ -58,12 +60,16 @@ Try:
   curl -s -i -X DELETE ${weather.url}/cities/tokyo -H 'authorization: Bearer ${token}'   # 204 (WEATHER_TOKEN sets the token)
   curl -s ${weather.url}/healthz                                     # liveness
   curl -s ${weather.url}/readyz                                      # readiness: 503 while stopping
-  npm run anvil -- proto --model apps/example/model --service example.weather#WeatherGrpc --out weather.proto   # for grpcurl or a grpc-js client on ${weatherGrpc.url.replace("http://", "")}
+  grpcurl -plaintext ${grpcAddress} list                                      # the gRPC services, by server reflection
+  grpcurl -plaintext -d '{"cityId":"paris"}' ${grpcAddress} example.weather.WeatherGrpc/GetCity
+  grpcurl -plaintext ${grpcAddress} grpc.health.v1.Health/Check              # {"status": "SERVING"}; NOT_SERVING while stopping
+  npm run anvil -- proto --model apps/example/model --service example.weather#WeatherGrpc --out weather.proto   # the .proto, for a grpc-js client
   ${port === 8080 && host === "127.0.0.1" ? "" : `HOST=${host} PORT=${port} `}npm run demo --prefix apps/example   # a typed client calls every operation over every protocol
 
 Ctrl-C stops.`);
 
-// SIGTERM or Ctrl-C: readiness turns 503, calls in flight get 5 s, then the process ends; a second signal ends it at once.
+// SIGTERM or Ctrl-C: readiness turns 503 and gRPC health NOT_SERVING, calls in flight get 5 s, then the process ends;
+// a second signal ends it at once.
 closeOnSignal([weather, weatherGrpc, simple], {
   graceMs: 5_000,
   onSignal: () => console.log("\nstopping (calls in flight get 5 s)…"),

@@ -8,7 +8,10 @@
  * the `/openapi` explorer and the `/docs` reference site (`docs: false` turns
  * them off).
  * WeatherGrpc declares alloy.proto#grpc: cleartext gRPC is HTTP/2 (h2c), so
- * it too has a port of its own (with TLS, ALPN could share one).
+ * it too has a port of its own (with TLS, ALPN could share one). That port
+ * also serves gRPC's standard health service (`grpc.health.v1.Health`,
+ * following the server's readiness) and server reflection (so grpcurl needs
+ * no `.proto`).
  * Weather's model declares bearer auth for `DeleteCity` (every other call
  * is anonymous) and `@cors`: its server checks tokens against the one it is
  * given, and answers browsers on other origins.
@@ -18,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { docsRoutes } from "@anvil/docs-site";
 import { loadModel, type Model } from "@anvil/model";
 import { awsJson1_1 } from "@anvil/protocol-awsjson";
-import { grpc } from "@anvil/protocol-grpc";
+import { grpc, grpcHealth, grpcReflection } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { type AccessLogEntry, createServer, type Server } from "@anvil/server";
@@ -103,6 +106,7 @@ export function createWeatherServers(handler: ExampleHandler, options: WeatherSe
         .mapService(),
       docs,
     ),
-    weatherGrpc: createServer(WeatherGrpc, common).register(handler).mapService(),
+    // gRPC health and reflection next to WeatherGrpc, on its port.
+    weatherGrpc: createServer(WeatherGrpc, common).register(handler).mapService().add(grpcHealth()).add(grpcReflection()),
   };
 }

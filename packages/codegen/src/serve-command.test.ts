@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createClient, httpBearerAuth } from "@anvil/client-core";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
-import { grpc } from "@anvil/protocol-grpc";
+import { grpc, HealthService } from "@anvil/protocol-grpc";
 import { parseArgs } from "./args.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { PACKAGE_ROOT, scratchDir } from "./generate/test-support.js";
@@ -16,6 +16,26 @@ function io() {
   const out: string[] = [];
   const err: string[] = [];
   return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) } };
+}
+
+/** A reflection `list_services` call over HTTP/2, by hand: the answer's message bytes. */
+async function reflectionCall(url: string): Promise<Uint8Array> {
+  const session = http2.connect(url);
+  try {
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
+    // One length-prefixed message: ServerReflectionRequest { list_services = 7: "" }.
+    stream.end(Buffer.from([0, 0, 0, 0, 2, 0x3a, 0]));
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).subarray(5);
+  } finally {
+    session.close();
+  }
 }
 
 describe("anvil serve", () => {
@@ -230,6 +250,13 @@ operation Hello { output := { @required @protoIndex(1) greeting: String } }
     };
     expect((await client.hello({})).greeting).toBe("greeting");
     expect(out).toContain("Both.hello via alloy.proto#grpc: synthesized");
+    // The gRPC port serves gRPC's health service and server reflection too, and says how to reach them.
+    const address = grpcUrl.replace("http://", "");
+    expect(out).toContain(`  reflection  grpcurl -plaintext ${address} list`);
+    expect(out).toContain(`  health      grpcurl -plaintext ${address} grpc.health.v1.Health/Check`);
+    const health = createClient(HealthService, { endpoint: grpcUrl, protocols: [grpc()], retry: { maxAttempts: 1 } });
+    expect(await health.check({ service: "test.grpc.Both" })).toMatchObject({ status: "SERVING" });
+    expect(new TextDecoder().decode(await reflectionCall(grpcUrl))).toContain("test.grpc.Both");
     stop();
     expect(await running).toBe(0);
   });

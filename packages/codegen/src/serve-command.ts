@@ -154,6 +154,11 @@ export async function serveCommand(args: ParsedArgs, io: Io, stop: () => StopSig
     note(`${l.service} (${l.protocols.join(", ")}${l.grpc ? ", h2c" : ""})  ${l.url}`);
     if (!l.grpc && !args.flags.has("--no-docs")) note(`  explorer ${l.url}/openapi   reference ${l.url}/docs/`);
     if (!l.grpc && !args.flags.has("--no-health")) note(`  health   ${l.url}/healthz   ready ${l.url}/readyz`);
+    if (l.grpc) {
+      const address = l.url.replace("http://", "");
+      note(`  reflection  grpcurl -plaintext ${address} list`);
+      if (!args.flags.has("--no-health")) note(`  health      grpcurl -plaintext ${address} grpc.health.v1.Health/Check`);
+    }
     // Once per service, after its last server.
     const last = !serve.listening.slice(i + 1).some((other) => other.service === l.service);
     if (last && l.auth.declared.length > 0) note(`  ${authLine(l.auth.declared, l.auth.enforced)}`);

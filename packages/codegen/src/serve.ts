@@ -12,7 +12,7 @@ import { type ExampleRef, operationExamples, schemasFromModel } from "@anvil/dyn
 import { createFakeHandler, fakeOperation, type FakeCall } from "@anvil/fakes";
 import type { Model } from "@anvil/model";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
-import { GRPC_PROTOCOL_ID, grpc } from "@anvil/protocol-grpc";
+import { GRPC_PROTOCOL_ID, grpc, grpcHealth, grpcReflection } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { rpcv2Json } from "@anvil/protocol-rpcv2json";
@@ -96,7 +96,7 @@ export interface FakeServersOptions {
   readonly onWarning?: (message: string, example: ExampleRef) => void;
   /** Mount the documentation routes (`/openapi`, `/openapi.json`, `/docs`) on each server. Default true. */
   readonly docs?: boolean;
-  /** Serve `/healthz` and `/readyz` on each HTTP server. Default true. */
+  /** Serve `/healthz` and `/readyz` on each HTTP server, and gRPC's health service on each gRPC port. Default true. */
   readonly health?: boolean;
   /** Where every server's access log goes: one entry per request (see `@anvil/server`'s `AccessLogEntry`). Default none. */
   readonly accessLog?: (entry: AccessLogEntry) => void;
@@ -181,7 +181,8 @@ function fakeAuth(credentials: FakeCredentials | undefined): AuthOptions<FakeIde
  * Fake servers for a model's services, not listening yet: every declared
  * protocol is served; protocols whose routes collide (restJson1 and
  * simpleRestJson share URIs) go to separate servers, in declaration order,
- * and gRPC gets a server of its own (it needs HTTP/2).
+ * and gRPC gets a server of its own (it needs HTTP/2), which also serves
+ * gRPC's health service and server reflection.
  * Throws when a fake table cannot be built (recursion no value can end).
  */
 export function fakeServers(model: Model, options: FakeServersOptions = {}): FakeServers {
@@ -226,7 +227,10 @@ export function fakeServers(model: Model, options: FakeServersOptions = {}): Fak
     if (service.protocols.length === 0) unserved.set(service.id, []);
     for (const id of service.protocols) {
       if (id === GRPC_PROTOCOL) {
-        servers.push({ service, protocols: [id], server: make([id]), grpc: true, auth: authState });
+        // gRPC's health service (following the server's readiness) and server reflection on the same port.
+        const server = make([id]);
+        if (options.health !== false) server.add(grpcHealth());
+        servers.push({ service, protocols: [id], server: server.add(grpcReflection()), grpc: true, auth: authState });
         continue;
       }
       if (!available.has(id)) {

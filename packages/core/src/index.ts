@@ -49,7 +49,17 @@ export {
 export type { AnvilErrorKind, AnvilErrorOptions, ModeledErrorClass, ModeledErrorOptions, ResponseMetadata, ValidationField } from "./errors/errors.js";
 export type { HttpBody, HttpRequest, HttpResponse } from "./protocol/http.js";
 export { type HeadersSource, HttpHeaders, type ParsedFields } from "./protocol/headers.js";
-export type { ClientCallContext, ClientProtocol, Route, ServerCallContext, ServerProtocol } from "./protocol/protocol.js";
+export type {
+  ClientCallContext,
+  ClientProtocol,
+  Route,
+  ServerCallContext,
+  ServerProtocol,
+  ServiceHost,
+  ServiceImplementation,
+  ServiceModule,
+  ServingState,
+} from "./protocol/protocol.js";
 export type { AuthCall, AuthScheme, Provider, ServerAuthScheme, SigningContext } from "./protocol/auth.js";
 export { withRequestCustomizations } from "./protocol/customization.js";
 export type { RequestCustomization, RequestCustomizationContext } from "./protocol/customization.js";

@@ -9,7 +9,17 @@ describe("@anvil/protocol-grpc", () => {
   });
 
   it("has three entry points, each name in one: the protocol, the protobuf codec, the wire", () => {
-    expect(Object.keys(root).sort()).toEqual(["GRPC_PROTOCOL_ID", "GrpcStatus", "emitProto", "grpc", "protoTypeNames", "statusName"]);
+    expect(Object.keys(root).sort()).toEqual([
+      "GRPC_PROTOCOL_ID",
+      "GrpcStatus",
+      "HealthService",
+      "emitProto",
+      "grpc",
+      "grpcHealth",
+      "grpcReflection",
+      "protoTypeNames",
+      "statusName",
+    ]);
     expect(Object.keys(protobuf).sort()).toEqual([
       "GoogleRpcStatusSchema",
       "ProtoAnySchema",

@@ -17,3 +17,6 @@ export { GrpcStatus, statusName } from "./status.js";
 export type { GrpcStatusCode, GrpcStatusName } from "./status.js";
 export { emitProto, protoTypeNames } from "./emit-proto.js";
 export type { EmitProtoOptions } from "./emit-proto.js";
+export { grpcHealth, HealthService } from "./health.js";
+export type { GrpcHealth, GrpcHealthStatus, GrpcServingStatus, HealthCheckRequest, HealthCheckResponse, HealthWatchEvent } from "./health.js";
+export { grpcReflection } from "./reflection.js";

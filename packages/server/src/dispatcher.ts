@@ -150,6 +150,13 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
   readonly bodyLimit?: number;
   /** Per-operation overrides of {@link DispatcherOptions.bodyLimit}, by operation key. */
   readonly bodyLimits?: { readonly [K in keyof S["operations"]]?: number };
+  /**
+   * Answers a request no route of the service matches, before the
+   * protocols' "unknown operation" answer: the answer of another service
+   * served on the same listener, or undefined to leave the request to the
+   * protocols. Called only for requests no route matches.
+   */
+  readonly fallback?: (request: HttpRequest, options: DispatchOptions) => Promise<HttpResponse> | undefined;
 }
 
 /** Per-request options of a dispatcher. */
@@ -217,6 +224,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   const maxDeadlineMs = options.maxDeadlineMs;
   if (maxDeadlineMs !== undefined && !(maxDeadlineMs > 0))
     throw new RangeError(`createDispatcher: maxDeadlineMs must be a positive number of milliseconds (got ${maxDeadlineMs})`);
+  const fallback = options.fallback;
   const shared = (options.interceptors ?? []) as readonly ServerInterceptor[];
   const perOperation = (options.operationInterceptors ?? {}) as Readonly<Record<string, readonly ServerInterceptor[] | undefined>>;
   const endpoints = new Map<OperationSchema, Endpoint>();
@@ -257,7 +265,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   // Not async itself: it hands back `answer`'s promise as it is (an async function returning a promise costs extra turns).
   const dispatch: Dispatcher = (request, dispatchOptions = NO_OPTIONS) => {
     const match = router.match(request);
-    if (match === undefined) return notFound(request);
+    if (match === undefined) return (fallback === undefined ? undefined : fallback(request, dispatchOptions)) ?? notFound(request);
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
     const asked = match.protocol.deadline?.(request);
     const limit = maxDeadlineMs === undefined ? asked : asked === undefined ? maxDeadlineMs : Math.min(asked, maxDeadlineMs);
@@ -518,6 +526,9 @@ function withCors(dispatch: Dispatcher, cors: Cors, router: ReturnType<typeof co
 /** The dispatcher with an access log: an entry per request, when the answer's head is ready. */
 function withAccessLog(dispatch: Dispatcher, log: (entry: AccessLogEntry) => void, service: ServiceSchema): Dispatcher {
   const keys = new Map<OperationSchema, string>(Object.entries(service.operations).map(([key, operation]) => [operation, key]));
+  // A call another service on the listener answered (see `fallback`) is logged under that service.
+  const keyOf = (context: HandlerContext<unknown>): string | undefined =>
+    keys.get(context.operation) ?? Object.entries((context as Context).service.operations).find(([, operation]) => operation === context.operation)?.[0];
   return (request, options = NO_OPTIONS) => {
     const startedAt = Date.now();
     const startedMs = performance.now();
@@ -536,12 +547,12 @@ function withAccessLog(dispatch: Dispatcher, log: (entry: AccessLogEntry) => voi
       try {
         log(
           accessLogEntry(
-            service.id,
+            context === undefined ? service.id : (context as Context).service.id,
             context?.request ?? request,
             response,
             {
               ...(context !== undefined
-                ? { operation: keys.get(context.operation), protocol: context.protocol, requestId: context.requestId, identity: context.identity }
+                ? { operation: keyOf(context), protocol: context.protocol, requestId: context.requestId, identity: context.identity }
                 : {}),
               ...(options.remoteAddress !== undefined ? { remoteAddress: options.remoteAddress } : {}),
             },

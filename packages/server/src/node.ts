@@ -677,11 +677,14 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
 
   let closed: Promise<void> | undefined;
   const close = async (closeOptions: CloseOptions = {}): Promise<void> => {
+    // The server says it is closing first (readiness 503, gRPC health NOT_SERVING, new calls refused), then the
+    // listener stops taking connections and the HTTP/2 sessions are told to go away (GOAWAY).
+    const drained = server.close(closeOptions);
     const stopped = new Promise<void>((resolve) => node.close(() => resolve()));
     if (node instanceof http.Server) node.closeIdleConnections();
     idle?.stop();
     for (const session of sessions) session.close();
-    await server.close(closeOptions);
+    await drained;
     // Signals have fired; give handlers a moment to answer, then cut what is left.
     await new Promise((resolve) => setTimeout(resolve, 10));
     for (const session of sessions) session.destroy();
@@ -750,9 +753,12 @@ export interface CloseOnSignalOptions {
 /**
  * Closes listeners gracefully when the process is told to stop (SIGTERM, as
  * Kubernetes and most process managers send, or SIGINT, Ctrl-C): each
- * server's readiness (`/readyz`) answers 503 and new calls are refused with
- * 503, the listeners stop taking connections, calls in flight get `graceMs`
- * to finish, then the rest are aborted and the connections closed. A second
+ * server's readiness (`/readyz`) answers 503, its gRPC health service (if
+ * one was added) answers NOT_SERVING and ends its watches, and new calls
+ * are refused with 503 (gRPC UNAVAILABLE); then the listeners stop taking
+ * connections (HTTP/2 sessions get GOAWAY, HTTP/1.1 answers
+ * `Connection: close`), calls in flight get `graceMs` to finish, and the
+ * rest are aborted and the connections closed. A second
  * signal ends the process at once (exit code 1). Returns a function that
  * takes the signal handlers off again.
  *

@@ -6,7 +6,7 @@
  * lifecycle: every exchange in flight is tracked so that `close` can drain
  * them and then abort the rest.
  */
-import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceSchema } from "@anvil/core";
+import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceHost, ServiceModule, ServiceSchema, ServingState } from "@anvil/core";
 import { HttpHeaders, ProtocolError } from "@anvil/core";
 import type { AccessLogEntry } from "./access-log.js";
 import type { AuthOptions } from "./auth.js";
@@ -14,6 +14,7 @@ import type { CorsOptions } from "./cors.js";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
 import type { ServerInterceptor } from "./interceptors.js";
 import { type MountedHandler, Mounts } from "./mounts.js";
+import { compileRouter, type Router } from "./router.js";
 
 /** The handler of a whole service: one method per operation (an object or a class instance). */
 export type ServiceHandler<S extends ServiceSchema, Id = unknown> = HandlersOf<S, HandlerContext<Id>>;
@@ -129,6 +130,26 @@ export interface Server<S extends ServiceSchema, Id = unknown> {
   /** Registers the handler of one operation; the last registration of an operation wins. */
   register<K extends keyof S["operations"] & string>(operation: K, handler: OperationHandler<S, K, Id>): this;
   /**
+   * Serves more services on this server's listeners, next to its own: a
+   * library's (gRPC's health and reflection services: `grpcHealth()`,
+   * `grpcReflection()` of `@anvil/protocol-grpc`) or more of the
+   * application's (`{ services: [{ service, handlers }], protocols: [grpc()] }`),
+   * as a gRPC server hosts several services on one port. The server's own
+   * routes come first; a request none of them matches goes to the modules'
+   * routes, in the order they were added, so a server without modules pays
+   * nothing for them. Module calls share the server's lifecycle (new calls
+   * are refused while it closes, unless the module serves while closing),
+   * its access log, request ids and error hooks; not its auth, CORS,
+   * interceptors or mounts. Add modules before the server starts, as
+   * handlers are registered; the module is told of the server at once
+   * (`attach`).
+   *
+   * ```ts
+   * createServer(Weather, { protocols: [grpc()] }).register(handler).mapService().add(grpcHealth()).add(grpcReflection());
+   * ```
+   */
+  add(module: ServiceModule): this;
+  /**
    * Adds an interceptor around every call, inside those of
    * `options.interceptors` and those added before: the first added sees a
    * call first and its outcome last.
@@ -179,6 +200,8 @@ export interface Server<S extends ServiceSchema, Id = unknown> {
   readonly inFlight: number;
   /** Whether {@link Server.close} has been called. */
   readonly closing: boolean;
+  /** Where the server is in its life: `starting`, `serving` once started, `closing` once {@link Server.close} is called. */
+  readonly state: ServingState;
   /**
    * Stops taking new calls (they get 503), waits up to `graceMs` for the
    * exchanges in flight, then aborts the signals of those left and resolves.
@@ -207,8 +230,43 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
   const exchanges = new InFlight();
   const mounts = new Mounts();
   const idle: (() => void)[] = [];
+  const modules: ServiceModule[] = [];
+  /** The modules' services, routed, once started. */
+  let hosted: readonly HostedRoute[] = [];
+  const stateListeners = new Set<(state: ServingState) => void>();
   let dispatcher: Dispatcher | undefined;
   let closing = false;
+  const stateNow = (): ServingState => (closing ? "closing" : dispatcher === undefined ? "starting" : "serving");
+  const changed = (): void => {
+    const state = stateNow();
+    for (const listener of [...stateListeners]) {
+      try {
+        listener(state);
+      } catch {
+        // A listener's failure is its own; the others are still told.
+      }
+    }
+  };
+  const host: ServiceHost = {
+    get services() {
+      return [service, ...modules.flatMap((m) => m.services.map((s) => s.service))];
+    },
+    get state() {
+      return stateNow();
+    },
+    onStateChange(listener) {
+      stateListeners.add(listener);
+      return () => void stateListeners.delete(listener);
+    },
+  };
+  /** A request no route of the service matches, answered by the first module service whose routes do (while closing, only by those that serve then). */
+  const toModule = (request: HttpRequest, dispatchOptions: DispatchOptions, whileClosing = false): Promise<HttpResponse> | undefined => {
+    for (let i = 0; i < hosted.length; i++) {
+      const route = hosted[i]!;
+      if ((!whileClosing || route.whileClosing) && route.router.match(request) !== undefined) return route.dispatch(request, dispatchOptions);
+    }
+    return undefined;
+  };
 
   const available = new Map<string, ServerProtocol>();
   for (const given of options.protocols) {
@@ -295,6 +353,27 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
       return this;
     },
 
+    add(module: ServiceModule) {
+      mutable("add services");
+      if (module === null || typeof module !== "object" || !Array.isArray(module.services) || !Array.isArray(module.protocols)) {
+        throw new TypeError(`${service.id}: add() takes a ServiceModule: { services: [{ service, handlers }], protocols }`);
+      }
+      if (modules.includes(module)) throw new Error(`${service.id}: this module is added already`);
+      if (module.protocols.length === 0) throw new Error(`${service.id}: a module needs at least one protocol to serve its services`);
+      for (const { service: added, handlers } of module.services) {
+        if (added === service || modules.some((m) => m.services.some((s) => s.service === added)))
+          throw new Error(`${service.id}: ${added.id} is served already`);
+        for (const key of Object.keys(added.operations)) {
+          if (typeof (handlers as Record<string, unknown> | undefined)?.[key] !== "function")
+            throw new TypeError(`${service.id}: the handlers of ${added.id} have no method ${key}`);
+        }
+      }
+      // Told first: a module that cannot serve this server (it serves another already) is not added.
+      module.attach?.(host);
+      modules.push(module);
+      return this;
+    },
+
     mapService(...protocolIds: string[]) {
       mutable("map the service");
       const ids = protocolIds.length > 0 ? protocolIds : service.protocols;
@@ -339,7 +418,12 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.bodyLimits !== undefined ? { bodyLimits: options.bodyLimits } : {}),
         ...(options.maxDeadlineMs !== undefined ? { maxDeadlineMs: options.maxDeadlineMs } : {}),
+        ...(modules.length > 0 ? { fallback: (request: HttpRequest, dispatchOptions: DispatchOptions) => toModule(request, dispatchOptions) } : {}),
       });
+      hosted = modules.flatMap((module) =>
+        module.services.map(({ service: added, handlers }) => hostedRoute(module, added, handlers as Record<string, unknown>, options)),
+      );
+      changed();
       return this;
     },
 
@@ -350,7 +434,7 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
     },
 
     dispatch(request, exchange, info = {}) {
-      if (closing) return unavailable();
+      if (closing) return (hosted.length === 0 ? undefined : toModule(request, new ExchangeOptions(exchange, info), true)) ?? unavailable();
       this.start();
       return dispatcher!(request, new ExchangeOptions(exchange, info));
     },
@@ -363,8 +447,15 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
       return closing;
     },
 
+    get state() {
+      return stateNow();
+    },
+
     async close({ graceMs = 10_000 } = {}) {
-      closing = true;
+      if (!closing) {
+        closing = true;
+        changed();
+      }
       if (exchanges.size > 0) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([new Promise<void>((resolve) => idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -377,6 +468,35 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
     },
   };
   return server;
+}
+
+/** A module's service, as the server routes to it. */
+interface HostedRoute {
+  readonly router: Router;
+  readonly dispatch: Dispatcher;
+  /** Whether it answers while the server closes. */
+  readonly whileClosing: boolean;
+}
+
+/** Compiles a module's service: its routes, and a dispatcher sharing the server's logging hooks. */
+function hostedRoute(module: ServiceModule, service: ServiceSchema, handlers: Record<string, unknown>, options: ServerOptions<any, any>): HostedRoute {
+  const bound: Record<string, AnyHandler> = {};
+  for (const key of Object.keys(service.operations)) {
+    const method = handlers[key] as AnyHandler;
+    bound[key] = (input, context) => method.call(handlers, input, context);
+  }
+  return {
+    router: compileRouter(service, module.protocols),
+    dispatch: createDispatcher({
+      service,
+      protocols: module.protocols,
+      handlers: bound as unknown as HandlersOf<ServiceSchema, HandlerContext>,
+      ...(options.requestIds !== undefined ? { requestIds: options.requestIds } : {}),
+      ...(options.onInternalError !== undefined ? { onInternalError: options.onInternalError } : {}),
+      ...(options.onRejected !== undefined ? { onRejected: options.onRejected } : {}),
+    }),
+    whileClosing: module.servesWhileClosing === true,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  * exports a factory returning them.
  */
 import type { OperationSchema, ServiceSchema } from "../schema/schema.js";
+import type { HandlersOf } from "../schema/mapped-types.js";
 import type { HttpRequest, HttpResponse } from "./http.js";
 
 /** Per-call context a client protocol gets. */
@@ -154,4 +155,57 @@ export interface ServerProtocol {
    * answers an unknown one ({@link ServerProtocol.notFound}).
    */
   methodNotAllowed?(request: HttpRequest, allowed: readonly string[]): HttpResponse | Promise<HttpResponse>;
+}
+
+/**
+ * Where a server is in its life, as the services it hosts see it:
+ * `starting` until it serves its first call (its adapter starts it),
+ * `serving`, then `closing` from the moment its `close` is called (new
+ * calls are refused, calls in flight get their grace period).
+ */
+export type ServingState = "starting" | "serving" | "closing";
+
+/** What a {@link ServiceModule} learns of the server it is added to. */
+export interface ServiceHost {
+  /** Every service the server answers: its own first, then those of the modules added to it, in order. */
+  readonly services: readonly ServiceSchema[];
+  /** Where the server is in its life now. */
+  readonly state: ServingState;
+  /** Calls `listener` on every change of state (synchronously, as it happens); returns a function that stops the calls. */
+  onStateChange(listener: (state: ServingState) => void): () => void;
+}
+
+/**
+ * A service and its handlers: one function per operation, called with the
+ * input and the call's context (an entry of {@link ServiceModule.services},
+ * typed: `const entry: ServiceImplementation<typeof Other> = { service: Other, handlers }`).
+ */
+export interface ServiceImplementation<S extends ServiceSchema = ServiceSchema, Ctx = never> {
+  /** The service. */
+  readonly service: S;
+  /** Its handlers, by operation key (an object or a class instance). */
+  readonly handlers: HandlersOf<S, Ctx>;
+}
+
+/**
+ * Services served by a server next to its own, on the same listeners
+ * (`server.add(module)`): services a library implements, such as gRPC's
+ * health and reflection services (`grpcHealth()`, `grpcReflection()` of
+ * `@anvil/protocol-grpc`), or more services of an application's on one
+ * port, as gRPC servers usually host several. The server's own routes come
+ * first; a request none of them matches goes to the modules' routes.
+ */
+export interface ServiceModule {
+  /** The services, each with its handlers (see {@link ServiceImplementation}). */
+  readonly services: readonly { readonly service: ServiceSchema; readonly handlers: object }[];
+  /** The protocols that serve them (every one given serves every service of the module). */
+  readonly protocols: readonly ServerProtocol[];
+  /**
+   * Whether its calls are answered while the server closes, when every
+   * other new call is refused (a health service reports the drain itself).
+   * Default false.
+   */
+  readonly servesWhileClosing?: boolean;
+  /** Told of the server when it is added to one (a module serves one server). */
+  attach?(host: ServiceHost): void;
 }
