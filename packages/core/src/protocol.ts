@@ -40,7 +40,7 @@ export {
   responseQueryCode,
 } from "./protocol/query-compat.js";
 export { postRoutes, refuseTargetHeaders, rpcV2Path } from "./protocol/rpc-routes.js";
-export { MAX_TIMER_MS, startTimer, stopTimer } from "./protocol/timers.js";
+export { MAX_TIMER_MS, startTimer, stopTimer, untilAborted } from "./protocol/timers.js";
 export type { Timer } from "./protocol/timers.js";
 export type { PostRoute } from "./protocol/rpc-routes.js";
 export { compileExampleMatcher } from "./fakes/match.js";

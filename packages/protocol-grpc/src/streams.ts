@@ -7,6 +7,7 @@
  * @internal
  */
 import type { MemberSchema, StructSchema, UnionSchema } from "@anvil/core";
+import { untilAborted } from "@anvil/core/protocol";
 
 /** A structure's `@streaming` union member. */
 export interface StreamMember {
@@ -38,20 +39,5 @@ export function streamingBlobOf(structure: StructSchema): MemberSchema | undefin
  */
 export function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal | undefined): Promise<IteratorResult<T>> {
   const next = iterator.next();
-  if (signal === undefined) return next;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener("abort", onAbort, { once: true });
-    next.then(
-      (result) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error as Error);
-      },
-    );
-  });
+  return signal === undefined ? next : untilAborted(next, signal);
 }

@@ -18,7 +18,7 @@ import {
   ValidationError,
   TransportError,
 } from "@anvil/core";
-import { compileValidator, DEADLINE_EXCEEDED, startTimer, stopTimer, type Timer, type Validator } from "@anvil/core/protocol";
+import { compileValidator, DEADLINE_EXCEEDED, startTimer, stopTimer, type Timer, untilAborted, type Validator } from "@anvil/core/protocol";
 import { type AuthOptions, authenticate, BodyCheck, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
 import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
 import { type AccessLogEntry, accessLogEntry } from "./access-log.js";
@@ -660,25 +660,6 @@ async function withDeadline(
   const response = await Promise.race([run(options), deadline]);
   if (response.body === undefined || response.body instanceof Uint8Array) stopTimer(timer);
   return response;
-}
-
-/** The promise's outcome, or a rejection with the signal's reason if it aborts first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** The answer when not even the protocol can say what failed: a 500 with no body. */

@@ -1,5 +1,5 @@
 /**
- * Timers for deadlines of any length. `setTimeout` takes at most 2^31 - 1
+ * Waiting with a time limit or a signal. Timers for deadlines of any length. `setTimeout` takes at most 2^31 - 1
  * milliseconds (about 24.8 days) and fires at once, with a warning, for
  * more; a valid `grpc-timeout` (up to 99,999,999 hours) or a caller's
  * `timeoutMs` can ask for more. These chain such delays, and cost nothing
@@ -48,4 +48,27 @@ export function startTimer(ms: number, fire: () => void, unref = false): Timer {
 /** Cancels a timer of {@link startTimer} (nothing for one that fired, or undefined). */
 export function stopTimer(timer: Timer | undefined): void {
   clearTimeout(timer instanceof LongTimer ? timer.handle : timer);
+}
+
+/**
+ * The promise's outcome, or a rejection with the signal's reason as soon as
+ * it aborts (a wait that hangs does not outlive its call). The listener
+ * comes off once the promise settles.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
