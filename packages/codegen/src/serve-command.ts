@@ -8,6 +8,7 @@ import { UnterminatedRecursionError } from "@anvil/fakes";
 import { loadModel, type ValidationEvent } from "@anvil/model";
 import type { ParsedArgs } from "./args.js";
 import { formatAccessLog } from "@anvil/server";
+import { closeOnSignal } from "@anvil/server/node";
 import { formatDiagnostic, type Io } from "./commands.js";
 import { type FakeCredentials, startFakeServe, type FakeServe } from "./serve.js";
 import { unusableExampleNote } from "./unusable-example.js";
@@ -15,15 +16,10 @@ import { unusableExampleNote } from "./unusable-example.js";
 /** How `serve` waits to stop: resolves on the first SIGINT or SIGTERM. Tests pass their own. */
 export type StopSignal = Promise<void>;
 
+/** The first SIGTERM or SIGINT ends the wait (serve then closes gracefully); a second ends the process at once, as `closeOnSignal` has it. */
 function processStop(): StopSignal {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    closeOnSignal({ close: async () => resolve() });
   });
 }
 

@@ -6,4 +6,4 @@
  * @packageDocumentation
  */
 export { closeOnSignal, listen, nodeHandler, nodeStreamHandler, toHttpRequest as fromNodeRequest } from "./node.js";
-export type { CloseOnSignalOptions, KeepalivePolicy, ListenOptions, NodeLimits, NodeListener } from "./node.js";
+export type { Closable, CloseOnSignalOptions, KeepalivePolicy, ListenOptions, NodeLimits, NodeListener } from "./node.js";

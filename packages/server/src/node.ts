@@ -750,6 +750,9 @@ export interface CloseOnSignalOptions {
   readonly onClosed?: () => void;
 }
 
+/** What {@link closeOnSignal} closes: a {@link NodeListener}, or anything that closes as one does. */
+export type Closable = Pick<NodeListener, "close">;
+
 /**
  * Closes listeners gracefully when the process is told to stop (SIGTERM, as
  * Kubernetes and most process managers send, or SIGINT, Ctrl-C): each
@@ -767,8 +770,8 @@ export interface CloseOnSignalOptions {
  * closeOnSignal(listener, { graceMs: 5_000 });
  * ```
  */
-export function closeOnSignal(listeners: NodeListener | readonly NodeListener[], options: CloseOnSignalOptions = {}): () => void {
-  const all = Array.isArray(listeners) ? (listeners as readonly NodeListener[]) : [listeners as NodeListener];
+export function closeOnSignal(listeners: Closable | readonly Closable[], options: CloseOnSignalOptions = {}): () => void {
+  const all = Array.isArray(listeners) ? (listeners as readonly Closable[]) : [listeners as Closable];
   const signals = options.signals ?? ["SIGTERM", "SIGINT"];
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
