@@ -315,7 +315,8 @@ export async function startFakeServe(model: Model, options: FakeServeOptions = {
     let nextGrpc = grpcPort;
     for (const s of servers) {
       if (s.grpc) {
-        listeners.push(await listen(s.server, { host, port: nextGrpc, http2: true, requestTimeoutMs: 0 }));
+        // Unary bodies must arrive within the request timeout; client-streaming ones may last, as long as they are not idle.
+        listeners.push(await listen(s.server, { host, port: nextGrpc, http2: true }));
         if (nextGrpc !== 0) nextGrpc++;
         continue;
       }

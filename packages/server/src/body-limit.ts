@@ -51,3 +51,17 @@ export function readLimited(body: HttpBody, limit: number, contentLength: string
   }
   return readWholeBody(body, limit, payloadTooLarge);
 }
+
+/**
+ * A request body an adapter times: told that its operation streams it, it
+ * trades the deadline for all of it for a limit on how long its reader
+ * waits for bytes (a long upload is not cut; a client that stops sending is).
+ */
+export interface TimedBody {
+  streaming(): void;
+}
+
+/** Tells a request body that its operation streams it, if an adapter times it. */
+export function markStreaming(body: HttpBody): void {
+  if (typeof body === "object" && typeof (body as Partial<TimedBody>).streaming === "function") (body as unknown as TimedBody).streaming();
+}

@@ -20,7 +20,7 @@ import {
 } from "@anvil/core";
 import { compileValidator, DEADLINE_EXCEEDED, startTimer, stopTimer, type Timer, untilAborted, type Validator } from "@anvil/core/protocol";
 import { type AuthOptions, authenticate, BodyCheck, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
-import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.js";
+import { defaultBodyLimit, hasStreamingInput, markStreaming, readLimited } from "./body-limit.js";
 import { type AccessLogEntry, accessLogEntry } from "./access-log.js";
 import { type Cors, type CorsOptions, compileCors } from "./cors.js";
 import { intercept, type ServerInterceptor, type ServerNext } from "./interceptors.js";
@@ -383,6 +383,8 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   function readInput(context: Context, endpoint: Endpoint, check: BodyCheck | undefined): unknown {
     const request = context.request;
     const body = request.body;
+    // A streamed input is timed by how long it keeps its reader waiting, not by a deadline for all of it.
+    if (endpoint.bodyLimit === undefined && body !== undefined) markStreaming(body);
     if (endpoint.bodyLimit !== undefined && body !== undefined && context.match.protocol.readsOwnBody !== true) {
       const bytes = readLimited(body, endpoint.bodyLimit, request.headers.get("content-length"));
       // The handler sees the request with its body read.

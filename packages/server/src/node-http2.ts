@@ -23,6 +23,7 @@ import {
 } from "./node-common.js";
 import { CheckPhase } from "./check-phase.js";
 import type { SessionGuard, SessionGuards } from "./session-guard.js";
+import type { TimedBody } from "./body-limit.js";
 import type { Exchange, Server } from "./server.js";
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE, NGHTTP2_STREAM_STATE_CLOSED } = http2.constants;
@@ -36,6 +37,13 @@ export interface StreamLimits {
   readonly maxHeaders: number;
   /** Time for a request body to arrive, in milliseconds (0 for none); late ones get a 408. */
   readonly requestTimeoutMs: number;
+  /**
+   * How long a streamed request body (an operation with a `@streaming`
+   * input, gRPC client streaming) may keep its reader waiting without a
+   * byte, in milliseconds (0 for no limit); such bodies are not held to
+   * `requestTimeoutMs`, however long they last.
+   */
+  readonly bodyIdleTimeoutMs?: number;
   /** The sessions closed when idle, told of every stream that opens and closes; none when sessions are not timed. */
   readonly idle?: IdleSessions;
   /** The bounds on what one session may ask (calls in flight, resets, PINGs); none for no bounds. */
@@ -49,6 +57,8 @@ export interface StreamLimits {
 export function streamListener(server: Server<any, any>, limits: StreamLimits): StreamListener {
   server.start();
   const deadlines = limits.requestTimeoutMs > 0 ? new BodyDeadlines(limits.requestTimeoutMs, bodyTimedOut) : undefined;
+  const idleMs = limits.bodyIdleTimeoutMs ?? limits.requestTimeoutMs;
+  const timing: BodyTiming = { deadlines, idleReads: idleMs > 0 ? new IdleReads(idleMs, bodyTimedOut) : undefined };
   const idle = limits.idle;
   const guards = limits.guards;
   return (stream, headers, _flags, rawHeaders) => {
@@ -68,6 +78,7 @@ export function streamListener(server: Server<any, any>, limits: StreamLimits): 
       stream.off("close", closed);
       body?.closed();
       deadlines?.delete(stream);
+      timing.idleReads?.delete(stream);
       if (session !== undefined) idle?.closed(session);
       const away = wentAway(stream);
       guard?.closed(away);
@@ -94,7 +105,7 @@ export function streamListener(server: Server<any, any>, limits: StreamLimits): 
       }
       const whole = takeWhole(stream);
       if (whole === undefined) {
-        body = new StreamBody(stream, expectsContinue(headers), true);
+        body = new StreamBody(stream, expectsContinue(headers), true, timing);
         deadlines?.add(stream);
       }
       dispatch(server, exchange, stream, headers, rawHeaders, whole ?? body, guard);
@@ -237,15 +248,18 @@ function toFetchRequest(stream: http2.ServerHttp2Stream, headers: http2.Incoming
  * A request body. Sends `100 Continue` when first read if the client asked
  * for it, so a refusal (413, 404, ...) costs the client no upload.
  */
-class StreamBody implements WholeBody {
+class StreamBody implements WholeBody, TimedBody {
   /** What a whole-body read waiting on the stream does when it closes. */
   #onClose: (() => void) | undefined;
+  /** The reader's waits, once the body is known to stream (timed by idleness then). */
+  #activity: ReadActivity | undefined;
 
   constructor(
     private readonly stream: http2.ServerHttp2Stream,
     private expectsContinue: boolean,
     /** Whether the stream's owner calls {@link StreamBody.closed} when it closes; if not, the body listens itself. */
     private readonly closeReported: boolean,
+    private readonly timing?: BodyTiming,
   ) {}
 
   /** The stream closed. */
@@ -253,9 +267,17 @@ class StreamBody implements WholeBody {
     this.#onClose?.();
   }
 
+  /** The operation streams this body: no deadline for all of it, a limit on how long its reader waits for bytes instead. */
+  streaming(): void {
+    const timing = this.timing;
+    if (timing === undefined || this.#activity !== undefined) return;
+    timing.deadlines?.delete(this.stream);
+    this.#activity = timing.idleReads?.add(this.stream);
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
     this.#started();
-    return new StreamReader(this.stream);
+    return new StreamReader(this.stream, this.#activity);
   }
 
   readWhole(limit: number, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
@@ -331,7 +353,11 @@ class StreamReader implements AsyncIterator<Uint8Array, undefined> {
   #failure: Error | undefined;
   #waiting: { resolve: (result: IteratorResult<Uint8Array, undefined>) => void; reject: (error: Error) => void } | undefined;
 
-  constructor(stream: http2.ServerHttp2Stream) {
+  constructor(
+    stream: http2.ServerHttp2Stream,
+    /** Where the reader's waits are told, for a body timed by idleness. */
+    private readonly activity?: ReadActivity,
+  ) {
     this.#stream = stream;
     if (stream.readableEnded) this.#ended = true;
     else if (stream.destroyed) this.#failure = stream.errored ?? new Error(CLOSED_EARLY);
@@ -351,6 +377,7 @@ class StreamReader implements AsyncIterator<Uint8Array, undefined> {
     }
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#ended) return Promise.resolve(DONE);
+    this.activity?.waiting();
     return new Promise((resolve, reject) => (this.#waiting = { resolve, reject }));
   }
 
@@ -372,6 +399,7 @@ class StreamReader implements AsyncIterator<Uint8Array, undefined> {
     const waiting = this.#waiting;
     if (waiting !== undefined) {
       this.#waiting = undefined;
+      this.activity?.served();
       waiting.resolve({ done: false, value: chunk });
       return;
     }
@@ -516,6 +544,66 @@ class BodyDeadlines {
   add(stream: http2.ServerHttp2Stream): void {
     this.#streams.set(stream, this.#clock.tick);
     this.#clock.start();
+  }
+
+  delete(stream: http2.ServerHttp2Stream): void {
+    this.#streams.delete(stream);
+  }
+}
+
+/** How a listener times request bodies: a deadline for a whole body, a limit on idleness for a streamed one. */
+interface BodyTiming {
+  readonly deadlines: BodyDeadlines | undefined;
+  readonly idleReads: IdleReads | undefined;
+}
+
+/** Whether a streamed body's reader waits for bytes, and since which tick. */
+class ReadActivity {
+  /** The tick the reader began to wait in; undefined while it does not wait. */
+  since: number | undefined = undefined;
+
+  constructor(private readonly clock: QuarterTicker) {}
+
+  /** The reader waits for bytes. */
+  waiting(): void {
+    this.since = this.clock.tick;
+  }
+
+  /** Bytes came. */
+  served(): void {
+    this.since = undefined;
+  }
+}
+
+/**
+ * Streamed request bodies, held to a limit on idleness instead of a
+ * deadline: a body whose reader has waited for bytes for the whole time
+ * (a client that stopped sending) is late. A reader that does not ask (a
+ * handler busy elsewhere, back-pressure) never makes its client late. One
+ * timer serves them all, as for {@link BodyDeadlines}.
+ */
+class IdleReads {
+  readonly #streams = new Map<http2.ServerHttp2Stream, ReadActivity>();
+  readonly #clock: QuarterTicker;
+
+  constructor(ms: number, late: (stream: http2.ServerHttp2Stream) => void) {
+    this.#clock = new QuarterTicker(ms, () => {
+      for (const [stream, activity] of this.#streams) {
+        if (remoteEnded(stream) || stream.destroyed) this.#streams.delete(stream);
+        else if (activity.since !== undefined && this.#clock.passed(activity.since)) {
+          this.#streams.delete(stream);
+          late(stream);
+        }
+      }
+      return this.#streams.size > 0;
+    });
+  }
+
+  add(stream: http2.ServerHttp2Stream): ReadActivity {
+    const activity = new ReadActivity(this.#clock);
+    this.#streams.set(stream, activity);
+    this.#clock.start();
+    return activity;
   }
 
   delete(stream: http2.ServerHttp2Stream): void {

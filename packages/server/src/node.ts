@@ -35,8 +35,21 @@ export interface NodeLimits {
   readonly maxHeaders?: number;
   /** Time to receive the request headers, in milliseconds (HTTP/1.1). Default 15 000. */
   readonly headersTimeoutMs?: number;
-  /** Time to receive the whole request body, in milliseconds (0 for none, e.g. for long uploads); answered 408. Default 60 000. */
+  /**
+   * Time to receive the whole request body of an operation whose input is
+   * buffered, in milliseconds (0 for none); answered 408. Default 60 000.
+   * Over HTTP/2 (gRPC included), a streamed input (`@streaming` blob or
+   * event stream, gRPC client streaming) is held to `bodyIdleTimeoutMs`
+   * instead, however long it lasts.
+   */
   readonly requestTimeoutMs?: number;
+  /**
+   * Over HTTP/2: how long a streamed request body may keep its reader
+   * waiting without a byte, in milliseconds (0 for no limit); then the call
+   * is answered 408 (or reset, once its answer began). Default: as
+   * `requestTimeoutMs`.
+   */
+  readonly bodyIdleTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, in milliseconds (HTTP/1.1). Default 5 000. */
   readonly keepAliveTimeoutMs?: number;
   /** How long an HTTP/2 session may stay without a call in flight (and silent) before it is closed, in milliseconds. Default 120 000. */
@@ -118,7 +131,7 @@ const DEFAULTS = {
   idleTimeoutMs: 120_000,
   maxConcurrentStreams: DEFAULT_SESSION_POLICY.maxConcurrentStreams,
   keepalive: {},
-} satisfies Required<NodeLimits>;
+} satisfies Required<Omit<NodeLimits, "bodyIdleTimeoutMs">>;
 
 /**
  * A Node request listener for the server, usable with `http.createServer`,
@@ -144,20 +157,29 @@ export function nodeHandler(
  * `http2.createServer().on("stream", nodeStreamHandler(server))`. Starts the
  * server (route conflicts and missing handlers throw here).
  */
-export function nodeStreamHandler(server: Server<any, any>, limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs"> = {}): StreamListener {
+export function nodeStreamHandler(
+  server: Server<any, any>,
+  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs" | "bodyIdleTimeoutMs"> = {},
+): StreamListener {
   return listeners(server, limits).stream;
 }
 
 /** The request listener (HTTP/1.1, and HTTP/2 through the compatibility layer) and the HTTP/2 stream listener of a server. */
 function listeners(
   server: Server<any, any>,
-  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs">,
+  limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs" | "bodyIdleTimeoutMs">,
   idle?: IdleSessions,
   guards?: SessionGuards,
 ): { request: (req: NodeRequest, res: NodeResponse) => void; stream: StreamListener } {
   const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
   const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-  const stream = streamListener(server, { maxHeaders, requestTimeoutMs, ...(idle !== undefined ? { idle } : {}), ...(guards !== undefined ? { guards } : {}) });
+  const stream = streamListener(server, {
+    maxHeaders,
+    requestTimeoutMs,
+    ...(limits.bodyIdleTimeoutMs !== undefined ? { bodyIdleTimeoutMs: limits.bodyIdleTimeoutMs } : {}),
+    ...(idle !== undefined ? { idle } : {}),
+    ...(guards !== undefined ? { guards } : {}),
+  });
   const request = (req: NodeRequest, res: NodeResponse): void => {
     if (!isHttp1(req)) {
       // Served on its stream; the compatibility layer's own hook would answer the trailers a second time.
@@ -565,7 +587,7 @@ async function addTrailers(res: http.ServerResponse, trailers: Promise<Headers> 
 }
 
 /** The session policy of a listener's limits, checked. */
-function sessionPolicy(limits: Required<NodeLimits>): SessionPolicy {
+function sessionPolicy(limits: Pick<Required<NodeLimits>, "maxConcurrentStreams" | "keepalive">): SessionPolicy {
   const { maxConcurrentStreams, keepalive } = limits;
   if (!Number.isInteger(maxConcurrentStreams) || maxConcurrentStreams < 1) {
     throw new RangeError(`listen: maxConcurrentStreams must be a positive integer (got ${maxConcurrentStreams})`);
