@@ -210,3 +210,110 @@ export class Peer implements ExchangeInfo {
     }
   }
 }
+
+/**
+ * Request bodies that must arrive in time. One timer serves them all,
+ * ticking every quarter of the time, where a timer per request would cost a
+ * call more than this whole bookkeeping: a body still arriving after five
+ * ticks from the one it began in (the time, up to a quarter more) is late.
+ */
+export class BodyDeadlines<K> {
+  /** Each body awaited, with the tick it began in. */
+  readonly #bodies = new Map<K, number>();
+  readonly #clock: QuarterTicker;
+
+  constructor(ms: number, ended: (body: K) => boolean, late: (body: K) => void) {
+    this.#clock = new QuarterTicker(ms, () => {
+      for (const [body, began] of this.#bodies) {
+        if (!this.#clock.passed(began)) break; // later entries began later
+        this.#bodies.delete(body);
+        if (!ended(body)) late(body);
+      }
+      return this.#bodies.size > 0;
+    });
+  }
+
+  add(body: K): void {
+    if (this.#bodies.has(body)) return;
+    this.#bodies.set(body, this.#clock.tick);
+    this.#clock.start();
+  }
+
+  delete(body: K): void {
+    this.#bodies.delete(body);
+  }
+}
+
+/** Whether a streamed body's reader waits for bytes, and since which tick. */
+export class ReadActivity {
+  /** The tick the reader began to wait in; undefined while it does not wait. */
+  since: number | undefined = undefined;
+
+  constructor(private readonly clock: QuarterTicker) {}
+
+  /** The reader waits for bytes. */
+  waiting(): void {
+    this.since = this.clock.tick;
+  }
+
+  /** Bytes came. */
+  served(): void {
+    this.since = undefined;
+  }
+}
+
+/**
+ * Streamed request bodies, held to a limit on idleness instead of a
+ * deadline: a body whose reader has waited for bytes for the whole time (a
+ * client that stopped sending) is late. A reader that does not ask (a
+ * handler busy elsewhere, back-pressure) never makes its client late. One
+ * timer serves them all, as for {@link BodyDeadlines}.
+ */
+export class IdleReads<K> {
+  readonly #bodies = new Map<K, ReadActivity>();
+  readonly #clock: QuarterTicker;
+
+  constructor(ms: number, ended: (body: K) => boolean, late: (body: K) => void) {
+    this.#clock = new QuarterTicker(ms, () => {
+      for (const [body, activity] of this.#bodies) {
+        if (ended(body)) this.#bodies.delete(body);
+        else if (activity.since !== undefined && this.#clock.passed(activity.since)) {
+          this.#bodies.delete(body);
+          late(body);
+        }
+      }
+      return this.#bodies.size > 0;
+    });
+  }
+
+  add(body: K): ReadActivity {
+    const activity = new ReadActivity(this.#clock);
+    this.#bodies.set(body, activity);
+    this.#clock.start();
+    return activity;
+  }
+
+  delete(body: K): void {
+    this.#bodies.delete(body);
+  }
+}
+
+/** How a listener times request bodies: a deadline for a whole body, a limit on idleness for a streamed one. */
+export interface BodyTiming<K> {
+  readonly deadlines: BodyDeadlines<K> | undefined;
+  readonly idleReads: IdleReads<K> | undefined;
+}
+
+/** The body timing of a listener's limits (none for a limit of 0). */
+export function bodyTiming<K>(
+  requestTimeoutMs: number,
+  bodyIdleTimeoutMs: number | undefined,
+  ended: (body: K) => boolean,
+  late: (body: K) => void,
+): BodyTiming<K> {
+  const idleMs = bodyIdleTimeoutMs ?? requestTimeoutMs;
+  return {
+    deadlines: requestTimeoutMs > 0 ? new BodyDeadlines(requestTimeoutMs, ended, late) : undefined,
+    idleReads: idleMs > 0 ? new IdleReads(idleMs, ended, late) : undefined,
+  };
+}

@@ -18,6 +18,9 @@ import {
   pipelineRequest,
   Peer,
   QuarterTicker,
+  type ReadActivity,
+  bodyTiming,
+  type BodyTiming,
   trailerObject,
   writeChunks,
 } from "./node-common.js";
@@ -56,9 +59,8 @@ export interface StreamLimits {
  */
 export function streamListener(server: Server<any, any>, limits: StreamLimits): StreamListener {
   server.start();
-  const deadlines = limits.requestTimeoutMs > 0 ? new BodyDeadlines(limits.requestTimeoutMs, bodyTimedOut) : undefined;
-  const idleMs = limits.bodyIdleTimeoutMs ?? limits.requestTimeoutMs;
-  const timing: BodyTiming = { deadlines, idleReads: idleMs > 0 ? new IdleReads(idleMs, bodyTimedOut) : undefined };
+  const timing = bodyTiming(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, remoteEndedOrGone, bodyTimedOut);
+  const deadlines = timing.deadlines;
   const idle = limits.idle;
   const guards = limits.guards;
   return (stream, headers, _flags, rawHeaders) => {
@@ -259,7 +261,7 @@ class StreamBody implements WholeBody, TimedBody {
     private expectsContinue: boolean,
     /** Whether the stream's owner calls {@link StreamBody.closed} when it closes; if not, the body listens itself. */
     private readonly closeReported: boolean,
-    private readonly timing?: BodyTiming,
+    private readonly timing?: BodyTiming<http2.ServerHttp2Stream>,
   ) {}
 
   /** The stream closed. */
@@ -501,6 +503,11 @@ function resetUnread(stream: http2.ServerHttp2Stream, trailers: boolean): void {
 }
 
 /** Whether the client has sent all of its request (END_STREAM), read or not. */
+/** Whether a stream's body needs no more time: all of it came, or the stream is gone. */
+function remoteEndedOrGone(stream: http2.ServerHttp2Stream): boolean {
+  return stream.destroyed || remoteEnded(stream);
+}
+
 function remoteEnded(stream: http2.ServerHttp2Stream): boolean {
   if (stream.readableEnded) return true;
   const state = stream.state.state;
@@ -516,98 +523,6 @@ function bodyTimedOut(stream: http2.ServerHttp2Stream): void {
     stream.end("request timeout", () => stream.destroy());
   } else {
     stream.destroy();
-  }
-}
-
-/**
- * Request bodies that must arrive in time. One timer serves them all,
- * ticking every quarter of the time, where a timer per stream would cost a
- * unary call more than this whole bookkeeping: a body still arriving after
- * five ticks from the one it began in (the time, up to a quarter more) is late.
- */
-class BodyDeadlines {
-  /** Each stream whose body is awaited, with the tick it began in. */
-  readonly #streams = new Map<http2.ServerHttp2Stream, number>();
-  readonly #clock: QuarterTicker;
-
-  constructor(ms: number, late: (stream: http2.ServerHttp2Stream) => void) {
-    this.#clock = new QuarterTicker(ms, () => {
-      for (const [stream, began] of this.#streams) {
-        if (!this.#clock.passed(began)) break; // later entries began later
-        this.#streams.delete(stream);
-        if (!remoteEnded(stream)) late(stream);
-      }
-      return this.#streams.size > 0;
-    });
-  }
-
-  add(stream: http2.ServerHttp2Stream): void {
-    this.#streams.set(stream, this.#clock.tick);
-    this.#clock.start();
-  }
-
-  delete(stream: http2.ServerHttp2Stream): void {
-    this.#streams.delete(stream);
-  }
-}
-
-/** How a listener times request bodies: a deadline for a whole body, a limit on idleness for a streamed one. */
-interface BodyTiming {
-  readonly deadlines: BodyDeadlines | undefined;
-  readonly idleReads: IdleReads | undefined;
-}
-
-/** Whether a streamed body's reader waits for bytes, and since which tick. */
-class ReadActivity {
-  /** The tick the reader began to wait in; undefined while it does not wait. */
-  since: number | undefined = undefined;
-
-  constructor(private readonly clock: QuarterTicker) {}
-
-  /** The reader waits for bytes. */
-  waiting(): void {
-    this.since = this.clock.tick;
-  }
-
-  /** Bytes came. */
-  served(): void {
-    this.since = undefined;
-  }
-}
-
-/**
- * Streamed request bodies, held to a limit on idleness instead of a
- * deadline: a body whose reader has waited for bytes for the whole time
- * (a client that stopped sending) is late. A reader that does not ask (a
- * handler busy elsewhere, back-pressure) never makes its client late. One
- * timer serves them all, as for {@link BodyDeadlines}.
- */
-class IdleReads {
-  readonly #streams = new Map<http2.ServerHttp2Stream, ReadActivity>();
-  readonly #clock: QuarterTicker;
-
-  constructor(ms: number, late: (stream: http2.ServerHttp2Stream) => void) {
-    this.#clock = new QuarterTicker(ms, () => {
-      for (const [stream, activity] of this.#streams) {
-        if (remoteEnded(stream) || stream.destroyed) this.#streams.delete(stream);
-        else if (activity.since !== undefined && this.#clock.passed(activity.since)) {
-          this.#streams.delete(stream);
-          late(stream);
-        }
-      }
-      return this.#streams.size > 0;
-    });
-  }
-
-  add(stream: http2.ServerHttp2Stream): ReadActivity {
-    const activity = new ReadActivity(this.#clock);
-    this.#streams.set(stream, activity);
-    this.#clock.start();
-    return activity;
-  }
-
-  delete(stream: http2.ServerHttp2Stream): void {
-    this.#streams.delete(stream);
   }
 }
 

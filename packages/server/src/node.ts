@@ -20,11 +20,15 @@ import {
   needsContentLength,
   pipelineRequest,
   Peer,
+  type BodyTiming,
+  bodyTiming,
+  type ReadActivity,
   trailerObject,
   writeChunks,
 } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
 import { DEFAULT_SESSION_POLICY, type SessionPolicy, SessionGuards } from "./session-guard.js";
+import type { TimedBody } from "./body-limit.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
@@ -38,16 +42,16 @@ export interface NodeLimits {
   /**
    * Time to receive the whole request body of an operation whose input is
    * buffered, in milliseconds (0 for none); answered 408. Default 60 000.
-   * Over HTTP/2 (gRPC included), a streamed input (`@streaming` blob or
-   * event stream, gRPC client streaming) is held to `bodyIdleTimeoutMs`
-   * instead, however long it lasts.
+   * A streamed input (`@streaming` blob or event stream, gRPC client
+   * streaming) is held to `bodyIdleTimeoutMs` instead, however long it
+   * lasts. ({@link nodeHandler} leaves HTTP/1.1 bodies to the Node server's
+   * own `requestTimeout`.)
    */
   readonly requestTimeoutMs?: number;
   /**
-   * Over HTTP/2: how long a streamed request body may keep its reader
-   * waiting without a byte, in milliseconds (0 for no limit); then the call
-   * is answered 408 (or reset, once its answer began). Default: as
-   * `requestTimeoutMs`.
+   * How long a streamed request body may keep its reader waiting without a
+   * byte, in milliseconds (0 for no limit); then the call is answered 408
+   * (or cut, once its answer began). Default: as `requestTimeoutMs`.
    */
   readonly bodyIdleTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, in milliseconds (HTTP/1.1). Default 5 000. */
@@ -170,6 +174,8 @@ function listeners(
   limits: Pick<NodeLimits, "maxHeaders" | "requestTimeoutMs" | "bodyIdleTimeoutMs">,
   idle?: IdleSessions,
   guards?: SessionGuards,
+  /** How HTTP/1.1 request bodies are timed, when the listener times them (else Node's `requestTimeout` does). */
+  h1Timing?: BodyTiming<NodeBody>,
 ): { request: (req: NodeRequest, res: NodeResponse) => void; stream: StreamListener } {
   const maxHeaders = limits.maxHeaders ?? DEFAULTS.maxHeaders;
   const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
@@ -188,10 +194,9 @@ function listeners(
       return;
     }
     const exchange = server.begin();
-    // HTTP/1.1 servers time requests out themselves (`requestTimeout`).
     (res as ExchangeResponse)[EXCHANGE] = exchange;
     res.on("close", onResponseClose);
-    serve(server, exchange, req, res as http.ServerResponse, maxHeaders);
+    serve(server, exchange, req, res as http.ServerResponse, maxHeaders, h1Timing);
   };
   return { request, stream };
 }
@@ -216,7 +221,14 @@ function onResponseClose(this: ExchangeResponse): void {
 const SETTLED = Promise.resolve();
 
 /** Serves an HTTP/1.1 request: too many header fields, a mounted handler, or the pipeline. */
-function serve(server: Server<any, any>, exchange: Exchange, req: http.IncomingMessage, res: http.ServerResponse, maxHeaders: number): void {
+function serve(
+  server: Server<any, any>,
+  exchange: Exchange,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  maxHeaders: number,
+  timing: BodyTiming<NodeBody> | undefined,
+): void {
   try {
     if (req.rawHeaders.length / 2 > maxHeaders) {
       res.writeHead(431, { "content-type": "text/plain", connection: "close" });
@@ -230,7 +242,7 @@ function serve(server: Server<any, any>, exchange: Exchange, req: http.IncomingM
         .catch((error: unknown) => failed(res, error));
       return;
     }
-    const body = nodeBody(req, res);
+    const body = nodeBody(req, res, timing);
     if (body === undefined) dispatch(server, exchange, req, res, undefined);
     // A small body comes in the packets of its headers, and Node's parser hands it over just after the
     // request event: taken whole a microtask later, the pipeline gets it as bytes, with nothing left to read.
@@ -311,26 +323,75 @@ function joinsDuplicates(req: http.IncomingMessage): boolean {
  * the response, a request sent with `Expect: 100-continue` gets its
  * `100 Continue` only when the body is first read.
  */
-function nodeBody(req: http.IncomingMessage, res: http.ServerResponse | undefined): NodeBody | undefined {
+function nodeBody(req: http.IncomingMessage, res: http.ServerResponse | undefined, timing?: BodyTiming<NodeBody>): NodeBody | undefined {
   // Node's own parsed headers answer these without going through `Headers` (one lookup each there costs more).
   const parsed = req.headers;
   const chunked = parsed["transfer-encoding"] !== undefined;
   const length = parsed["content-length"];
   if (!chunked && (length === undefined || length === "0")) return undefined;
-  return new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && expectsContinue(parsed) ? res : undefined);
+  return new NodeBody(req, chunked ? -1 : Number(length), res !== undefined && expectsContinue(parsed) ? res : undefined, res, timing);
+}
+
+/** Whether a body needs no more time: all of it came, or its request is gone. */
+const bodyDone = (body: NodeBody): boolean => body.ended || body.req.destroyed;
+
+/** A body that came too slowly: a 408 that closes the connection, or, once the answer began, the connection cut. */
+function bodyTimedOut(body: NodeBody): void {
+  const { req, res } = body;
+  const socket = req.socket;
+  if (res === undefined || res.headersSent || res.destroyed) {
+    socket?.destroy();
+    return;
+  }
+  res.writeHead(408, { "content-type": "text/plain", connection: "close" });
+  // The read still waiting for the body ends with the connection.
+  res.end("request timeout", () => socket?.destroy());
 }
 
 /** A request body as an async iterable (a class: cheaper to make than a literal with a computed key). */
-class NodeBody implements WholeBody {
+class NodeBody implements WholeBody, TimedBody {
   /** Body bytes handed out so far. */
   received = 0;
+  /** The reader's waits, once the body is known to stream (timed by idleness then). */
+  #activity: ReadActivity | undefined;
 
   constructor(
     readonly req: http.IncomingMessage,
     /** The `Content-Length`, or -1 for a chunked body. */
     readonly declared: number,
     private expecting: http.ServerResponse | undefined,
+    readonly res?: http.ServerResponse,
+    private readonly timing?: BodyTiming<NodeBody>,
   ) {}
+
+  /** The operation streams this body: no deadline for all of it, a limit on how long its reader waits for bytes instead. */
+  streaming(): void {
+    const timing = this.timing;
+    if (timing === undefined || this.#activity !== undefined) return;
+    timing.deadlines?.delete(this);
+    this.#activity = timing.idleReads?.add(this);
+  }
+
+  /** The reader has to wait for bytes: a whole body's deadline starts (if it has not), a streamed body's idleness does. */
+  waiting(): void {
+    const timing = this.timing;
+    if (timing === undefined) return;
+    if (this.#activity !== undefined) this.#activity.waiting();
+    else timing.deadlines?.add(this);
+  }
+
+  /** Bytes came to a waiting reader. */
+  served(): void {
+    this.#activity?.served();
+  }
+
+  /** The body ended (or its request closed): nothing is timed any more. */
+  finished(): void {
+    const timing = this.timing;
+    if (timing === undefined) return;
+    timing.deadlines?.delete(this);
+    timing.idleReads?.delete(this);
+  }
 
   /**
    * Whether the whole body has been read. A body of a declared length is
@@ -399,6 +460,7 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
       this.#waited = true;
       return Promise.resolve().then(() => this.next());
     }
+    body.waiting();
     return new Promise((resolve, reject) => {
       const settle = (): void => {
         req.off("readable", onReadable);
@@ -411,18 +473,22 @@ class BodyReader implements AsyncIterator<Uint8Array, undefined> {
         if (next === null) return; // the end is near: "end" follows
         settle();
         body.received += next.byteLength;
+        body.served();
         resolve({ done: false, value: next });
       };
       const onEnd = (): void => {
         settle();
+        body.finished();
         resolve(DONE);
       };
       const onError = (error: Error): void => {
         settle();
+        body.finished();
         reject(error);
       };
       const onClose = (): void => {
         settle();
+        body.finished();
         if (req.readableEnded) resolve(DONE);
         else reject(new Error("the request was closed before its body ended"));
       };
@@ -619,7 +685,10 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
   const http2Sessions = options.tls !== undefined || options.http2 === true || options.http2 === "both";
   const idle = http2Sessions && limits.idleTimeoutMs > 0 ? new IdleSessions(limits.idleTimeoutMs) : undefined;
   const guards = http2Sessions ? new SessionGuards(sessionPolicy(limits)) : undefined;
-  const handlers = listeners(server, limits, idle, guards);
+  // HTTP/1.1 request bodies are timed here rather than by Node's `requestTimeout`, which would cut streamed uploads:
+  // a buffered body gets `requestTimeoutMs`, a streamed one `bodyIdleTimeoutMs` of waiting for bytes.
+  const h1Timing = bodyTiming<NodeBody>(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, bodyDone, bodyTimedOut);
+  const handlers = listeners(server, limits, idle, guards, h1Timing);
   const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes, maxConcurrentStreams: limits.maxConcurrentStreams };
   const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
   let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
@@ -644,15 +713,15 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
   } else if (options.http2 === true) {
     node = sessionServer = http2.createServer(h2Options).on("stream", handlers.stream);
   } else {
-    const { headersTimeoutMs, requestTimeoutMs } = limits;
+    const { headersTimeoutMs } = limits;
     const h1 = http.createServer(
       {
         maxHeaderSize: limits.maxHeaderBytes,
-        // Node requires headers to be due no later than the whole request.
-        headersTimeout: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
-        requestTimeout: requestTimeoutMs,
-        // How often Node looks for timed-out requests: often enough for the timeouts to mean what they say.
-        connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs || Infinity) / 4))),
+        headersTimeout: headersTimeoutMs,
+        // Bodies are timed by the listener (see h1Timing), which knows a streamed one from a buffered one.
+        requestTimeout: 0,
+        // How often Node looks for timed-out headers: often enough for the timeout to mean what it says.
+        connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeoutMs / 4))),
         // Repeated fields joined as `Headers` joins them: the pipeline then reads fields from Node's parsed object.
         joinDuplicateHeaders: true,
       },
