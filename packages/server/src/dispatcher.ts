@@ -24,6 +24,7 @@ import { defaultBodyLimit, hasStreamingInput, readLimited } from "./body-limit.j
 import { type AccessLogEntry, accessLogEntry } from "./access-log.js";
 import { type Cors, type CorsOptions, compileCors } from "./cors.js";
 import { intercept, type ServerInterceptor, type ServerNext } from "./interceptors.js";
+import { isRequestHooks, type RequestHooks, type RoutedRequest } from "./request-hooks.js";
 import { compileRouter, type RouteMatch } from "./router.js";
 
 /**
@@ -94,8 +95,13 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
    * read (401 without valid credentials). Without, nothing is enforced.
    */
   readonly auth?: AuthOptions<Id>;
-  /** Interceptors around every call, outermost first (see {@link ServerInterceptor}). */
-  readonly interceptors?: readonly ServerInterceptor<Id>[];
+  /**
+   * Interceptors around every call, outermost first: call interceptors
+   * (functions, around the handler: see {@link ServerInterceptor}) and
+   * request hooks (objects, around the whole routed request: see
+   * {@link RequestHooks}).
+   */
+  readonly interceptors?: readonly (ServerInterceptor<Id> | RequestHooks<Id>)[];
   /**
    * CORS: on (`true`, or settings) answers browsers' preflight requests and
    * lets allowed origins read answers; `false` turns off what the service's
@@ -206,7 +212,11 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   const bodyLimits = (options.bodyLimits ?? {}) as Readonly<Record<string, number | undefined>>;
   const auth = options.auth === undefined ? undefined : compileAuth(service, options.auth as AuthOptions<unknown>);
   const requestIds = options.requestIds === true;
-  const shared = (options.interceptors ?? []) as readonly ServerInterceptor[];
+  const given = (options.interceptors ?? []) as readonly (ServerInterceptor | RequestHooks)[];
+  const shared = given.filter((i): i is ServerInterceptor => typeof i === "function");
+  const hooks = given.filter((i): i is RequestHooks => typeof i !== "function");
+  for (const hook of hooks)
+    if (!isRequestHooks(hook)) throw new TypeError("createDispatcher: an interceptor is neither a function nor request hooks (an object with aroundRequest)");
   const perOperation = (options.operationInterceptors ?? {}) as Readonly<Record<string, readonly ServerInterceptor[] | undefined>>;
   const endpoints = new Map<OperationSchema, Endpoint>();
   for (const [key, operation] of Object.entries(service.operations)) {
@@ -248,6 +258,10 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     const match = router.match(request);
     if (match === undefined) return notFound(request);
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
+    return hooks.length === 0 ? routed(match, request, dispatchOptions) : hooked(match, request, dispatchOptions);
+  };
+  /** Answers a routed request, under its deadline when it has one. */
+  const routed = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> => {
     const limit = match.protocol.deadline?.(request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
     return withDeadline(
@@ -257,10 +271,42 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
       (error, options) => {
         const context = new Context(service, request, match, options, onInternalError);
         if (requestIds) context.returnsRequestId = true;
+        context.failed(error);
+        // The call's own context (the one the access log and request hooks read) learns why it ended too.
+        (options.log?.context as Context | undefined)?.failed(error);
         return answerError(match.protocol, match.operation, error, context, onInternalError).then((response) => withRequestId(context, response));
       },
     );
   };
+  /** Answers a routed request inside the request hooks, the first outermost. */
+  const hooked = (match: RouteMatch, request: HttpRequest, outer: DispatchOptions): Promise<HttpResponse> => {
+    // The access log's slot, when there is one, is where the hooks find the call's context too.
+    const slot = outer.log ?? {};
+    const dispatchOptions = outer.log !== undefined ? outer : withLogSlot(outer, slot);
+    const call = new Routed(service, match, endpoints.get(match.operation)?.method ?? match.operation.name, request, dispatchOptions, slot);
+    let next = () => routed(match, request, dispatchOptions);
+    for (let i = hooks.length - 1; i >= 0; i--) next = aroundRequest(hooks[i]!, call, next);
+    return next();
+  };
+  /** The rest of a call inside one hook: run once, whatever the hook does; a failing hook is reported and passed by. */
+  const aroundRequest =
+    (hook: RequestHooks, call: Routed, inner: () => Promise<HttpResponse>): (() => Promise<HttpResponse>) =>
+    () => {
+      let ran: Promise<HttpResponse> | undefined;
+      const once = () => (ran ??= inner());
+      // Reported once the call is answered: a hook failing before `next` has no context to report with yet.
+      const passed = (error: unknown) =>
+        once().then((response) => {
+          const context = call.context;
+          if (context !== undefined) onInternalError?.(error, context);
+          return response;
+        });
+      try {
+        return hook.aroundRequest(call, once).then((response) => response ?? once(), passed);
+      } catch (error) {
+        return passed(error);
+      }
+    };
   const cors = compileCors(service, options.cors);
   const served = cors === undefined ? dispatch : withCors(dispatch, cors, router);
   return options.accessLog === undefined ? served : withAccessLog(served, options.accessLog, service);
@@ -460,6 +506,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
 
   /** The protocol's answer to a failed call; an internal failure is reported, and answered without details. */
   function failure(context: Context, error: unknown, internal: boolean): Promise<HttpResponse> {
+    context.failed(error);
     if (internal) onInternalError?.(error, context);
     return answerError(context.match.protocol, context.operation, internal ? INTERNAL_FAILURE : error, context, onInternalError).then((response) =>
       withRequestId(context, response),
@@ -535,6 +582,55 @@ function withAccessLog(dispatch: Dispatcher, log: (entry: AccessLogEntry) => voi
       return response;
     });
   };
+}
+
+/** Dispatch options reading through to `outer`, with a slot for the call's context. */
+function withLogSlot(outer: DispatchOptions, slot: { context?: HandlerContext<unknown> }): DispatchOptions {
+  return {
+    get signal() {
+      return outer.signal;
+    },
+    get remoteAddress() {
+      return outer.remoteAddress;
+    },
+    get deadline() {
+      return outer.deadline;
+    },
+    log: slot,
+  } as DispatchOptions;
+}
+
+/** A routed request as request hooks see it: its context and outcome read from the slot the pipeline fills. */
+class Routed implements RoutedRequest<unknown> {
+  readonly operation: OperationSchema;
+  readonly protocol: string;
+  constructor(
+    readonly service: ServiceSchema,
+    match: RouteMatch,
+    readonly method: string,
+    readonly arrived: HttpRequest,
+    readonly options: DispatchOptions,
+    readonly slot: { context?: HandlerContext<unknown> },
+  ) {
+    this.operation = match.operation;
+    this.protocol = match.protocol.id;
+  }
+
+  get request(): HttpRequest {
+    return this.slot.context?.request ?? this.arrived;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.options.remoteAddress;
+  }
+
+  get context(): HandlerContext<unknown> | undefined {
+    return this.slot.context;
+  }
+
+  get error(): unknown {
+    return (this.slot.context as Context | undefined)?.failure;
+  }
 }
 
 /** A response, or the promise of one where a step had to wait. */
@@ -674,6 +770,8 @@ class Context implements ServerCallContext, HandlerContext {
   readonly #options: DispatchOptions;
   readonly #onInternalError: ((error: unknown, context: HandlerContext) => void) | undefined;
   #responseHeaders: Headers | undefined;
+  /** What the call failed with, once it did (for request hooks). */
+  failure: unknown = undefined;
 
   constructor(
     readonly service: ServiceSchema,
@@ -694,6 +792,11 @@ class Context implements ServerCallContext, HandlerContext {
   /** Puts another body in place of the request's (an auth scheme's checking stream). */
   replaceBody(body: HttpRequest["body"]): void {
     this.request = { ...this.request, body };
+  }
+
+  /** Records what the call failed with (the first failure: an error answering an error does not replace it). */
+  failed(error: unknown): void {
+    if (this.failure === undefined) this.failure = error;
   }
 
   /** Hands a streamed answer's late failure to the server's `onInternalError` (when it has one). */
