@@ -19,7 +19,7 @@ import {
   SIZE_BUCKETS,
   wholeBodySize,
 } from "./conventions.js";
-import { type Resolved, resolveOptions, type TelemetryOptions } from "./options.js";
+import { hasTrace, isNoopMeter, type Resolved, resolveOptions, type TelemetryOptions } from "./options.js";
 
 /** An attempt as {@link ClientTelemetry} reads it: the part of `@anvil/client-core`'s `AttemptContext` it needs. */
 export interface ClientTelemetryAttempt {
@@ -89,18 +89,19 @@ interface Started {
 export function clientTelemetry(options: TelemetryOptions = {}): ClientTelemetry {
   const resolved = resolveOptions(options);
   const attempts = new WeakMap<ClientTelemetryAttempt, Started>();
-  let instruments: ClientInstruments | undefined;
+  // Made at the first attempt's end (the meter provider registered by then): null for the API's no-op meter.
+  let instruments: ClientInstruments | null | undefined;
   return {
     beforeAttempt(request, attempt) {
+      const measure = (instruments ??= clientInstruments(resolved));
       const facts = callFacts(attempt.service, attempt.operation, attempt.protocol);
-      const attributes: Attributes = { ...facts.attributes, [ATTR.serverAddress]: hostOf(attempt.endpoint) };
-      const port = portOf(attempt.endpoint);
-      if (port !== undefined) attributes[ATTR.serverPort] = port;
-      if (attempt.attempt > 1) attributes[ATTR.resendCount] = attempt.attempt - 1;
       const parent = context.active();
-      const span = resolved.tracer.startSpan(facts.name, { kind: SpanKind.CLIENT, attributes }, parent);
-      attempts.set(attempt, { span, facts, started: performance.now() });
-      resolved.inject(trace.setSpan(parent, span), request.headers);
+      const span = resolved.tracer.startSpan(facts.name, { kind: SpanKind.CLIENT, attributes: endpointAttributes(facts, attempt.endpoint) }, parent);
+      const recording = span.isRecording();
+      if (recording && attempt.attempt > 1) span.setAttribute(ATTR.resendCount, attempt.attempt - 1);
+      if (hasTrace(span)) resolved.inject(trace.setSpan(parent, span), request.headers);
+      // Nothing records: nothing to finish after the attempt either.
+      if (recording || measure !== null) attempts.set(attempt, { span, facts, started: performance.now() });
       return request;
     },
     afterAttempt(result, attempt) {
@@ -120,7 +121,7 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientTelemetry
         }
       }
       span.end();
-      instruments ??= clientInstruments(resolved);
+      if (instruments === null || instruments === undefined) return;
       const attributes = measurementAttributes(facts, status, errorType);
       instruments.duration.record(duration, attributes);
       const sent = wholeBodySize(result.request.body) ?? declaredLength(result.request.headers);
@@ -150,6 +151,23 @@ function statusOf(facts: CallFacts, result: ClientTelemetryResult): number | und
   return result.response?.status;
 }
 
+/** Endpoints whose attributes are kept per operation at most (a client has one; a gateway a few). */
+const MAX_ENDPOINTS = 16;
+
+/** The attributes an attempt's span starts with: the call's and the endpoint's address, made once per endpoint. */
+function endpointAttributes(facts: CallFacts, endpoint: URL): Readonly<Attributes> {
+  const key = endpoint.href;
+  let attributes = facts.endpoints.get(key);
+  if (attributes === undefined) {
+    const made: Attributes = { ...facts.attributes, [ATTR.serverAddress]: hostOf(endpoint) };
+    const port = portOf(endpoint);
+    if (port !== undefined) made[ATTR.serverPort] = port;
+    attributes = Object.freeze(made);
+    if (facts.endpoints.size < MAX_ENDPOINTS) facts.endpoints.set(key, attributes);
+  }
+  return attributes;
+}
+
 function hostOf(endpoint: URL): string {
   const host = endpoint.hostname;
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
@@ -162,8 +180,9 @@ function portOf(endpoint: URL): number | undefined {
   return undefined;
 }
 
-function clientInstruments(resolved: Resolved): ClientInstruments {
+function clientInstruments(resolved: Resolved): ClientInstruments | null {
   const meter = resolved.meterProvider().getMeter(SCOPE);
+  if (isNoopMeter(meter)) return null;
   const sizes = { unit: "By", valueType: ValueType.INT, advice: { explicitBucketBoundaries: [...SIZE_BUCKETS] } };
   return {
     duration: meter.createHistogram(METRIC.clientDuration, { description: "Measures the duration of outbound RPC.", unit: "ms" }),

@@ -134,6 +134,10 @@ export interface CallFacts {
   readonly attributes: Readonly<Attributes>;
   /** Measurement attributes by outcome, made once each (see {@link measurementAttributes}). */
   readonly outcomes: Map<string, Readonly<Attributes>>;
+  /** The same, of calls that succeeded, by status. */
+  readonly successes: Map<number | undefined, Readonly<Attributes>>;
+  /** A client's span attributes at start, by endpoint (see the client's `endpointAttributes`). */
+  readonly endpoints: Map<string, Readonly<Attributes>>;
 }
 
 const factsByOperation = new WeakMap<OperationSchema, Map<string, CallFacts>>();
@@ -155,7 +159,14 @@ export function callFacts(service: ServiceSchema, operation: OperationSchema, pr
       [ATTR.protocolName]: "http",
     };
     if (grpc) attributes[ATTR.protocolVersion] = "2";
-    facts = { name: `${rpcService}/${operation.name}`, grpc, attributes: Object.freeze(attributes), outcomes: new Map() };
+    facts = {
+      name: `${rpcService}/${operation.name}`,
+      grpc,
+      attributes: Object.freeze(attributes),
+      outcomes: new Map(),
+      successes: new Map(),
+      endpoints: new Map(),
+    };
     byProtocol.set(protocol, facts);
   }
   return facts;
@@ -170,7 +181,17 @@ const MAX_OUTCOMES = 64;
  * reused, so that recording costs no object per call.
  */
 export function measurementAttributes(facts: CallFacts, status: number | undefined, errorType: string | undefined): Readonly<Attributes> {
-  const key = `${status ?? ""}|${errorType ?? ""}`;
+  if (errorType === undefined) {
+    let attributes = facts.successes.get(status);
+    if (attributes === undefined) {
+      const made: Attributes = { ...facts.attributes };
+      if (status !== undefined) made[facts.grpc ? ATTR.grpcStatus : ATTR.httpStatus] = status;
+      attributes = Object.freeze(made);
+      if (facts.successes.size < MAX_OUTCOMES) facts.successes.set(status, attributes);
+    }
+    return attributes;
+  }
+  const key = `${status ?? ""}|${errorType}`;
   let attributes = facts.outcomes.get(key);
   if (attributes === undefined) {
     const made: Attributes = { ...facts.attributes };

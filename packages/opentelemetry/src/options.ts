@@ -5,6 +5,11 @@
  */
 import {
   type Context,
+  createNoopMeter,
+  INVALID_SPAN_CONTEXT,
+  isSpanContextValid,
+  type Meter,
+  type Span,
   type MeterProvider,
   metrics,
   propagation,
@@ -78,4 +83,18 @@ export function resolveOptions(options: TelemetryOptions): Resolved {
         ? (context, headers) => propagation.inject(context, headers, setter)
         : (context, headers) => propagator.inject(context, headers, setter),
   };
+}
+
+/** The class of the API's no-op meter (what the meter provider gives with no SDK registered). */
+const NoopMeter = createNoopMeter().constructor;
+
+/** Whether a meter is the API's no-op one: measuring for it would be work for nothing. */
+export function isNoopMeter(meter: Meter): boolean {
+  return meter.constructor === NoopMeter;
+}
+
+/** Whether a span belongs to a trace (a valid context), which calls it makes can continue. */
+export function hasTrace(span: Span): boolean {
+  const ids = span.spanContext();
+  return ids !== INVALID_SPAN_CONTEXT && isSpanContextValid(ids);
 }

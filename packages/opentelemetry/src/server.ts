@@ -5,7 +5,7 @@
  * made by the handler continues the trace), and record the call's
  * duration and sizes.
  */
-import { type Attributes, context, type Histogram, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, ValueType } from "@opentelemetry/api";
+import { context, type Histogram, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, ValueType } from "@opentelemetry/api";
 import { byteChunks, type HttpRequest, type HttpResponse, type OperationSchema, type ServiceSchema } from "@anvil/core";
 import {
   ATTR,
@@ -23,7 +23,7 @@ import {
   splitAuthority,
   wholeBodySize,
 } from "./conventions.js";
-import { type Resolved, resolveOptions, type TelemetryOptions } from "./options.js";
+import { hasTrace, isNoopMeter, type Resolved, resolveOptions, type TelemetryOptions } from "./options.js";
 
 /**
  * A routed call as {@link ServerTelemetry} reads it: the part of
@@ -85,32 +85,41 @@ interface ServerInstruments {
  */
 export function serverTelemetry(options: TelemetryOptions = {}): ServerTelemetry {
   const resolved = resolveOptions(options);
-  let instruments: ServerInstruments | undefined;
-  const measure = (): ServerInstruments => (instruments ??= serverInstruments(resolved));
+  // Made at the first call (the meter provider registered by then): null for the API's no-op meter.
+  let instruments: ServerInstruments | null | undefined;
   return {
     aroundRequest(call, next) {
+      const measure = (instruments ??= serverInstruments(resolved));
       const facts = callFacts(call.service, call.operation, call.protocol);
       const request = call.request;
       const parent = resolved.extract(ROOT_CONTEXT, request.headers);
-      const span = resolved.tracer.startSpan(facts.name, { kind: SpanKind.SERVER, attributes: startAttributes(facts, request) }, parent);
-      if (span.isRecording()) {
-        const peer = call.remoteAddress;
-        if (peer !== undefined) span.setAttribute(ATTR.peerAddress, peer);
-      }
+      const span = resolved.tracer.startSpan(facts.name, { kind: SpanKind.SERVER, attributes: facts.attributes }, parent);
+      const recording = span.isRecording();
+      // A span with no trace (the API's no-op tracer, and no caller's context) has nothing for the handler to continue.
+      const traced = hasTrace(span);
+      // Nothing records and nothing to pass on: the call goes on as if the hooks were not there.
+      if (!recording && !traced && measure === null) return next();
+      if (recording) addressAttributes(span, request, call.remoteAddress);
       const started = performance.now();
-      return context.with(trace.setSpan(parent, span), next).then((response) => answered(call, facts, span, started, response, measure));
+      const answer = traced ? context.with(trace.setSpan(parent, span), next) : next();
+      return answer.then((response) => answered(call, facts, span, started, response, measure));
     },
   };
 }
 
-/** The span's attributes at its start: the call's, and the address the caller used. */
-function startAttributes(facts: CallFacts, request: HttpRequest): Attributes {
+/**
+ * The addresses of a recorded call: the one the caller used (`Host`), and
+ * the caller's. Set after the span starts, so that a call nobody records
+ * does not pay for them (samplers see the call's `rpc.*` attributes).
+ */
+function addressAttributes(span: Span, request: HttpRequest, peer: string | undefined): void {
   const authority = request.headers.get("host");
-  if (authority === null || authority === "") return facts.attributes;
-  const { host, port } = splitAuthority(authority);
-  const attributes: Attributes = { ...facts.attributes, [ATTR.serverAddress]: host };
-  if (port !== undefined) attributes[ATTR.serverPort] = port;
-  return attributes;
+  if (authority !== null && authority !== "") {
+    const { host, port } = splitAuthority(authority);
+    span.setAttribute(ATTR.serverAddress, host);
+    if (port !== undefined) span.setAttribute(ATTR.serverPort, port);
+  }
+  if (peer !== undefined) span.setAttribute(ATTR.peerAddress, peer);
 }
 
 /** Ends the span once the answer is complete: now for a whole answer, at its last byte for a streamed one. */
@@ -120,7 +129,7 @@ function answered(
   span: Span,
   started: number,
   response: HttpResponse,
-  measure: () => ServerInstruments,
+  measure: ServerInstruments | null,
 ): HttpResponse {
   const body = response.body;
   const size = wholeBodySize(body);
@@ -172,7 +181,7 @@ function end(
   started: number,
   status: number,
   responseBytes: number | undefined,
-  measure: () => ServerInstruments,
+  measure: ServerInstruments | null,
 ): void {
   const failed = facts.grpc ? status !== 0 : status >= 400;
   const error = call.error;
@@ -184,12 +193,12 @@ function end(
     if (serverFault(facts.grpc, status)) span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.end();
+  if (measure === null) return;
   const attributes = measurementAttributes(facts, status, errorType);
-  const instruments = measure();
-  instruments.duration.record(duration, attributes);
+  measure.duration.record(duration, attributes);
   const requestBytes = requestSize(call.request);
-  if (requestBytes !== undefined) instruments.requestSize.record(requestBytes, attributes);
-  if (responseBytes !== undefined) instruments.responseSize.record(responseBytes, attributes);
+  if (requestBytes !== undefined) measure.requestSize.record(requestBytes, attributes);
+  if (responseBytes !== undefined) measure.responseSize.record(responseBytes, attributes);
 }
 
 /** The request body's size: the bytes read, else its declared `Content-Length`. */
@@ -199,8 +208,9 @@ function requestSize(request: HttpRequest): number | undefined {
   return declaredLength(request.headers);
 }
 
-function serverInstruments(resolved: Resolved): ServerInstruments {
+function serverInstruments(resolved: Resolved): ServerInstruments | null {
   const meter = resolved.meterProvider().getMeter(SCOPE);
+  if (isNoopMeter(meter)) return null;
   const sizes = { unit: "By", valueType: ValueType.INT, advice: { explicitBucketBoundaries: [...SIZE_BUCKETS] } };
   return {
     duration: meter.createHistogram(METRIC.serverDuration, { description: "Measures the duration of inbound RPC.", unit: "ms" }),

@@ -153,13 +153,13 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
 /** Per-request options of a dispatcher. */
 export interface DispatchOptions {
   /** Aborted when the caller goes away or the server shuts down; handed to the handler. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** The caller's address, handed to the handler (read only when the handler asks for it). */
   readonly remoteAddress?: string | undefined;
   /** When the call's deadline passes (epoch milliseconds), if it has one. */
   readonly deadline?: number | undefined;
   /** @internal Where the access log finds the call's context. */
-  readonly log?: { context?: HandlerContext<unknown> };
+  readonly log?: { context?: HandlerContext<unknown> | undefined };
 }
 
 /** Answers one request. Never rejects: every failure becomes a response. */
@@ -279,34 +279,31 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     );
   };
   /** Answers a routed request inside the request hooks, the first outermost. */
-  const hooked = (match: RouteMatch, request: HttpRequest, outer: DispatchOptions): Promise<HttpResponse> => {
-    // The access log's slot, when there is one, is where the hooks find the call's context too.
-    const slot = outer.log ?? {};
-    const dispatchOptions = outer.log !== undefined ? outer : withLogSlot(outer, slot);
-    const call = new Routed(service, match, endpoints.get(match.operation)?.method ?? match.operation.name, request, dispatchOptions, slot);
-    let next = () => routed(match, request, dispatchOptions);
-    for (let i = hooks.length - 1; i >= 0; i--) next = aroundRequest(hooks[i]!, call, next);
-    return next();
+  const hooked = (match: RouteMatch, request: HttpRequest, outer: DispatchOptions): Promise<HttpResponse> =>
+    aroundRequest(new Routed(service, match, endpoints.get(match.operation)?.method ?? match.operation.name, request, outer), 0);
+  /**
+   * The rest of a call from hook `i` on: the hook, given the rest as `next`
+   * (run once however often it is called); after the last hook the call
+   * itself, with the call as its dispatch options. A failing hook is
+   * reported and passed by.
+   */
+  const aroundRequest = (call: Routed, i: number): Promise<HttpResponse> => {
+    if (i === hooks.length) return routed(call.match, call.arrived, call);
+    let ran: Promise<HttpResponse> | undefined;
+    const next = () => (ran ??= aroundRequest(call, i + 1));
+    try {
+      return hooks[i]!.aroundRequest(call, next).catch((error: unknown) => hookFailed(call, next, error));
+    } catch (error) {
+      return hookFailed(call, next, error);
+    }
   };
-  /** The rest of a call inside one hook: run once, whatever the hook does; a failing hook is reported and passed by. */
-  const aroundRequest =
-    (hook: RequestHooks, call: Routed, inner: () => Promise<HttpResponse>): (() => Promise<HttpResponse>) =>
-    () => {
-      let ran: Promise<HttpResponse> | undefined;
-      const once = () => (ran ??= inner());
-      // Reported once the call is answered: a hook failing before `next` has no context to report with yet.
-      const passed = (error: unknown) =>
-        once().then((response) => {
-          const context = call.context;
-          if (context !== undefined) onInternalError?.(error, context);
-          return response;
-        });
-      try {
-        return hook.aroundRequest(call, once).then((response) => response ?? once(), passed);
-      } catch (error) {
-        return passed(error);
-      }
-    };
+  /** Answers a call whose hook failed as if the hook were not there; reports the failure once answered (when there is a context to report with). */
+  const hookFailed = (call: Routed, next: () => Promise<HttpResponse>, error: unknown): Promise<HttpResponse> =>
+    next().then((response) => {
+      const context = call.context;
+      if (context !== undefined) onInternalError?.(error, context);
+      return response;
+    });
   const cors = compileCors(service, options.cors);
   const served = cors === undefined ? dispatch : withCors(dispatch, cors, router);
   return options.accessLog === undefined ? served : withAccessLog(served, options.accessLog, service);
@@ -584,52 +581,58 @@ function withAccessLog(dispatch: Dispatcher, log: (entry: AccessLogEntry) => voi
   };
 }
 
-/** Dispatch options reading through to `outer`, with a slot for the call's context. */
-function withLogSlot(outer: DispatchOptions, slot: { context?: HandlerContext<unknown> }): DispatchOptions {
-  return {
-    get signal() {
-      return outer.signal;
-    },
-    get remoteAddress() {
-      return outer.remoteAddress;
-    },
-    get deadline() {
-      return outer.deadline;
-    },
-    log: slot,
-  } as DispatchOptions;
-}
-
-/** A routed request as request hooks see it: its context and outcome read from the slot the pipeline fills. */
-class Routed implements RoutedRequest<unknown> {
+/**
+ * A routed request as request hooks see it. It is also the call's dispatch
+ * options (reading through to the transport's, which make their signal and
+ * address on demand) and the slot the pipeline puts the call's context in,
+ * unless the access log brought one: one object per call for all three.
+ */
+class Routed implements RoutedRequest<unknown>, DispatchOptions {
   readonly operation: OperationSchema;
   readonly protocol: string;
+  /** The slot the pipeline fills: the access log's, else this object. */
+  readonly log: { context?: HandlerContext<unknown> | undefined };
+  #context: HandlerContext<unknown> | undefined = undefined;
+
   constructor(
     readonly service: ServiceSchema,
-    match: RouteMatch,
+    readonly match: RouteMatch,
     readonly method: string,
     readonly arrived: HttpRequest,
-    readonly options: DispatchOptions,
-    readonly slot: { context?: HandlerContext<unknown> },
+    private readonly outer: DispatchOptions,
   ) {
     this.operation = match.operation;
     this.protocol = match.protocol.id;
+    this.log = outer.log ?? this;
   }
 
-  get request(): HttpRequest {
-    return this.slot.context?.request ?? this.arrived;
+  /** The call's context, once the pipeline made it (kept here, or in the access log's slot). */
+  get context(): HandlerContext<unknown> | undefined {
+    return this.log === this ? this.#context : this.log.context;
+  }
+
+  set context(context: HandlerContext<unknown> | undefined) {
+    this.#context = context;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.outer.signal;
   }
 
   get remoteAddress(): string | undefined {
-    return this.options.remoteAddress;
+    return this.outer.remoteAddress;
   }
 
-  get context(): HandlerContext<unknown> | undefined {
-    return this.slot.context;
+  get deadline(): number | undefined {
+    return this.outer.deadline;
+  }
+
+  get request(): HttpRequest {
+    return this.context?.request ?? this.arrived;
   }
 
   get error(): unknown {
-    return (this.slot.context as Context | undefined)?.failure;
+    return (this.context as Context | undefined)?.failure;
   }
 }
 
