@@ -292,7 +292,9 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     let ran: Promise<HttpResponse> | undefined;
     const next = () => (ran ??= aroundRequest(call, i + 1));
     try {
-      return hooks[i]!.aroundRequest(call, next).catch((error: unknown) => hookFailed(call, next, error));
+      const answer = hooks[i]!.aroundRequest(call, next);
+      // The rest's own promise never rejects: only a promise of the hook's own needs watching.
+      return answer === ran ? answer : answer.catch((error: unknown) => hookFailed(call, next, error));
     } catch (error) {
       return hookFailed(call, next, error);
     }
