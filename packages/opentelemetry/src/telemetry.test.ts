@@ -5,7 +5,8 @@
  * itself from its handler, so one trace crosses several servers.
  */
 import { createClient } from "@anvil/client-core";
-import { errorClass, integer, member, operation, service, string, struct } from "@anvil/core/codegenv1";
+import type { EventStream, UnionValue } from "@anvil/core";
+import { errorClass, integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 import { grpc } from "@anvil/protocol-grpc";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { createServer, type HandlerContext } from "@anvil/server";
@@ -254,6 +255,85 @@ describe("with no SDK registered (the API's no-op tracer and meter)", () => {
     } finally {
       await listener.close({ graceMs: 100 });
     }
+  });
+});
+
+type TickEvent = UnionValue<{ tick: { n: number } }>;
+const Ticks = union<TickEvent>(
+  "example.ticks#Ticks",
+  [member("tick", struct("example.ticks#Tick", [member("n", integer, { required: true, protoIndex: 1 })]), { protoIndex: 1 })],
+  { streaming: true },
+);
+const Countdown = service("example.ticks#Countdown", {
+  version: "1",
+  protocols: ["alloy.proto#grpc"],
+  operations: {
+    count: operation("example.ticks#Count", {
+      input: struct<{ from: number }>("example.ticks#CountInput", [member("from", integer, { required: true, protoIndex: 1 })]),
+      output: struct<{ ticks?: EventStream<TickEvent> }>("example.ticks#CountOutput", [member("ticks", Ticks, { streaming: true })]),
+    }),
+  },
+});
+
+describe("a streamed answer (gRPC server streaming)", () => {
+  let listener: NodeListener;
+  let release!: () => void;
+  beforeAll(async () => {
+    const server = createServer(Countdown, { protocols: [grpc()], interceptors: [serverTelemetry(telemetry)], onInternalError: () => {} })
+      .register({
+        count: (input: { from: number }) => ({
+          ticks: (async function* (): AsyncGenerator<TickEvent> {
+            for (let n = Math.abs(input.from); n > 0; n--) {
+              yield { $case: "tick", value: { n } };
+              // The last event waits for the test: the span must still be open then.
+              if (n === 1) await new Promise<void>((resolve) => (release = resolve));
+            }
+            if (input.from < 0) throw new Error(`stream broke ${CANARY}`);
+          })(),
+        }),
+      })
+      .mapService();
+    listener = await listen(server, { http2: true });
+  });
+  afterAll(() => listener.close({ graceMs: 100 }));
+  beforeEach(() => sdk.reset());
+
+  const count = (from: number) =>
+    (
+      createClient(Countdown, { endpoint: listener.url, protocols: [grpc()], retry: { maxAttempts: 1 } }) as unknown as {
+        count(input: { from: number }): Promise<{ ticks: AsyncIterable<TickEvent> }>;
+      }
+    ).count({ from });
+
+  it("ends its span with the stream, with the status of its trailers and the bytes it sent", async () => {
+    const { ticks } = await count(3);
+    const seen: number[] = [];
+    const iterator = ticks[Symbol.asyncIterator]();
+    for (let i = 0; i < 3; i++) seen.push(((await iterator.next()).value as TickEvent & { value: { n: number } }).value.n);
+    expect(seen).toEqual([3, 2, 1]);
+    expect(sdk.spans()).toEqual([]);
+    release();
+    expect((await iterator.next()).done).toBe(true);
+    await expect.poll(() => sdk.spans().length).toBe(1);
+    const [span] = sdk.spans();
+    expect(span!.attributes["rpc.grpc.status_code"]).toBe(0);
+    const sizes = (await sdk.points()).filter((p) => p.name === "rpc.server.response.size" && p.attributes["rpc.method"] === "Count");
+    // Three messages (the union's 4 bytes of protobuf: the tick's 2 inside its field), each in a 5-byte frame.
+    expect(sizes.map((p) => p.sum)).toEqual([27]);
+  });
+
+  it("takes a stream that fails after its head as the server's error (INTERNAL from the trailers)", async () => {
+    const { ticks } = await count(-1);
+    const iterator = ticks[Symbol.asyncIterator]();
+    await iterator.next();
+    release();
+    await expect(iterator.next()).rejects.toMatchObject({ code: "INTERNAL" });
+    await expect.poll(() => sdk.spans().length).toBe(1);
+    const [span] = sdk.spans();
+    expect(span!.attributes["rpc.grpc.status_code"]).toBe(13);
+    expect(span!.attributes["error.type"]).toBe("INTERNAL");
+    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(JSON.stringify(view(span!))).not.toContain(CANARY);
   });
 });
 
