@@ -1,5 +1,6 @@
 // What OpenTelemetry costs a server: the bench's Anvil restJson1 server (anvil.mjs) side by side with
 //   - itself (a second copy: the noise of the method, what "no difference" looks like),
+//   - the same server with one request hook that only calls on (what the hooks themselves cost),
 //   - the same server with serverTelemetry() and no SDK registered (the API's no-op tracer and meter),
 //   - the same server with serverTelemetry() and the SDK registered (every span sampled, batched to an
 //     exporter that drops them; histograms aggregated).
@@ -18,6 +19,7 @@ const SERVERS = process.env.BENCH_SERVERS
   ? process.env.BENCH_SERVERS.split(",").map((s) => [s, `${s}.mjs`])
   : [
       ["anvil (copy)", "anvil.mjs"],
+      ["a request hook doing nothing", "anvil-hook.mjs"],
       ["telemetry, no SDK", "anvil-otel-api.mjs"],
       ["telemetry, SDK", "anvil-otel-sdk.mjs"],
     ];
