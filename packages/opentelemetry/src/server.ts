@@ -140,16 +140,18 @@ function answered(
   // A stream: the span and the measurements wait for its end, and for the trailers that follow it (gRPC's status).
   let bytes = 0;
   let finished = false;
+  // What cut the stream short, if anything did: after the head, only gRPC's trailers can tell the caller.
+  let cut: unknown;
   const finish = () => {
     if (finished) return;
     finished = true;
     const trailers = response.trailers;
     if (trailers instanceof Promise) {
       trailers.then(
-        (t) => end(call, facts, span, started, statusOf(facts, response, t), bytes, measure),
-        () => end(call, facts, span, started, statusOf(facts, response, undefined), bytes, measure),
+        (t) => end(call, facts, span, started, statusOf(facts, response, t), bytes, measure, cut),
+        () => end(call, facts, span, started, statusOf(facts, response, undefined), bytes, measure, cut),
       );
-    } else end(call, facts, span, started, statusOf(facts, response, trailers), bytes, measure);
+    } else end(call, facts, span, started, statusOf(facts, response, trailers), bytes, measure, cut);
   };
   async function* counted(): AsyncGenerator<Uint8Array, void, undefined> {
     try {
@@ -157,6 +159,9 @@ function answered(
         bytes += chunk.byteLength;
         yield chunk;
       }
+    } catch (error) {
+      cut = error;
+      throw error;
     } finally {
       finish();
     }
@@ -182,15 +187,19 @@ function end(
   status: number,
   responseBytes: number | undefined,
   measure: ServerInstruments | null,
+  cut?: unknown,
 ): void {
   const failed = facts.grpc ? status !== 0 : status >= 400;
   const error = call.error;
-  const errorType = error !== undefined ? errorTypeOf(error) : failed ? (facts.grpc ? grpcStatusName(status) : String(status)) : undefined;
+  // An HTTP answer cut short after its head still says 200: the stream's error is the call's.
+  const httpCut = !facts.grpc && cut !== undefined;
+  const errorType =
+    error !== undefined ? errorTypeOf(error) : failed ? (facts.grpc ? grpcStatusName(status) : String(status)) : httpCut ? errorTypeOf(cut) : undefined;
   const duration = performance.now() - started;
   if (span.isRecording()) {
     span.setAttribute(facts.grpc ? ATTR.grpcStatus : ATTR.httpStatus, status);
     if (errorType !== undefined) span.setAttribute(ATTR.errorType, errorType);
-    if (serverFault(facts.grpc, status)) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (serverFault(facts.grpc, status) || httpCut) span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.end();
   if (measure === null) return;

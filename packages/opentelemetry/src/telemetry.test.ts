@@ -6,7 +6,7 @@
  */
 import { createClient } from "@anvil/client-core";
 import type { EventStream, UnionValue } from "@anvil/core";
-import { errorClass, integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
+import { blob, errorClass, integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 import { grpc } from "@anvil/protocol-grpc";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { createServer, type HandlerContext } from "@anvil/server";
@@ -332,6 +332,67 @@ describe("a streamed answer (gRPC server streaming)", () => {
     const [span] = sdk.spans();
     expect(span!.attributes["rpc.grpc.status_code"]).toBe(13);
     expect(span!.attributes["error.type"]).toBe("INTERNAL");
+    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(JSON.stringify(view(span!))).not.toContain(CANARY);
+  });
+});
+
+const Files = service("example.files#Files", {
+  version: "1",
+  protocols: ["aws.protocols#restJson1"],
+  operations: {
+    download: operation("example.files#Download", {
+      input: struct<{ chunks: number; fail?: string }>("example.files#DownloadInput", [
+        member("chunks", integer, { required: true, httpQuery: "chunks" }),
+        member("fail", string, { httpQuery: "fail" }),
+      ]),
+      output: struct<{ data?: AsyncIterable<Uint8Array> }>("example.files#DownloadOutput", [member("data", blob, { streaming: true, httpPayload: true })]),
+      traits: { http: { method: "GET", uri: "/download", code: 200 }, readonly: true },
+    }),
+  },
+});
+
+describe("a streamed answer (restJson1 blob)", () => {
+  let listener: NodeListener;
+  beforeAll(async () => {
+    const server = createServer(Files, { protocols: [restJson1()], interceptors: [serverTelemetry(telemetry)], onInternalError: () => {} })
+      .register({
+        download: (input: { chunks: number; fail?: string }) => ({
+          data: (async function* () {
+            for (let i = 0; i < input.chunks; i++) yield new Uint8Array(1000);
+            if (input.fail !== undefined) throw new TypeError(`disk gone ${CANARY}`);
+          })(),
+        }),
+      })
+      .mapService();
+    listener = await listen(server);
+  });
+  afterAll(() => listener.close({ graceMs: 100 }));
+  beforeEach(() => sdk.reset());
+
+  const download = async (chunks: number, fail?: string) => {
+    const client = createClient(Files, { endpoint: listener.url, protocols: [restJson1()], retry: { maxAttempts: 1 } }) as unknown as {
+      download(input: { chunks: number; fail?: string }): Promise<{ data: AsyncIterable<Uint8Array> }>;
+    };
+    const { data } = await client.download({ chunks, ...(fail === undefined ? {} : { fail }) });
+    let bytes = 0;
+    for await (const chunk of data) bytes += chunk.byteLength;
+    return bytes;
+  };
+
+  it("counts the bytes it sent, and ends its span after the last", async () => {
+    expect(await download(3)).toBe(3000);
+    await expect.poll(() => sdk.spans().length).toBe(1);
+    expect(sdk.spans()[0]!.attributes).toMatchObject({ "http.response.status_code": 200 });
+    const sizes = (await sdk.points()).filter((p) => p.name === "rpc.server.response.size" && p.attributes["rpc.method"] === "Download");
+    expect(sizes.map((p) => p.sum)).toEqual([3000]);
+  });
+
+  it("takes a stream cut short after its head (still a 200) as the server's failure, by the error's class", async () => {
+    await expect(download(2, "yes")).rejects.toBeDefined();
+    await expect.poll(() => sdk.spans().length).toBe(1);
+    const [span] = sdk.spans();
+    expect(span!.attributes).toMatchObject({ "http.response.status_code": 200, "error.type": "TypeError" });
     expect(span!.status.code).toBe(SpanStatusCode.ERROR);
     expect(JSON.stringify(view(span!))).not.toContain(CANARY);
   });
