@@ -262,13 +262,16 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     // As `routed` does, written out: a server without hooks takes the path it took before they existed.
     const limit = match.protocol.deadline?.(request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
-    return routed(match, request, dispatchOptions);
+    return underDeadline(match, request, dispatchOptions, limit);
   };
   /** Answers a routed request, under its deadline when it has one. */
   const routed = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> => {
     const limit = match.protocol.deadline?.(request);
-    if (limit === undefined) return answer(match, request, dispatchOptions);
-    return withDeadline(
+    return limit === undefined ? answer(match, request, dispatchOptions) : underDeadline(match, request, dispatchOptions, limit);
+  };
+  /** Answers a routed request under its deadline of `limit` ms. */
+  const underDeadline = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions, limit: number): Promise<HttpResponse> =>
+    withDeadline(
       limit,
       dispatchOptions,
       (options) => answer(match, request, options),
@@ -281,7 +284,6 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
         return answerError(match.protocol, match.operation, error, context, onInternalError).then((response) => withRequestId(context, response));
       },
     );
-  };
   /** Answers a routed request inside the request hooks, the first outermost. */
   const hooked = (match: RouteMatch, request: HttpRequest, outer: DispatchOptions): Promise<HttpResponse> =>
     aroundRequest(new Routed(service, match, endpoints.get(match.operation)?.method ?? match.operation.name, request, outer), 0);
