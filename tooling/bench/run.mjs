@@ -3,7 +3,7 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all benchmarks
-//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc)
+//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc, otel)
 //   pnpm bench --quick         smaller inputs and shorter runs
 //   pnpm bench server grpc --instructions
 //                              the servers' instructions per request under callgrind, not the wall clock
@@ -32,6 +32,7 @@ const benches = [
   ["client", () => import("./client-bench.mjs").then((m) => m.runClientBench(options))],
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
   ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],
+  ["otel", () => import("./otel-bench.mjs").then((m) => m.runOtelBench(options))],
 ];
 try {
   for (const [name, run] of benches) if (only.size === 0 || only.has(name)) await run();

@@ -80,7 +80,7 @@ function wrkRun(url, connections, seconds, script, pin) {
 const execFileAsync = promisify(execFile);
 
 /** A wrk run that lets other work go on meanwhile (another run, on another server). */
-async function wrkRunAsync(url, connections, seconds, script, pin) {
+export async function wrkRunAsync(url, connections, seconds, script, pin) {
   const [cmd, args] = wrkCommand(url, connections, seconds, script, pin);
   const { stdout } = await execFileAsync(cmd, args, { encoding: "utf8" });
   return wrkResult(url, stdout);
@@ -100,7 +100,7 @@ function wrkResult(url, out) {
 }
 
 /** Whether wrk is installed. */
-function hasWrk() {
+export function hasWrk() {
   return spawnSync("wrk", ["-v"], { stdio: "ignore" }).error === undefined;
 }
 
@@ -108,10 +108,10 @@ function hasWrk() {
 const BENCH_TOKEN = "bench-token";
 
 /** Connections the load generator keeps open to a server. */
-const CONNECTIONS = 50;
+export const CONNECTIONS = 50;
 
 /** Writes wrk's script for the bench's request into `dir`; returns its path. */
-function postScript(dir) {
+export function postScript(dir) {
   const script = join(dir, "post.lua");
   // The bearer token is for anvil-auth.mjs (BENCH_SERVERS=anvil,anvil-auth: what authentication and an interceptor cost); the rest ignore it.
   writeFileSync(

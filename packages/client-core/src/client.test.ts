@@ -336,6 +336,7 @@ describe("interceptors", () => {
     const first: Interceptor = {
       beforeAttempt(request, context) {
         log.push(`first before ${context.attempt}`);
+        expect([context.protocol, context.endpoint.href]).toEqual(["test#json", "https://things.example.com/base"]);
         const headers = new Headers(request.headers);
         headers.set("x-attempt", String(context.attempt));
         return { ...request, headers };

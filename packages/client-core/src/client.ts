@@ -177,7 +177,15 @@ async function attempts(
   const signing: SigningContext = { service, operation, endpoint: config.endpoint, ...(signal === undefined ? {} : { signal }) };
 
   for (let attempt = 1; ; attempt++) {
-    const attemptContext: AttemptContext = { service, operation, input, attempt, ...(signal === undefined ? {} : { signal }) };
+    const attemptContext: AttemptContext = {
+      service,
+      operation,
+      protocol: config.protocol.id,
+      endpoint: config.endpoint,
+      input,
+      attempt,
+      ...(signal === undefined ? {} : { signal }),
+    };
     // Interceptors may change headers in place; each attempt starts from the serialized request.
     let sent = config.interceptors.length === 0 ? request : { ...request, headers: new HttpHeaders(request.headers) };
     let response: HttpResponse | undefined;

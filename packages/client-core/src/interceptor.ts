@@ -15,6 +15,10 @@ export interface AttemptContext {
   readonly service: ServiceSchema;
   /** The operation being called. */
   readonly operation: OperationSchema;
+  /** The id of the protocol the client speaks, e.g. `aws.protocols#restJson1`. */
+  readonly protocol: string;
+  /** The client's endpoint, as configured (requests go to paths below it). */
+  readonly endpoint: URL;
   /** The call's input, as the caller gave it. */
   readonly input: unknown;
   /** 1 for the first attempt. */

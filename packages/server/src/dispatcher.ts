@@ -24,6 +24,7 @@ import { defaultBodyLimit, hasStreamingInput, markStreaming, readLimited } from 
 import { type AccessLogEntry, accessLogEntry } from "./access-log.js";
 import { type Cors, type CorsOptions, compileCors } from "./cors.js";
 import { intercept, type ServerInterceptor, type ServerNext } from "./interceptors.js";
+import { isRequestHooks, type RequestHooks, type RoutedRequest } from "./request-hooks.js";
 import { compileRouter, type RouteMatch } from "./router.js";
 
 /**
@@ -94,8 +95,13 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
    * read (401 without valid credentials). Without, nothing is enforced.
    */
   readonly auth?: AuthOptions<Id>;
-  /** Interceptors around every call, outermost first (see {@link ServerInterceptor}). */
-  readonly interceptors?: readonly ServerInterceptor<Id>[];
+  /**
+   * Interceptors around every call, outermost first: call interceptors
+   * (functions, around the handler: see {@link ServerInterceptor}) and
+   * request hooks (objects, around the whole routed request: see
+   * {@link RequestHooks}).
+   */
+  readonly interceptors?: readonly (ServerInterceptor<Id> | RequestHooks<Id>)[];
   /**
    * CORS: on (`true`, or settings) answers browsers' preflight requests and
    * lets allowed origins read answers; `false` turns off what the service's
@@ -162,13 +168,13 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
 /** Per-request options of a dispatcher. */
 export interface DispatchOptions {
   /** Aborted when the caller goes away or the server shuts down; handed to the handler. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** The caller's address, handed to the handler (read only when the handler asks for it). */
   readonly remoteAddress?: string | undefined;
   /** When the call's deadline passes (epoch milliseconds), if it has one. */
   readonly deadline?: number | undefined;
   /** @internal Where the access log finds the call's context. */
-  readonly log?: { context?: HandlerContext<unknown> };
+  readonly log?: { context?: HandlerContext<unknown> | undefined };
 }
 
 /** Answers one request. Never rejects: every failure becomes a response. */
@@ -225,7 +231,11 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   if (maxDeadlineMs !== undefined && !(maxDeadlineMs > 0))
     throw new RangeError(`createDispatcher: maxDeadlineMs must be a positive number of milliseconds (got ${maxDeadlineMs})`);
   const fallback = options.fallback;
-  const shared = (options.interceptors ?? []) as readonly ServerInterceptor[];
+  const given = (options.interceptors ?? []) as readonly (ServerInterceptor | RequestHooks)[];
+  const shared = given.filter((i): i is ServerInterceptor => typeof i === "function");
+  const hooks = given.filter((i): i is RequestHooks => typeof i !== "function");
+  for (const hook of hooks)
+    if (!isRequestHooks(hook)) throw new TypeError("createDispatcher: an interceptor is neither a function nor request hooks (an object with aroundRequest)");
   const perOperation = (options.operationInterceptors ?? {}) as Readonly<Record<string, readonly ServerInterceptor[] | undefined>>;
   const endpoints = new Map<OperationSchema, Endpoint>();
   for (const [key, operation] of Object.entries(service.operations)) {
@@ -267,10 +277,25 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     const match = router.match(request);
     if (match === undefined) return (fallback === undefined ? undefined : fallback(request, dispatchOptions)) ?? notFound(request);
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
-    const asked = match.protocol.deadline?.(request);
-    const limit = maxDeadlineMs === undefined ? asked : asked === undefined ? maxDeadlineMs : Math.min(asked, maxDeadlineMs);
+    if (hooks.length !== 0) return hooked(match, request, dispatchOptions);
+    // As `routed` does, written out: a server without hooks takes the path it took before they existed.
+    const limit = deadlineOf(match, request);
     if (limit === undefined) return answer(match, request, dispatchOptions);
-    return withDeadline(
+    return underDeadline(match, request, dispatchOptions, limit);
+  };
+  /** The call's deadline in ms: the one its caller asked for, shortened to `maxDeadlineMs` (which calls without one get). */
+  const deadlineOf = (match: RouteMatch, request: HttpRequest): number | undefined => {
+    const asked = match.protocol.deadline?.(request);
+    return maxDeadlineMs === undefined ? asked : asked === undefined ? maxDeadlineMs : Math.min(asked, maxDeadlineMs);
+  };
+  /** Answers a routed request, under its deadline when it has one. */
+  const routed = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> => {
+    const limit = deadlineOf(match, request);
+    return limit === undefined ? answer(match, request, dispatchOptions) : underDeadline(match, request, dispatchOptions, limit);
+  };
+  /** Answers a routed request under its deadline of `limit` ms. */
+  const underDeadline = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions, limit: number): Promise<HttpResponse> =>
+    withDeadline(
       limit,
       dispatchOptions,
       (options) => answer(match, request, options),
@@ -278,10 +303,39 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
         // The call's own context when it got that far: the answer keeps its request id (and the log its identity).
         const context = (options.log?.context as Context | undefined) ?? new Context(service, request, match, options, onInternalError);
         if (requestIds) context.returnsRequestId = true;
+        // That context (the one the access log and request hooks read) learns why the call ended.
+        context.failed(error);
         return answerError(match.protocol, match.operation, error, context, onInternalError).then((response) => withRequestId(context, response));
       },
     );
+  /** Answers a routed request inside the request hooks, the first outermost. */
+  const hooked = (match: RouteMatch, request: HttpRequest, outer: DispatchOptions): Promise<HttpResponse> =>
+    aroundRequest(new Routed(service, match, endpoints.get(match.operation)?.method ?? match.operation.name, request, outer), 0);
+  /**
+   * The rest of a call from hook `i` on: the hook, given the rest as `next`
+   * (run once however often it is called); after the last hook the call
+   * itself, with the call as its dispatch options. A failing hook is
+   * reported and passed by.
+   */
+  const aroundRequest = (call: Routed, i: number): Promise<HttpResponse> => {
+    if (i === hooks.length) return routed(call.match, call.arrived, call);
+    let ran: Promise<HttpResponse> | undefined;
+    const next = () => (ran ??= aroundRequest(call, i + 1));
+    try {
+      const answer = hooks[i]!.aroundRequest(call, next);
+      // The rest's own promise never rejects: only a promise of the hook's own needs watching.
+      return answer === ran ? answer : answer.catch((error: unknown) => hookFailed(call, next, error));
+    } catch (error) {
+      return hookFailed(call, next, error);
+    }
   };
+  /** Answers a call whose hook failed as if the hook were not there; reports the failure once answered (when there is a context to report with). */
+  const hookFailed = (call: Routed, next: () => Promise<HttpResponse>, error: unknown): Promise<HttpResponse> =>
+    next().then((response) => {
+      const context = call.context;
+      if (context !== undefined) onInternalError?.(error, context);
+      return response;
+    });
   const cors = compileCors(service, options.cors);
   const served = cors === undefined ? dispatch : withCors(dispatch, cors, router);
   return options.accessLog === undefined ? served : withAccessLog(served, options.accessLog, service);
@@ -490,6 +544,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
 
   /** The protocol's answer to a failed call; an internal failure is reported, and answered without details. */
   function failure(context: Context, error: unknown, internal: boolean): Promise<HttpResponse> {
+    context.failed(error);
     if (internal) onInternalError?.(error, context);
     return answerError(context.match.protocol, context.operation, internal ? INTERNAL_FAILURE : error, context, onInternalError).then((response) =>
       withRequestId(context, response),
@@ -568,6 +623,66 @@ function withAccessLog(dispatch: Dispatcher, log: (entry: AccessLogEntry) => voi
       return response;
     });
   };
+}
+
+/**
+ * A routed request as request hooks see it. It is also the call's dispatch
+ * options (reading through to the transport's, which make their signal and
+ * address on demand) and the slot the pipeline puts the call's context in,
+ * unless the access log brought one: one object per call for all three.
+ */
+class Routed implements RoutedRequest<unknown>, DispatchOptions {
+  /** The slot the pipeline fills: the access log's, else this object. */
+  readonly log: { context?: HandlerContext<unknown> | undefined };
+  /** The call's context, when this object is the slot (set by the pipeline; no field until then). */
+  declare own: HandlerContext<unknown> | undefined;
+
+  constructor(
+    readonly service: ServiceSchema,
+    readonly match: RouteMatch,
+    readonly method: string,
+    readonly arrived: HttpRequest,
+    private readonly outer: DispatchOptions,
+  ) {
+    this.log = outer.log ?? this;
+  }
+
+  get operation(): OperationSchema {
+    return this.match.operation;
+  }
+
+  get protocol(): string {
+    return this.match.protocol.id;
+  }
+
+  /** The call's context, once the pipeline made it (kept here, or in the access log's slot). */
+  get context(): HandlerContext<unknown> | undefined {
+    return this.log === this ? this.own : this.log.context;
+  }
+
+  set context(context: HandlerContext<unknown> | undefined) {
+    this.own = context;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.outer.signal;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.outer.remoteAddress;
+  }
+
+  get deadline(): number | undefined {
+    return this.outer.deadline;
+  }
+
+  get request(): HttpRequest {
+    return this.context?.request ?? this.arrived;
+  }
+
+  get error(): unknown {
+    return (this.context as Context | undefined)?.failure;
+  }
 }
 
 /** A response, or the promise of one where a step had to wait. */
@@ -711,6 +826,8 @@ class Context implements ServerCallContext, HandlerContext {
   readonly #options: DispatchOptions;
   readonly #onInternalError: ((error: unknown, context: HandlerContext) => void) | undefined;
   #responseHeaders: Headers | undefined;
+  /** What the call failed with, once it did (for request hooks): set on failure only, so that a call that succeeds pays no store. */
+  declare failure: unknown;
 
   constructor(
     readonly service: ServiceSchema,
@@ -731,6 +848,11 @@ class Context implements ServerCallContext, HandlerContext {
   /** Puts another body in place of the request's (an auth scheme's checking stream). */
   replaceBody(body: HttpRequest["body"]): void {
     this.request = { ...this.request, body };
+  }
+
+  /** Records what the call failed with (the first failure: an error answering an error does not replace it). */
+  failed(error: unknown): void {
+    if (this.failure === undefined) this.failure = error;
   }
 
   /** Hands a streamed answer's late failure to the server's `onInternalError` (when it has one). */

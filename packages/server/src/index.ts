@@ -19,6 +19,7 @@ export { createServer } from "./server.js";
 export { ACCESS_DENIED, accessDenied, UNAUTHENTICATED } from "./auth.js";
 export type { AuthOptions, BasicCredentials, Verifier } from "./auth.js";
 export type { ServerCall, ServerInterceptor, ServerNext } from "./interceptors.js";
+export type { RequestHooks, RoutedRequest } from "./request-hooks.js";
 export type { CorsOptions } from "./cors.js";
 export type { CloseOptions, Exchange, ExchangeInfo, HealthOptions, OperationHandler, Server, ServerOptions, ServiceHandler } from "./server.js";
 export { formatAccessLog } from "./access-log.js";

@@ -13,6 +13,7 @@ import type { AuthOptions } from "./auth.js";
 import type { CorsOptions } from "./cors.js";
 import { type Dispatcher, type DispatcherOptions, type DispatchOptions, type HandlerContext, createDispatcher } from "./dispatcher.js";
 import type { ServerInterceptor } from "./interceptors.js";
+import { isRequestHooks, type RequestHooks } from "./request-hooks.js";
 import { type MountedHandler, Mounts } from "./mounts.js";
 import { compileRouter, type Router } from "./router.js";
 
@@ -79,8 +80,13 @@ export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
    * default.
    */
   readonly health?: boolean | HealthOptions;
-  /** Interceptors around every call, outermost first; `use()` adds more. */
-  readonly interceptors?: readonly ServerInterceptor<Id>[];
+  /**
+   * Interceptors around every call, outermost first; `use()` adds more.
+   * Functions are call interceptors, around the handler (see
+   * `ServerInterceptor`); objects with `aroundRequest` are request hooks,
+   * around the whole routed request (see `RequestHooks`: tracing, metrics).
+   */
+  readonly interceptors?: readonly (ServerInterceptor<Id> | RequestHooks<Id>)[];
 }
 
 /**
@@ -152,9 +158,11 @@ export interface Server<S extends ServiceSchema, Id = unknown> {
   /**
    * Adds an interceptor around every call, inside those of
    * `options.interceptors` and those added before: the first added sees a
-   * call first and its outcome last.
+   * call first and its outcome last. Request hooks (an object with
+   * `aroundRequest`) go around the whole routed request, outside every call
+   * interceptor.
    */
-  use(interceptor: ServerInterceptor<Id>): this;
+  use(interceptor: ServerInterceptor<Id> | RequestHooks<Id>): this;
   /** Adds an interceptor around the calls of one operation, inside every server-wide one. */
   use<K extends keyof S["operations"] & string>(operation: K, interceptor: ServerInterceptor<Id>): this;
   /**
@@ -224,7 +232,7 @@ type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
  */
 export function createServer<S extends ServiceSchema, Id = unknown>(service: S, options: ServerOptions<S, Id>): Server<S, Id> {
   const handlers = new Map<string, AnyHandler>();
-  const interceptors: ServerInterceptor<Id>[] = [...(options.interceptors ?? [])];
+  const interceptors: (ServerInterceptor<Id> | RequestHooks<Id>)[] = [...(options.interceptors ?? [])];
   const operationInterceptors: Record<string, ServerInterceptor<Id>[]> = {};
   const mapped: ServerProtocol[] = [];
   const exchanges = new InFlight();
@@ -322,12 +330,13 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
   const server: Server<S, Id> = {
     service,
 
-    use(first: ServerInterceptor<Id> | string, interceptor?: ServerInterceptor<Id>) {
+    use(first: ServerInterceptor<Id> | RequestHooks<Id> | string, interceptor?: ServerInterceptor<Id>) {
       mutable("add interceptors");
-      if (typeof first === "function") {
+      if (typeof first === "function" || isRequestHooks(first)) {
         interceptors.push(first);
         return this;
       }
+      if (typeof first !== "string") throw new TypeError("use: an interceptor is a function, or request hooks (an object with aroundRequest)");
       if (!Object.hasOwn(service.operations, first))
         throw new TypeError(`${service.id} has no operation ${first} (it has ${Object.keys(service.operations).join(", ")})`);
       if (typeof interceptor !== "function") throw new TypeError(`the interceptor of ${first} is not a function`);

@@ -34,6 +34,13 @@ describe("layering", () => {
     expect(deps("@anvil/auth-sigv4")).toEqual(["@anvil/core", "@anvil/eventstream", "@aws-sdk/credential-provider-node", "@smithy/signature-v4"]);
   });
 
+  it("keeps OpenTelemetry in a package of its own, on core and the OpenTelemetry API (a peer), which server and client-core never load", () => {
+    expect(ALLOWED["@anvil/opentelemetry"]).toEqual(["@anvil/core"]);
+    const deps = (name: string) => workspacePackages(root).find((p) => p.name === name)?.dependencies;
+    expect(deps("@anvil/opentelemetry")).toEqual(["@anvil/core", "@opentelemetry/api"]);
+    for (const name of ["@anvil/server", "@anvil/client-core", "@anvil/core"]) expect(deps(name)?.some((d) => d.startsWith("@opentelemetry/"))).toBe(false);
+  });
+
   it.each([
     [`import { a } from "@anvil/core";`, ["@anvil/core"]],
     [`import type { A } from "@anvil/core/codegen";`, ["@anvil/core"]],

@@ -25,6 +25,10 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/auth-sigv4": ["@anvil/core", "@anvil/eventstream"],
   // Service customizations are request customizations over core's protocol interfaces.
   "@anvil/aws-customizations": ["@anvil/core"],
+  // OpenTelemetry over @opentelemetry/api (a peer): what it returns are server request hooks and
+  // client attempt hooks, typed structurally, so it needs neither @anvil/server nor client-core, and
+  // neither of them knows of it.
+  "@anvil/opentelemetry": ["@anvil/core"],
   "@anvil/dynamic": ["@anvil/core", "@anvil/model"],
   // The OpenAPI document gives `@pattern`s as validation reads them (core's Java-syntax rewrite).
   "@anvil/docs-site": ["@anvil/model", "@anvil/core"],
