@@ -11,7 +11,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { bodyBytes, readWholeBody, type WholeBody } from "@anvil/core/protocol";
+import { bodyBytes, MAX_TIMER_MS, readWholeBody, type WholeBody } from "@anvil/core/protocol";
 import {
   expectsContinue,
   fetchRequest,
@@ -718,8 +718,10 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
       {
         maxHeaderSize: limits.maxHeaderBytes,
         headersTimeout: headersTimeoutMs,
-        // Bodies are timed by the listener (see h1Timing), which knows a streamed one from a buffered one.
-        requestTimeout: 0,
+        // Bodies are timed by the listener (see h1Timing), which knows a streamed one from a buffered one. Node's own
+        // whole-request limit is set as far off as it goes rather than turned off: with it at 0, each request
+        // cost about 2% more (measured with `bench server --against`).
+        requestTimeout: MAX_TIMER_MS,
         // How often Node looks for timed-out headers: often enough for the timeout to mean what it says.
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeoutMs / 4))),
         // Repeated fields joined as `Headers` joins them: the pipeline then reads fields from Node's parsed object.
