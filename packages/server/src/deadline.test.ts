@@ -3,11 +3,15 @@ import { createServer, fetchHandler, type HandlerContext } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
 import { TestService } from "./test-service.js";
 
-/** A server whose protocol asks for `asked` ms (as gRPC's grpc-timeout does), and whose `wait` takes `takes` ms. */
-function serve(asked: number | undefined, takes: number, maxDeadlineMs?: number) {
+/**
+ * A server whose protocol asks for `asked` ms (as gRPC's grpc-timeout does), and whose `wait` takes `takes` ms;
+ * it notes the budget and the request id each call's handler saw.
+ */
+function serve(asked: number | undefined, takes: number, options: { maxDeadlineMs?: number; requestIds?: boolean } = {}) {
   const deadlines: (number | undefined)[] = [];
+  const requestIds: string[] = [];
   const protocol = { ...testProtocol("test#json"), deadline: () => asked };
-  const server = createServer(TestService, { protocols: [protocol], ...(maxDeadlineMs !== undefined ? { maxDeadlineMs } : {}) })
+  const server = createServer(TestService, { protocols: [protocol], ...options })
     .register({
       echo: () => ({ message: "" }),
       fail: () => ({}),
@@ -15,6 +19,7 @@ function serve(asked: number | undefined, takes: number, maxDeadlineMs?: number)
       upload: () => ({}),
       wait: (_input: unknown, context: HandlerContext) => {
         deadlines.push(context.deadline === undefined ? undefined : context.deadline - Date.now());
+        requestIds.push(context.requestId);
         return new Promise((resolve, reject) => {
           const timer = setTimeout(() => resolve({}), takes);
           context.signal.addEventListener("abort", () => {
@@ -27,7 +32,7 @@ function serve(asked: number | undefined, takes: number, maxDeadlineMs?: number)
     .mapService();
   const call = () =>
     fetchHandler(server)(new Request("https://api.example.com/wait", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
-  return { call, deadlines };
+  return { call, deadlines, requestIds };
 }
 
 describe("deadlines", () => {
@@ -40,16 +45,26 @@ describe("deadlines", () => {
   });
 
   it("T3: maxDeadlineMs shortens a longer deadline, and gives one to calls that ask for none", async () => {
-    const capped = serve(60_000, 5_000, 40);
+    const capped = serve(60_000, 5_000, { maxDeadlineMs: 40 });
     expect((await capped.call()).status).toBe(500); // the test protocol's answer to the deadline's error
     expect(capped.deadlines[0]).toBeLessThanOrEqual(40);
-    const none = serve(undefined, 5_000, 40);
+    const none = serve(undefined, 5_000, { maxDeadlineMs: 40 });
     expect((await none.call()).status).toBe(500);
     expect(none.deadlines[0]).toBeLessThanOrEqual(40);
     // A shorter deadline the caller asked for is kept.
-    const shorter = serve(20, 5_000, 60_000);
+    const shorter = serve(20, 5_000, { maxDeadlineMs: 60_000 });
     expect((await shorter.call()).status).toBe(500);
     expect(shorter.deadlines[0]).toBeLessThanOrEqual(20);
-    expect(() => serve(undefined, 0, 0).call()).toThrow(/maxDeadlineMs must be a positive number/);
+    expect(() => serve(undefined, 0, { maxDeadlineMs: 0 }).call()).toThrow(/maxDeadlineMs must be a positive number/);
+  });
+
+  it("keeps the call's request id when its deadline passes (the answer and the handler agree)", async () => {
+    // Every call gets 20 ms, as gRPC's grpc-timeout gives it; the handler waits until the deadline aborts it.
+    const { call, requestIds } = serve(20, 5_000, { requestIds: true });
+    const response = await call();
+    // The test protocol answers a TransportError (the deadline's) as its leak-free 500; gRPC answers DEADLINE_EXCEEDED.
+    expect(response.status).toBe(500);
+    expect(requestIds).toHaveLength(1);
+    expect(response.headers.get("x-request-id")).toBe(requestIds[0]);
   });
 });
