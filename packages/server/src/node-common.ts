@@ -298,22 +298,30 @@ export class IdleReads<K> {
   }
 }
 
-/** How a listener times request bodies: a deadline for a whole body, a limit on idleness for a streamed one. */
-export interface BodyTiming<K> {
+/**
+ * How a listener times request bodies: a deadline for a whole body, a limit
+ * on idleness for a streamed one (none for a limit of 0), keyed by whatever
+ * stands for a body in the adapter (an HTTP/2 stream, an HTTP/1.1 body).
+ */
+export class BodyTiming<K> {
   readonly deadlines: BodyDeadlines<K> | undefined;
   readonly idleReads: IdleReads<K> | undefined;
-}
 
-/** The body timing of a listener's limits (none for a limit of 0). */
-export function bodyTiming<K>(
-  requestTimeoutMs: number,
-  bodyIdleTimeoutMs: number | undefined,
-  ended: (body: K) => boolean,
-  late: (body: K) => void,
-): BodyTiming<K> {
-  const idleMs = bodyIdleTimeoutMs ?? requestTimeoutMs;
-  return {
-    deadlines: requestTimeoutMs > 0 ? new BodyDeadlines(requestTimeoutMs, ended, late) : undefined,
-    idleReads: idleMs > 0 ? new IdleReads(idleMs, ended, late) : undefined,
-  };
+  constructor(requestTimeoutMs: number, bodyIdleTimeoutMs: number | undefined, ended: (body: K) => boolean, late: (body: K) => void) {
+    const idleMs = bodyIdleTimeoutMs ?? requestTimeoutMs;
+    this.deadlines = requestTimeoutMs > 0 ? new BodyDeadlines(requestTimeoutMs, ended, late) : undefined;
+    this.idleReads = idleMs > 0 ? new IdleReads(idleMs, ended, late) : undefined;
+  }
+
+  /** The body streams: it leaves the deadlines for the idle reads; its reader's waits go to the activity returned. */
+  streamed(body: K): ReadActivity | undefined {
+    this.deadlines?.delete(body);
+    return this.idleReads?.add(body);
+  }
+
+  /** The body ended, or its request is gone: nothing times it any more. */
+  done(body: K): void {
+    this.deadlines?.delete(body);
+    this.idleReads?.delete(body);
+  }
 }

@@ -19,8 +19,7 @@ import {
   Peer,
   QuarterTicker,
   type ReadActivity,
-  bodyTiming,
-  type BodyTiming,
+  BodyTiming,
   trailerObject,
   writeChunks,
 } from "./node-common.js";
@@ -59,8 +58,7 @@ export interface StreamLimits {
  */
 export function streamListener(server: Server<any, any>, limits: StreamLimits): StreamListener {
   server.start();
-  const timing = bodyTiming(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, remoteEndedOrGone, bodyTimedOut);
-  const deadlines = timing.deadlines;
+  const timing = new BodyTiming(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, remoteEndedOrGone, bodyTimedOut);
   const idle = limits.idle;
   const guards = limits.guards;
   return (stream, headers, _flags, rawHeaders) => {
@@ -79,8 +77,7 @@ export function streamListener(server: Server<any, any>, limits: StreamLimits): 
     const closed = (): void => {
       stream.off("close", closed);
       body?.closed();
-      deadlines?.delete(stream);
-      timing.idleReads?.delete(stream);
+      timing.done(stream);
       if (session !== undefined) idle?.closed(session);
       const away = wentAway(stream);
       guard?.closed(away);
@@ -108,7 +105,7 @@ export function streamListener(server: Server<any, any>, limits: StreamLimits): 
       const whole = takeWhole(stream);
       if (whole === undefined) {
         body = new StreamBody(stream, expectsContinue(headers), true, timing);
-        deadlines?.add(stream);
+        timing.deadlines?.add(stream);
       }
       dispatch(server, exchange, stream, headers, rawHeaders, whole ?? body, guard);
     });
@@ -271,10 +268,7 @@ class StreamBody implements WholeBody, TimedBody {
 
   /** The operation streams this body: no deadline for all of it, a limit on how long its reader waits for bytes instead. */
   streaming(): void {
-    const timing = this.timing;
-    if (timing === undefined || this.#activity !== undefined) return;
-    timing.deadlines?.delete(this.stream);
-    this.#activity = timing.idleReads?.add(this.stream);
+    this.#activity ??= this.timing?.streamed(this.stream);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {

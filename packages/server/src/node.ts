@@ -20,8 +20,7 @@ import {
   needsContentLength,
   pipelineRequest,
   Peer,
-  type BodyTiming,
-  bodyTiming,
+  BodyTiming,
   type ReadActivity,
   trailerObject,
   writeChunks,
@@ -366,10 +365,7 @@ class NodeBody implements WholeBody, TimedBody {
 
   /** The operation streams this body: no deadline for all of it, a limit on how long its reader waits for bytes instead. */
   streaming(): void {
-    const timing = this.timing;
-    if (timing === undefined || this.#activity !== undefined) return;
-    timing.deadlines?.delete(this);
-    this.#activity = timing.idleReads?.add(this);
+    this.#activity ??= this.timing?.streamed(this);
   }
 
   /** The reader has to wait for bytes: a whole body's deadline starts (if it has not), a streamed body's idleness does. */
@@ -387,10 +383,7 @@ class NodeBody implements WholeBody, TimedBody {
 
   /** The body ended (or its request closed): nothing is timed any more. */
   finished(): void {
-    const timing = this.timing;
-    if (timing === undefined) return;
-    timing.deadlines?.delete(this);
-    timing.idleReads?.delete(this);
+    this.timing?.done(this);
   }
 
   /**
@@ -687,7 +680,7 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
   const guards = http2Sessions ? new SessionGuards(sessionPolicy(limits)) : undefined;
   // HTTP/1.1 request bodies are timed here rather than by Node's `requestTimeout`, which would cut streamed uploads:
   // a buffered body gets `requestTimeoutMs`, a streamed one `bodyIdleTimeoutMs` of waiting for bytes.
-  const h1Timing = bodyTiming<NodeBody>(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, bodyDone, bodyTimedOut);
+  const h1Timing = new BodyTiming<NodeBody>(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, bodyDone, bodyTimedOut);
   const handlers = listeners(server, limits, idle, guards, h1Timing);
   const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes, maxConcurrentStreams: limits.maxConcurrentStreams };
   const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
