@@ -9,6 +9,7 @@ import * as net from "node:net";
 import { fileURLToPath } from "node:url";
 import { startFakeServe } from "@anvil/codegen";
 import { loadModel } from "@anvil/model";
+import { frameMessage } from "@anvil/protocol-grpc/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const MODEL = fileURLToPath(new URL("../../../apps/example/model/", import.meta.url));
@@ -85,14 +86,6 @@ interface GrpcExchange {
 /** GetCity's input, `{ cityId: "seattle" }`: field 1, length-delimited. */
 const GET_SEATTLE = Buffer.from([0x0a, 0x07, ...Buffer.from("seattle")]);
 
-/** One gRPC message: the compressed flag, the length (big-endian), the bytes. */
-function grpcFrame(message: Uint8Array, flags = 0): Buffer {
-  const head = Buffer.alloc(5);
-  head.writeUInt8(flags, 0);
-  head.writeUInt32BE(message.length, 1);
-  return Buffer.concat([head, message]);
-}
-
 /** Sends one gRPC request on a fresh connection; `body` is written and the stream ended unless `keepOpen`. */
 function grpcCall(path: string, headers: Record<string, string>, body: Uint8Array, keepOpen = false): Promise<GrpcExchange> {
   const started = Date.now();
@@ -128,7 +121,7 @@ describe("gRPC requests that cannot be served", () => {
   });
 
   it("E3: unknown service or method, wrong verb, another subtype, an unknown grpc-encoding: UNIMPLEMENTED, and answers say grpc-accept-encoding", async () => {
-    const ok = await grpcCall("/example.weather.WeatherGrpc/GetCity", {}, grpcFrame(GET_SEATTLE));
+    const ok = await grpcCall("/example.weather.WeatherGrpc/GetCity", {}, frameMessage(GET_SEATTLE));
     expect(statusOf(ok)).toBe(0);
     expect(ok.headers["grpc-accept-encoding"]).toBe("identity, gzip");
     for (const [what, path, headers] of [
@@ -137,7 +130,7 @@ describe("gRPC requests that cannot be served", () => {
       ["application/grpc+foo", "/example.weather.WeatherGrpc/GetCity", { "content-type": "application/grpc+foo" }],
       ["unknown grpc-encoding", "/example.weather.WeatherGrpc/GetCity", { "grpc-encoding": "snappy" }],
     ] as const) {
-      const answer = await grpcCall(path, headers, grpcFrame(GET_SEATTLE));
+      const answer = await grpcCall(path, headers, frameMessage(GET_SEATTLE));
       expect([what, answer.headers[":status"], statusOf(answer)]).toEqual([what, 200, 12]); // UNIMPLEMENTED
       expect([what, answer.headers["grpc-accept-encoding"]]).toEqual([what, "identity, gzip"]);
     }
@@ -184,7 +177,7 @@ describe("HTTP/2 sessions", () => {
 describe("timeouts", () => {
   it("T3: grpc-timeout beyond setTimeout's range (2147484S, 99999999H) is a deadline far away, not an expired one", async () => {
     for (const timeout of ["2147484S", "99999999H"]) {
-      const answer = await grpcCall("/example.weather.WeatherGrpc/GetCity", { "grpc-timeout": timeout }, grpcFrame(GET_SEATTLE));
+      const answer = await grpcCall("/example.weather.WeatherGrpc/GetCity", { "grpc-timeout": timeout }, frameMessage(GET_SEATTLE));
       expect([timeout, statusOf(answer)]).toEqual([timeout, 0]);
     }
   });
@@ -286,7 +279,7 @@ describe("shutdown", () => {
       stream.on("close", () => resolve(head["grpc-status"] === undefined ? `http ${head[":status"]}` : String(head["grpc-status"])));
       stream.resume();
     });
-    stream.write(grpcFrame(GET_SEATTLE).subarray(0, 6)); // the prefix and one byte of nine
+    stream.write(frameMessage(GET_SEATTLE).subarray(0, 6)); // the prefix and one byte of nine
     // A PING's answer comes after the server has read what was sent before it: the call is in flight.
     await new Promise((resolve) => session.ping(resolve));
     await fake.close(100);
