@@ -24,6 +24,7 @@ import {
   writeChunks,
 } from "./node-common.js";
 import { CheckPhase } from "./check-phase.js";
+import { retire } from "./session-age.js";
 import type { SessionGuard, SessionGuards } from "./session-guard.js";
 import type { TimedBody } from "./body-limit.js";
 import type { Exchange, Server } from "./server.js";
@@ -537,7 +538,7 @@ export class IdleSessions {
       for (const [session, activity] of this.#sessions) {
         if (activity.open > 0 || !this.#clock.passed(activity.since)) continue;
         this.#sessions.delete(session);
-        session.close();
+        retire(session, "max_idle");
       }
       return this.#sessions.size > 0;
     });

@@ -8,6 +8,7 @@ import { hasOpenssl, selfSignedCertificate } from "@anvil/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { listen, type NodeListener, nodeHandler } from "./node-entry.js";
 import { createServer } from "./server.js";
+import { retireAtAge } from "./session-age.js";
 import { testProtocol } from "./test-protocol.js";
 import { CHUNK, TestService, testServer } from "./test-service.js";
 
@@ -62,6 +63,19 @@ function h2Request(session: http2.ClientHttp2Session, path: string, body?: strin
     stream.on("error", reject);
     stream.end(body);
   });
+}
+
+/** The GOAWAYs a session receives, as they come. */
+function goaways(session: http2.ClientHttp2Session): { code: number; last: number; data: string }[] {
+  const told: { code: number; last: number; data: string }[] = [];
+  session.on("goaway", (code, last, data?: Buffer) => told.push({ code, last, data: data?.toString() ?? "" }));
+  session.on("error", () => {});
+  return told;
+}
+
+/** Resolves once `done()` holds (checked every 5 ms). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 const post = (url: string, body?: string, headers: Record<string, string> = {}) =>
@@ -543,9 +557,10 @@ describe('listen (cleartext, http2: "both"): HTTP/1.1 and h2c on one port', () =
 });
 
 describe("listen (HTTP/2 cleartext): the stream API", () => {
-  it("keeps a session open while a call is in flight, and closes it once idle for idleTimeoutMs", async () => {
+  it("L2: keeps a session open while a call is in flight, and closes it once idle for idleTimeoutMs (GOAWAY max_idle)", async () => {
     const { listener, observed } = await start({ http2: true, idleTimeoutMs: 150 });
     const session = http2.connect(listener.url);
+    const told = goaways(session);
     const closed = new Promise<number>((resolve) => session.once("close", () => resolve(Date.now())));
     try {
       const waiting = observed.waiting();
@@ -558,9 +573,81 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
       expect((await call).status).toBe(200);
       const answered = Date.now();
       expect((await closed) - answered).toBeGreaterThanOrEqual(100);
+      expect(told[0]).toEqual({ code: 0, last: 2 ** 31 - 1, data: "max_idle" });
     } finally {
       session.destroy();
     }
+  });
+
+  it("L2: retires a session at maxConnectionAgeMs (GOAWAY max_age) while its call in flight finishes, and new calls go to a new session", async () => {
+    const { listener, observed } = await start({ http2: true, maxConnectionAgeMs: 200 });
+    const session = http2.connect(listener.url);
+    const told = goaways(session);
+    const opened = Date.now();
+    const closed = new Promise<number>((resolve) => session.once("close", () => resolve(Date.now())));
+    try {
+      const waiting = observed.waiting();
+      const call = h2Request(session, "/wait", "{}");
+      await waiting;
+      // The first GOAWAY takes no stream away; the last, after a PING, names the call in flight as the last taken.
+      await until(() => told.length === 2);
+      expect(Date.now() - opened).toBeGreaterThanOrEqual(175);
+      expect(told).toEqual([
+        { code: 0, last: 2 ** 31 - 1, data: "max_age" },
+        { code: 0, last: 1, data: "" },
+      ]);
+      observed.release();
+      expect((await call).status).toBe(200);
+      await closed;
+      const next = http2.connect(listener.url);
+      try {
+        expect((await h2Request(next, "/echo/x", `{"text":""}`)).status).toBe(200);
+      } finally {
+        next.destroy();
+      }
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("L2: cuts the calls of a retired session still running after maxConnectionAgeGraceMs", async () => {
+    const { listener, observed } = await start({ http2: true, maxConnectionAgeMs: 100, maxConnectionAgeGraceMs: 200 });
+    const session = http2.connect(listener.url);
+    const told = goaways(session);
+    try {
+      const waiting = observed.waiting();
+      // Cut: the stream ends with no answer, or with an error.
+      const call = h2Request(session, "/wait", "{}").then(
+        ({ status }) => (status === 0 ? "cut" : `answered ${status}`),
+        () => "cut",
+      );
+      await waiting;
+      await until(() => told.length === 2);
+      const retired = Date.now();
+      expect(await call).toBe("cut");
+      expect(Date.now() - retired).toBeGreaterThanOrEqual(150);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("L2: spreads sessions' ages over the limit give or take 10%", async () => {
+    const ages = await Promise.all(
+      [0, 1].map(async (random) => {
+        const server = http2.createServer();
+        server.on("session", (session) => retireAtAge(session, { maxMs: 200, graceMs: 0 }, () => random));
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+        const opened = Date.now();
+        await new Promise((resolve) => session.once("goaway", resolve));
+        session.destroy();
+        await new Promise((resolve) => server.close(resolve));
+        return Date.now() - opened;
+      }),
+    );
+    expect(ages[0]).toBeGreaterThanOrEqual(175);
+    expect(ages[1]).toBeGreaterThanOrEqual(215);
+    await expect(start({ http2: true, maxConnectionAgeMs: -1 })).rejects.toThrow(/must not be negative/);
   });
 
   it("sends 100 Continue only when the body is read", async () => {

@@ -26,6 +26,7 @@ import {
   writeChunks,
 } from "./node-common.js";
 import { http2Request, IdleSessions, type StreamListener, streamListener } from "./node-http2.js";
+import { retireAtAge, type SessionAge } from "./session-age.js";
 import { DEFAULT_SESSION_POLICY, type SessionPolicy, SessionGuards } from "./session-guard.js";
 import type { TimedBody } from "./body-limit.js";
 import type { CloseOptions, Exchange, Server } from "./server.js";
@@ -55,8 +56,27 @@ export interface NodeLimits {
   readonly bodyIdleTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, in milliseconds (HTTP/1.1). Default 5 000. */
   readonly keepAliveTimeoutMs?: number;
-  /** How long an HTTP/2 session may stay without a call in flight (and silent) before it is closed, in milliseconds. Default 120 000. */
+  /**
+   * How long an HTTP/2 session may stay without a call in flight before it
+   * is closed (GOAWAY with `max_idle`), in milliseconds; 0 for no limit.
+   * Default 120 000.
+   */
   readonly idleTimeoutMs?: number;
+  /**
+   * Maximum age of an HTTP/2 session (gRPC's "max connection age"), in
+   * milliseconds, give or take 10% per session: then the session is told to
+   * go away (GOAWAY with `max_age`, without losing a call being sent), so
+   * that clients behind a load balancer reconnect and spread over new
+   * instances. Calls in flight finish (see `maxConnectionAgeGraceMs`).
+   * Default 0: no limit.
+   */
+  readonly maxConnectionAgeMs?: number;
+  /**
+   * How long calls in flight on a session retired at its maximum age may
+   * take to finish before they are cut, in milliseconds. Default 0: as long
+   * as they take.
+   */
+  readonly maxConnectionAgeGraceMs?: number;
   /**
    * Calls one HTTP/2 session may have in flight, advertised as
    * SETTINGS_MAX_CONCURRENT_STREAMS; more are refused with REFUSED_STREAM,
@@ -74,6 +94,13 @@ export interface NodeLimits {
    * clients' `keepalive_time_ms` should be at least `minIntervalMs`.
    */
   readonly keepalive?: KeepalivePolicy;
+  /**
+   * Memory one HTTP/2 session may hold in frames not yet sent or processed
+   * (Node's `maxSessionMemory`), in megabytes: past it, the session's new
+   * streams are refused with ENHANCE_YOUR_CALM while those open go on, as
+   * when a client stops reading its answers. Default 10 (Node's).
+   */
+  readonly maxSessionMemoryMb?: number;
 }
 
 /** See {@link NodeLimits.keepalive}. */
@@ -134,6 +161,9 @@ const DEFAULTS = {
   idleTimeoutMs: 120_000,
   maxConcurrentStreams: DEFAULT_SESSION_POLICY.maxConcurrentStreams,
   keepalive: {},
+  maxConnectionAgeMs: 0,
+  maxConnectionAgeGraceMs: 0,
+  maxSessionMemoryMb: 10,
 } satisfies Required<Omit<NodeLimits, "bodyIdleTimeoutMs">>;
 
 /**
@@ -662,6 +692,13 @@ function sessionPolicy(limits: Pick<Required<NodeLimits>, "maxConcurrentStreams"
   return policy;
 }
 
+/** The maximum session age of a listener's limits, checked; undefined if there is none. */
+function sessionAge(limits: Pick<Required<NodeLimits>, "maxConnectionAgeMs" | "maxConnectionAgeGraceMs">): SessionAge | undefined {
+  const { maxConnectionAgeMs: maxMs, maxConnectionAgeGraceMs: graceMs } = limits;
+  if (!(maxMs >= 0) || !(graceMs >= 0)) throw new RangeError("listen: maxConnectionAgeMs and maxConnectionAgeGraceMs must not be negative");
+  return maxMs > 0 ? { maxMs, graceMs } : undefined;
+}
+
 /**
  * Serves a server on a port: HTTP/1.1 by default, h2c with `http2: true`,
  * or TLS with ALPN (h2 and http/1.1) with `tls`. Starts the server first, so
@@ -678,12 +715,13 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
   const http2Sessions = options.tls !== undefined || options.http2 === true || options.http2 === "both";
   const idle = http2Sessions && limits.idleTimeoutMs > 0 ? new IdleSessions(limits.idleTimeoutMs) : undefined;
   const guards = http2Sessions ? new SessionGuards(sessionPolicy(limits)) : undefined;
+  const age = http2Sessions ? sessionAge(limits) : undefined;
   // HTTP/1.1 request bodies are timed here rather than by Node's `requestTimeout`, which would cut streamed uploads:
   // a buffered body gets `requestTimeoutMs`, a streamed one `bodyIdleTimeoutMs` of waiting for bytes.
   const h1Timing = new BodyTiming<NodeBody>(limits.requestTimeoutMs, limits.bodyIdleTimeoutMs, bodyDone, bodyTimedOut);
   const handlers = listeners(server, limits, idle, guards, h1Timing);
   const h2Settings = { maxHeaderListSize: limits.maxHeaderBytes, maxConcurrentStreams: limits.maxConcurrentStreams };
-  const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8 };
+  const h2Options = { settings: h2Settings, maxHeaderListPairs: limits.maxHeaders + 8, maxSessionMemory: limits.maxSessionMemoryMb };
   let node: http.Server | http2.Http2Server | http2.Http2SecureServer;
   // The server whose sessions are HTTP/2 sessions (the same as `node`, unless h2c is served beside HTTP/1.1).
   let sessionServer: http2.Http2Server | http2.Http2SecureServer | undefined;
@@ -743,6 +781,7 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
     guards?.watch(session);
+    if (age !== undefined) retireAtAge(session, age);
     if (idle !== undefined) {
       session.setTimeout(0);
       idle.watch(session);
