@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { flattenMixins, loadModel, modelToJsonAst, nodeEquals, type ValidationEvent } from "./index.js";
 
@@ -268,6 +270,27 @@ describe("bundled definitions", () => {
     expect(errors(events)).toEqual([]);
     const all = validateModel(model, [], { includeBuiltins: true });
     expect(errors(all).map((e) => `${e.shapeId}: ${e.message}`)).toEqual([]);
+  });
+
+  it("are embedded as prelude/ and traits/ hold them (src/embedded-files.ts is current)", () => {
+    const script = fileURLToPath(new URL("../scripts/embed-files.mjs", import.meta.url));
+    const run = spawnSync(process.execPath, [script, "--check"], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("load with no file system (as on Workers and in browsers), and model files are then a clear error", () => {
+    const runtime = process as { getBuiltinModule?: unknown };
+    const getBuiltinModule = runtime.getBuiltinModule;
+    runtime.getBuiltinModule = undefined;
+    try {
+      const { model, events } = idl('namespace ex\n@documentation("d")\nstructure S { @required a: String }');
+      expect(errors(events)).toEqual([]);
+      expect(model.getShape("ex#S")?.members.get("a")?.target).toBe("smithy.api#String");
+      expect(messages(loadModel({ paths: ["model/"] }).events)).toEqual([expect.stringContaining("pass the models as `sources`")]);
+    } finally {
+      runtime.getBuiltinModule = getBuiltinModule;
+    }
   });
 });
 

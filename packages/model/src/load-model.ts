@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { BUNDLED_TRAIT_SOURCES, PRELUDE_SOURCE } from "./embedded-files.js";
 import { assemble } from "./loader/assembler.js";
 import type { FileDraft } from "./loader/draft.js";
 import { parseIdl } from "./loader/idl-parser.js";
@@ -45,37 +43,54 @@ export interface LoadModelResult {
 /** The largest model file read; bigger files are reported rather than read. */
 export const MAX_MODEL_FILE_BYTES = 64 * 1024 * 1024;
 
-const packageRoot = fileURLToPath(new URL("..", import.meta.url));
 let preludeDraft: FileDraft | undefined;
 let bundledDrafts: FileDraft[] | undefined;
 
 /** Parses one model file by its extension. @internal */
 export function parseModelFile(file: string, text: string): FileDraft {
-  return extname(file) === ".json" ? parseJsonAst(text, file) : parseIdl(text, file);
+  return file.endsWith(".json") ? parseJsonAst(text, file) : parseIdl(text, file);
 }
 
+// The prelude and the bundled traits are embedded (src/embedded-files.ts), parsed on first use.
 function prelude(): FileDraft {
-  if (!preludeDraft) {
-    const file = join(packageRoot, "prelude", "prelude.smithy");
-    preludeDraft = parseIdl(readFileSync(file, "utf8"), file);
-  }
-  return preludeDraft as FileDraft;
+  preludeDraft ??= parseIdl(PRELUDE_SOURCE.text, PRELUDE_SOURCE.file);
+  return preludeDraft;
 }
 
 function bundled(): FileDraft[] {
-  if (!bundledDrafts) {
-    const dir = join(packageRoot, "traits");
-    bundledDrafts = readdirSync(dir)
-      .filter((f) => f.endsWith(".smithy"))
-      .sort()
-      .map((f) => parseIdl(readFileSync(join(dir, f), "utf8"), join(dir, f)));
-  }
+  bundledDrafts ??= BUNDLED_TRAIT_SOURCES.map((source) => parseIdl(source.text, source.file));
   return bundledDrafts;
+}
+
+/**
+ * Node's `fs` and `path`, on runtimes with a file system (Node, Bun, Deno);
+ * undefined elsewhere (browsers, Workers). Asked for when model files are
+ * read, rather than imported, so that the loader runs and bundles anywhere.
+ */
+function fileSystem(): { fs: typeof import("node:fs"); path: typeof import("node:path") } | undefined {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof get !== "function") return undefined;
+  const fs = get("node:fs") as typeof import("node:fs") | undefined;
+  const path = get("node:path") as typeof import("node:path") | undefined;
+  return fs !== undefined && path !== undefined ? { fs, path } : undefined;
 }
 
 /** Expands paths to model files: directories recursively, in a stable order. */
 export function findModelFiles(paths: readonly string[], events: ValidationEvent[]): string[] {
   const out: string[] = [];
+  if (paths.length === 0) return out;
+  const files = fileSystem();
+  if (files === undefined) {
+    events.push({
+      severity: "ERROR",
+      id: "Model",
+      message: "Model files can only be read where there is a file system (Node, Bun, Deno): pass the models as `sources` here",
+      location: { file: paths[0]!, line: 0, column: 0 },
+    });
+    return out;
+  }
+  const { statSync, readdirSync } = files.fs;
+  const { extname, join, resolve } = files.path;
   const walk = (path: string, explicit: boolean): void => {
     let stat;
     try {
@@ -120,8 +135,10 @@ export function findModelFiles(paths: readonly string[], events: ValidationEvent
   return out;
 }
 
+/** Reads a file that {@link findModelFiles} found (so there is a file system). */
 function readModelFile(file: string, events: ValidationEvent[]): FileDraft | undefined {
   const location = { file, line: 0, column: 0 };
+  const { statSync, readFileSync } = fileSystem()!.fs;
   try {
     const size = statSync(file).size;
     if (size > MAX_MODEL_FILE_BYTES) {

@@ -800,8 +800,8 @@ async function answerError(
   }
 }
 
-/** The signal of a call nothing can abort. */
-const NEVER = new AbortController().signal;
+/** The signal of a call nothing can abort: made on first use, as Workers allow no AbortController at module load. */
+let never: AbortSignal | undefined;
 
 /** Dispatch options with nothing in them. */
 const NO_OPTIONS: DispatchOptions = Object.freeze({});
@@ -869,7 +869,7 @@ class Context implements ServerCallContext, HandlerContext {
   }
 
   get signal(): AbortSignal {
-    return this.#options.signal ?? NEVER;
+    return this.#options.signal ?? (never ??= new AbortController().signal);
   }
 
   get deadline(): number | undefined {
