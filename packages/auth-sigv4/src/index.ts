@@ -10,6 +10,6 @@
  * @packageDocumentation
  */
 export { sigv4 } from "./sigv4.js";
-export type { AwsCredentials, SigV4Options } from "./sigv4.js";
+export type { AwsCredentials, SigV4Options, SigV4PresignOptions, SigV4Scheme } from "./sigv4.js";
 export { sigv4Verifier } from "./verify.js";
 export type { SigV4VerifierOptions } from "./verify.js";

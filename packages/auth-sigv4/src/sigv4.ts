@@ -6,7 +6,7 @@
  * imported when the first request is signed, so clients that do not sign
  * never load them.
  */
-import type { AuthScheme, HttpRequest, Provider, SigningContext } from "@anvil/core";
+import { AnvilError, type AuthScheme, type HttpRequest, type HttpResponse, type Provider, type SigningContext } from "@anvil/core";
 import type { SignatureV4, SignatureV4Init } from "@smithy/signature-v4";
 import { signEventStream, STREAMING_EVENTS } from "./event-signing.js";
 import { WebCryptoSha256 } from "./sha256.js";
@@ -38,11 +38,76 @@ export interface SigV4Options {
   readonly applyChecksum?: boolean;
   /** Whether to escape the path once more for the canonical request (every service but S3). Default true. */
   readonly uriEscapePath?: boolean;
-  /** The signing time; tests fix it. Default now. */
+  /**
+   * The local clock; tests fix it. Default now. Requests are signed at its
+   * time plus the offset learnt from a server that said the clock is off
+   * (see {@link SigV4Scheme.recoverFrom}).
+   */
   readonly now?: () => Date;
 }
 
+/** Settings of one {@link SigV4Scheme.presign} call. */
+export interface SigV4PresignOptions {
+  /** Where the URL points: its scheme and host (the request's `host`, when set, wins). */
+  readonly endpoint: URL | string;
+  /**
+   * How long the URL is valid, in seconds: a whole number from 1 to
+   * 604 800 (7 days, the most AWS accepts). Default 3600.
+   */
+  readonly expiresIn?: number;
+  /** The signing name; default the scheme's `signingName`, one of which is needed. */
+  readonly signingName?: string;
+}
+
+/** The SigV4 auth scheme {@link sigv4} makes: an `AuthScheme` that also presigns URLs. */
+export interface SigV4Scheme extends AuthScheme {
+  /**
+   * Presigns a request: resolves with its URL carrying the signature in the
+   * query (`X-Amz-Algorithm`, `X-Amz-Credential`, `X-Amz-Date`,
+   * `X-Amz-Expires`, `X-Amz-SignedHeaders`, `X-Amz-Signature`, and
+   * `X-Amz-Security-Token` for temporary credentials), valid for
+   * `expiresIn` seconds from the signing time. The request's `x-amz-*`
+   * headers move into the query; its other headers stay headers and are
+   * signed, so whoever uses the URL must send them. The payload hash is
+   * the request's `x-amz-content-sha256` header when it has one (S3 wants
+   * `UNSIGNED-PAYLOAD`), which then stays out of the URL and the signed
+   * headers; else the body's hash (none: the empty body's). The path is used as it is, so it is not
+   * normalized by a `URL` on the way. Rejects with a `RangeError`, before
+   * anything is signed, when `expiresIn` is not a whole number of seconds
+   * from 1 to 604 800.
+   */
+  presign(request: HttpRequest, options: SigV4PresignOptions): Promise<string>;
+  /**
+   * Corrects the scheme's clock after a refusal that names a skewed clock:
+   * when the error's code is one of AWS's clock-skew codes
+   * (`RequestTimeTooSkewed`, `RequestExpired`, `RequestInTheFuture`,
+   * `InvalidSignatureException`, `SignatureDoesNotMatch`, `AuthFailure`) and
+   * the answer's `Date` (not a cached answer's: no `Age`) is 4 minutes or
+   * more from the time the scheme signs at, later signatures use the
+   * server's time (the offset between its `Date` and the local clock) and
+   * this returns true, so the client signs the request again once. Else
+   * false, and nothing changes: a signature refused for another reason is
+   * not retried.
+   */
+  recoverFrom(error: unknown, response: HttpResponse | undefined): boolean;
+}
+
 const SIGV4 = "aws.auth#sigv4";
+/** The longest a presigned URL may be valid for, in seconds: 7 days, as AWS allows. */
+const MAX_EXPIRES_IN = 7 * 24 * 60 * 60;
+/** The header that gives a presigned request's payload hash, as a set for the signer's options. */
+const PAYLOAD_HASH_ONLY: Set<string> = new Set(["x-amz-content-sha256"]);
+/** The error codes of AWS services that may mean the signing clock is off (the AWS SDKs' list). */
+const CLOCK_SKEW_CODES: ReadonlySet<string> = new Set([
+  "AuthFailure",
+  "InvalidSignatureException",
+  "RequestExpired",
+  "RequestInTheFuture",
+  "RequestTimeTooSkewed",
+  "SignatureDoesNotMatch",
+]);
+/** How far the server's clock must be from the signing time for a skew error to be blamed on the clock (as the AWS SDK for JavaScript). */
+const SKEW_THRESHOLD_MS = 4 * 60 * 1000;
 
 type CredentialProvider = () => Promise<AwsCredentials>;
 type SmithyRequest = Parameters<SignatureV4["sign"]>[0];
@@ -69,13 +134,17 @@ function defaultCredentials(): Promise<AwsCredentials> {
  * each message in a signed envelope chained to the request's signature);
  * other streamed bodies are signed as `UNSIGNED-PAYLOAD`.
  */
-export function sigv4(options: SigV4Options): AuthScheme {
+export function sigv4(options: SigV4Options): SigV4Scheme {
   const credentials: SignatureV4Init["credentials"] =
     options.credentials === undefined
       ? defaultCredentials
       : typeof options.credentials === "function"
         ? async () => (options.credentials as () => AwsCredentials | Promise<AwsCredentials>)()
         : options.credentials;
+  const clock = options.now ?? (() => new Date());
+  // Server time minus local time, learnt from an answer that said the clock is off; kept for every later call.
+  let offset = 0;
+  const signingTime = (): Date => (offset === 0 ? clock() : new Date(clock().getTime() + offset));
   const signers = new Map<string, SignatureV4>();
   const signerFor = async (name: string): Promise<SignatureV4> => {
     const existing = signers.get(name);
@@ -118,16 +187,71 @@ export function sigv4(options: SigV4Options): AuthScheme {
       const events = streamed && request.headers.get("content-type")?.startsWith("application/vnd.amazon.eventstream") === true;
       if (streamed) headers["x-amz-content-sha256"] = events ? STREAMING_EVENTS : "UNSIGNED-PAYLOAD";
       const signer = await signerFor(name);
-      const signed = await signer.sign(unsigned, { signingDate: options.now?.() ?? new Date() });
+      const signed = await signer.sign(unsigned, { signingDate: signingTime() });
       const out = new Headers();
       for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== "host") out.set(key, value);
       if (!events) return { ...request, headers: out };
       // The event stream's messages are signed as they go, each chained to the one before, the first to the request.
       const seed = /Signature=([0-9a-f]{64})/.exec(out.get("authorization") ?? "")![1]!;
       out.delete("content-length");
-      return { ...request, headers: out, body: signEventStream(request.body, signer, seed, options.now ?? (() => new Date())) };
+      return { ...request, headers: out, body: signEventStream(request.body, signer, seed, signingTime) };
+    },
+
+    async presign(request: HttpRequest, presignOptions: SigV4PresignOptions): Promise<string> {
+      const expiresIn = presignOptions.expiresIn ?? 3600;
+      // @smithy/signature-v4 rejects more than a week with a string, and takes fractions and 0: this is the typed check.
+      if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRES_IN) {
+        throw new RangeError(`sigv4 presign: expiresIn must be a whole number of seconds from 1 to ${MAX_EXPIRES_IN} (7 days), got ${expiresIn}`);
+      }
+      const name = presignOptions.signingName ?? options.signingName;
+      if (name === undefined) throw new TypeError("sigv4 presign: no signing name; pass signingName to sigv4() or presign()");
+      const endpoint = typeof presignOptions.endpoint === "string" ? new URL(presignOptions.endpoint) : presignOptions.endpoint;
+      const host = request.host ?? endpoint.host;
+      const headers: Record<string, string> = { host };
+      request.headers.forEach((value, key) => {
+        headers[key] = value;
+      });
+      const signer = await signerFor(name);
+      const presigned = await signer.presign(
+        {
+          method: request.method,
+          protocol: endpoint.protocol,
+          hostname: host,
+          path: request.path,
+          query: queryBag(request.query),
+          headers,
+          body: request.body instanceof Uint8Array ? request.body : undefined,
+        },
+        // A given payload hash (S3: UNSIGNED-PAYLOAD) is signed as the payload, neither sent nor signed as a header.
+        { signingDate: signingTime(), expiresIn, unhoistableHeaders: PAYLOAD_HASH_ONLY, unsignableHeaders: PAYLOAD_HASH_ONLY },
+      );
+      let search = "";
+      for (const [key, value] of Object.entries(presigned.query ?? {})) {
+        for (const one of Array.isArray(value) ? value : [value]) {
+          if (one !== null) search += `${search === "" ? "?" : "&"}${encodeQueryPart(key)}=${encodeQueryPart(one)}`;
+        }
+      }
+      return `${endpoint.protocol}//${host}${request.path}${search}`;
+    },
+
+    recoverFrom(error: unknown, response: HttpResponse | undefined): boolean {
+      if (response === undefined || !AnvilError.isAnvilError(error) || !CLOCK_SKEW_CODES.has(error.code)) return false;
+      const date = response.headers.get("date");
+      // A cached answer's Date says nothing of the server's clock now.
+      if (date === null || response.headers.has("age")) return false;
+      const server = Date.parse(date);
+      if (Number.isNaN(server)) return false;
+      const local = clock().getTime();
+      if (Math.abs(server - (local + offset)) < SKEW_THRESHOLD_MS) return false;
+      offset = server - local;
+      return true;
     },
   });
+}
+
+/** RFC 3986 percent-encoding, as SigV4 encodes query parameters: everything but the unreserved characters. */
+function encodeQueryPart(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function signingNameOf(context: SigningContext): string {

@@ -175,6 +175,8 @@ async function attempts(
   }
   const replayable = request.body === undefined || request.body instanceof Uint8Array;
   const signing: SigningContext = { service, operation, endpoint: config.endpoint, ...(signal === undefined ? {} : { signal }) };
+  // Whether the scheme has had its one attempt after correcting itself (see AuthScheme.recoverFrom).
+  let recovered = scheme?.recoverFrom === undefined;
 
   for (let attempt = 1; ; attempt++) {
     const attemptContext: AttemptContext = {
@@ -222,6 +224,11 @@ async function attempts(
       return attachMetadata(result.output, metadataOf(facts));
     }
 
+    // Refused for how it was signed (a skewed clock): signed again at once, once; the server did not act on it.
+    if (!recovered && !signal?.aborted && scheme!.recoverFrom!(result.error, response)) {
+      recovered = true;
+      if (replayable) continue;
+    }
     const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
     if (delay === undefined) throw finish(result.error, facts);
     facts = { ...facts, totalRetryDelay: facts.totalRetryDelay + delay };

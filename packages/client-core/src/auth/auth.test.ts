@@ -1,6 +1,7 @@
 import type { AuthScheme, HttpRequest, OperationSchema, ServiceSchema, SigningContext } from "@anvil/core";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../client.js";
+import { noRetry } from "../retry.js";
 import { scriptedTransport, testJson, Things } from "../test-fixtures.js";
 import { selectAuthScheme } from "./auth-scheme.js";
 import { httpApiKeyAuth, httpBearerAuth } from "./http-auth.js";
@@ -129,5 +130,50 @@ describe("signing in the client", () => {
     await client.getThing({ id: "a" });
     await client.putThing({ id: "a" });
     expect(transport.seen.map((r) => r.headers.has("authorization"))).toEqual([false, false]);
+  });
+});
+
+describe("a scheme that corrects itself (recoverFrom)", () => {
+  const service = { ...Things, auth: ["aws.auth#sigv4"], traits: { "aws.auth#sigv4": { name: "things" } } };
+  const refused = { status: 400, headers: { "x-error": "RequestTimeTooSkewed" } };
+
+  /** Signs with a counter and says it corrected itself after every failure it is shown. */
+  function recovering(): AuthScheme & { readonly shown: unknown[] } {
+    const shown: unknown[] = [];
+    return { ...countingScheme("aws.auth#sigv4"), shown, recoverFrom: (error) => (shown.push(error), true) };
+  }
+
+  it("C2: gets one more attempt at once, once per call, even with retries off", async () => {
+    const transport = scriptedTransport([refused, refused, refused, { status: 200, body: { id: "a" } }]);
+    const scheme = recovering();
+    const sleeps: number[] = [];
+    const client = createClient(service, {
+      endpoint: "https://things.example.com",
+      protocols: [testJson()],
+      transport,
+      auth: [scheme],
+      retry: noRetry,
+      sleep: async (ms) => void sleeps.push(ms),
+    });
+    // A non-idempotent operation: the refused request was not acted on.
+    const error = await client.putThing({ id: "a" }).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe("RequestTimeTooSkewed");
+    expect((error as { $metadata: { attempts?: number } }).$metadata.attempts).toBe(2);
+    expect(scheme.shown).toHaveLength(1);
+    expect((await client.putThing({ id: "a" })).$metadata.attempts).toBe(2);
+    expect(transport.seen.map((r) => r.headers.get("authorization"))).toEqual(["Test 1", "Test 2", "Test 3", "Test 4"]);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("C2: is shown the failure but not retried when the body cannot be sent again", async () => {
+    const transport = scriptedTransport([refused]);
+    const scheme = recovering();
+    const client = createClient(service, { endpoint: "https://things.example.com", protocols: [testJson()], transport, auth: [scheme] });
+    async function* data() {
+      yield new Uint8Array([1]);
+    }
+    await expect(client.upload({ data: data() })).rejects.toMatchObject({ code: "RequestTimeTooSkewed" });
+    expect(scheme.shown).toHaveLength(1);
+    expect(transport.seen).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@
  * needs only `@anvil/core`.
  */
 import type { OperationSchema, ServiceSchema } from "../schema/schema.js";
-import type { HttpBody, HttpRequest } from "./http.js";
+import type { HttpBody, HttpRequest, HttpResponse } from "./http.js";
 
 /** What a scheme knows of the call it signs. */
 export interface SigningContext {
@@ -25,6 +25,16 @@ export interface AuthScheme {
   readonly id: string;
   /** Returns the request to send: the one given with its credentials added. Called once per attempt. */
   sign(request: HttpRequest, context: SigningContext): Promise<HttpRequest>;
+  /**
+   * Looks at an attempt that failed: returns true when the answer showed
+   * the scheme signing wrongly and it has corrected itself, so that the
+   * same request signed again should pass (SigV4 sets its clock by the
+   * server's `Date` after a `RequestTimeTooSkewed`). The client then signs
+   * and sends the request once more at once, once per call, whatever its
+   * retry strategy says: the server refused it before acting on it. Absent
+   * for schemes that never learn from an answer.
+   */
+  recoverFrom?(error: unknown, response: HttpResponse | undefined): boolean;
 }
 
 /** A secret given as a value or as a (possibly refreshing) provider. */
