@@ -2,11 +2,10 @@
 import { type AuthScheme, type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
 import { assertSigV4Configured } from "./auth/auth-scheme.js";
 import { fetchTransport } from "./fetch-transport.js";
-import { createHttp2Transport } from "./http2-transport.js";
 import type { ClientInterceptor, Interceptor } from "./interceptor.js";
 import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
 import { sleep } from "./sleep.js";
-import type { Transport } from "./transport.js";
+import type { Transport, TransportRequest } from "./transport.js";
 
 /**
  * A protocol as given to a client: a `ClientProtocol`, or what the protocol
@@ -118,12 +117,33 @@ function transportFor(protocol: ClientProtocol, transport: Transport | undefined
 /**
  * An HTTP/2 transport over `node:http2` when the platform has it (Node,
  * Bun, Deno), found without importing a Node module into this entry. Its
- * sessions never keep a process alive while idle.
+ * sessions never keep a process alive while idle. Its code loads with its
+ * first call: a browser bundle, where there is no `node:http2`, leaves it
+ * in a chunk of its own, never fetched.
  */
 function platformHttp2Transport(): Transport | undefined {
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const http2 = process?.getBuiltinModule?.("node:http2") as { connect?: typeof import("node:http2").connect } | undefined;
-  return http2?.connect === undefined ? undefined : createHttp2Transport(http2.connect);
+  const connect = http2?.connect;
+  if (connect === undefined) return undefined;
+  type Http2Transport = Transport & { close(): Promise<void> };
+  let loaded: Http2Transport | undefined;
+  let loading: Promise<Http2Transport> | undefined;
+  const load = (): Promise<Http2Transport> =>
+    (loading ??= import("./http2-transport.js").then(
+      (module) => (loaded = module.createHttp2Transport(connect)),
+      (error: unknown) => {
+        loading = undefined; // tried again on the next call
+        throw error;
+      },
+    ));
+  return Object.freeze({
+    httpVersion: "2" as const,
+    send: (request: TransportRequest) => (loaded === undefined ? load().then((transport) => transport.send(request)) : loaded.send(request)),
+    close: async () => {
+      if (loading !== undefined) await (await loading).close();
+    },
+  });
 }
 
 function parseEndpoint(endpoint: string | URL | undefined): URL {

@@ -191,6 +191,15 @@ describe("HTTP/2 transport", () => {
     return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
   }
 
+  it("is what a client whose protocol needs HTTP/2 makes for itself, given no transport (its code loaded by the first call)", async () => {
+    const { endpoint, sessions } = await listenH2();
+    const client = createClient(Things, { endpoint, protocols: [{ ...testJson(), requiresHttp2: true }] });
+    const outs = await Promise.all([client.getThing({ id: "a" }), client.getThing({ id: "b" })]);
+    expect(outs.map((o) => o.id)).toEqual(["a", "b"]);
+    expect((await client.getThing({ id: "c" })).id).toBe("c");
+    expect(sessions).toHaveLength(1);
+  });
+
   it("shares one session per origin across calls", async () => {
     const { endpoint, sessions } = await listenH2();
     const transport = http2Transport();
