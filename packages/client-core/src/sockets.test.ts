@@ -263,6 +263,26 @@ describe("HTTP/2 transport", () => {
     expect(sessions.length).toBeGreaterThan(1);
   });
 
+  it("sends a stream the server refused again, even for a call that is not idempotent (a burst above the stream limit before its SETTINGS came)", async () => {
+    const server: Http2Server = createH2Server({ settings: { maxConcurrentStreams: 2 } });
+    server.on("stream", async (stream) => {
+      let body = "";
+      for await (const chunk of stream) body += chunk;
+      stream.respond({ ":status": 200, "content-type": "application/json" });
+      stream.end(body);
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const transport = http2Transport();
+    closers.push(() => transport.close());
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport, retry: { baseDelayMs: 1 } });
+    const outs = await Promise.all(Array.from({ length: 6 }, (_, i) => client.createThing({ id: `c${i}` })));
+    expect(outs.map((o) => o.id)).toEqual(["c0", "c1", "c2", "c3", "c4", "c5"]);
+    expect(Math.max(...outs.map((o) => o.$metadata.attempts))).toBe(2);
+  });
+
   it("sends request trailers", async () => {
     const server: Http2Server = createH2Server();
     server.on("stream", (stream) => {
