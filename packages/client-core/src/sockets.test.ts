@@ -21,10 +21,15 @@ import { testJson, Things } from "./test-fixtures.js";
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
+  servers.length = 0;
 });
+
+/** The servers `listen` made, the newest last. */
+const servers: Server[] = [];
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server: Server = createServer(handler);
+  servers.push(server);
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
@@ -148,6 +153,55 @@ describe("fetch transport over HTTP/1.1", () => {
     const error = await client.createThing({ id: "a" }).catch((e: unknown) => e);
     expect(TransportError.is(error)).toBe(true);
     expect(error).toMatchObject({ code: "ECONNREFUSED", $metadata: { attempts: 3 } });
+  });
+
+  /**
+   * A server that closes a connection idle for `keepAliveTimeout` (100 ms)
+   * without saying so (no `Keep-Alive: timeout=` hint, which undici would
+   * heed), and calls `whenIdleClosed` as it closes one: a call made then
+   * goes out on a socket the server has closed, before the client could
+   * see it close.
+   */
+  async function keepAliveServer(whenIdleClosed: () => void) {
+    let connections = 0;
+    const endpoint = await listen(async (req, res) => {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      res.writeHead(200, { "content-type": "application/json", connection: "keep-alive" }); // an explicit Connection header: no hint
+      res.end(JSON.stringify({ id: (JSON.parse(body || "{}") as { id?: string }).id }));
+    });
+    const server = servers.at(-1)!;
+    server.keepAliveTimeout = 100;
+    server.on("connection", (socket) => {
+      connections++;
+      // Node's own timeout listener, registered first, has just closed the idle socket.
+      socket.on("timeout", whenIdleClosed);
+    });
+    return { endpoint, connections: () => connections };
+  }
+
+  it("L4: a keep-alive race (the server closes the idle socket as the next call goes out) is retried once for an idempotent call", async () => {
+    let next!: () => void;
+    const { endpoint, connections } = await keepAliveServer(() => next());
+    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    expect((await client.getThing({ id: "first" })).id).toBe("first");
+    const out = await new Promise<Awaited<ReturnType<typeof client.getThing>>>((resolve, reject) => {
+      next = () => void client.getThing({ id: "after idle" }).then(resolve, reject);
+    });
+    expect(out).toMatchObject({ id: "after idle", $metadata: { attempts: 2 } });
+    expect(connections()).toBe(2);
+  });
+
+  it("L4: a non-idempotent call sent on a socket the server closed is not sent again (the server may have acted on it)", async () => {
+    let next!: () => void;
+    const { endpoint } = await keepAliveServer(() => next());
+    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    expect((await client.createThing({ id: "first" })).id).toBe("first");
+    const error = await new Promise<unknown>((resolve) => {
+      next = () => void client.createThing({ id: "after idle" }).then(resolve, resolve);
+    });
+    expect(TransportError.is(error)).toBe(true);
+    expect(error).toMatchObject({ code: "UND_ERR_SOCKET", $metadata: { attempts: 1 } });
   });
 
   it("times out against a server that never answers", async () => {
