@@ -71,7 +71,10 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
   const client: Record<string, unknown> = {};
   const wrappers = resolved.callInterceptors;
   for (const [name, operation] of Object.entries(service.operations)) {
-    const direct = (input: unknown, options: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input, options);
+    // Which sides of the operation stream, worked out on its first call (its schemas may still be loading now).
+    let streaming: Streaming | undefined;
+    const direct = (input: unknown, options: ClientCallOptions) =>
+      call(resolved, service, operation, schemeOf(operation), (streaming ??= streamingOf(operation)), input, options);
     let method: (input?: unknown, options?: ClientCallOptions) => Promise<unknown>;
     if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? {});
     else {
@@ -105,6 +108,7 @@ async function call(
   service: ServiceSchema,
   operation: OperationSchema,
   scheme: AuthScheme | undefined,
+  streaming: Streaming,
   input: unknown,
   options: ClientCallOptions,
 ): Promise<unknown> {
@@ -113,7 +117,6 @@ async function call(
   const deadline = options.deadline;
   // What is left of a deadline the caller was given, when it comes sooner than the time limit (never below 0).
   const timeoutMs = deadline === undefined ? limit : Math.max(0, Math.min(deadline - Date.now(), limit ?? Number.POSITIVE_INFINITY));
-  const streaming = streamingOf(operation);
   // Without a time limit, for an output read whole, the caller's signal (or none) serves as it is: no controller, no listener.
   if (timeoutMs === undefined && !streaming.output) return attempts(config, service, operation, scheme, input, options, outer, undefined);
   // A streamed output gets a signal of its own even without a time limit: it is how its body is released.
@@ -162,16 +165,9 @@ interface Streaming {
   readonly input: boolean;
 }
 
-const streamingOperations = new WeakMap<OperationSchema, Streaming>();
-
 function streamingOf(operation: OperationSchema): Streaming {
-  let streaming = streamingOperations.get(operation);
-  if (streaming === undefined) {
-    const streams = (m: { readonly traits: { readonly streaming?: boolean } }) => m.traits.streaming === true;
-    streaming = Object.freeze({ output: operation.output.members.some(streams), input: operation.input.members.some(streams) });
-    streamingOperations.set(operation, streaming);
-  }
-  return streaming;
+  const streams = (m: { readonly traits: { readonly streaming?: boolean } }) => m.traits.streaming === true;
+  return Object.freeze({ output: operation.output.members.some(streams), input: operation.input.members.some(streams) });
 }
 
 async function attempts(
