@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { ModeledError, type RequestCustomization, TransportError, UnmodeledError, type ClientOf } from "@anvil/core";
+import { collectBytes, ModeledError, type RequestCustomization, TransportError, UnmodeledError, type ClientOf } from "@anvil/core";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { createClient, type Client } from "./client.js";
 import type { ClientConfig } from "./config.js";
@@ -31,6 +31,11 @@ async function failure(promise: Promise<unknown>): Promise<any> {
     return error;
   }
   throw new Error("expected the call to fail");
+}
+
+/** A streamed body: one chunk per array. */
+async function* chunks(...parts: number[][]): AsyncGenerator<Uint8Array> {
+  for (const part of parts) yield new Uint8Array(part);
 }
 
 const ok = (body: unknown, headers: Record<string, string> = {}): Answer => ({ status: 200, body, headers });
@@ -254,16 +259,25 @@ describe("abort and timeout", () => {
     expect(transport.seen).toHaveLength(1);
   });
 
-  it("lets go of the caller's signal when a call ends, unless its output streams", async () => {
+  it("lets go of the caller's signal when a call ends, or once its streamed output ends or is released", async () => {
     const controller = new AbortController();
     const signal = controller.signal;
-    const { client } = setup([ok({ id: "a" }), err("NotFound", 404), ok({ id: "a" }), { status: 200, body: "x" }], { timeoutMs: 10_000 });
+    const streamed: Answer = () => Promise.resolve({ status: 200, headers: new Headers(), body: chunks([1], [2]) });
+    const { client } = setup([ok({ id: "a" }), err("NotFound", 404), ok({ id: "a" }), { status: 200, body: "x" }, streamed, streamed], { timeoutMs: 10_000 });
     await client.getThing({ id: "a" }, { signal });
     await failure(client.getThing({ id: "a" }, { signal }));
     await client.putThing({ id: "a" }, { signal });
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
-    await client.download({ id: "a" }, { signal });
+    await client.download({ id: "a" }, { signal }); // whole bytes: nothing left to cancel
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    const read = await client.download({ id: "a" }, { signal });
     expect(getEventListeners(signal, "abort")).toHaveLength(1);
+    expect(await collectBytes(read.data)).toEqual(new Uint8Array([1, 2]));
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    const released = await client.download({ id: "a" }, { signal });
+    expect(getEventListeners(signal, "abort")).toHaveLength(1);
+    await released.data[Symbol.asyncIterator]().return!();
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("fails a streamed output cut by the call's abort with the abort's TransportError, as before the answer", async () => {

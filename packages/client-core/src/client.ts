@@ -18,7 +18,7 @@ import {
   type SigningContext,
   TransportError,
 } from "@anvil/core";
-import { isAsyncIterable, startTimer, stopTimer } from "@anvil/core/protocol";
+import { startTimer, stopTimer } from "@anvil/core/protocol";
 import { selectAuthScheme } from "./auth/auth-scheme.js";
 import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.js";
 import type { AttemptContext, AttemptResult, ClientNext } from "./interceptor.js";
@@ -71,7 +71,10 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
   const client: Record<string, unknown> = {};
   const wrappers = resolved.callInterceptors;
   for (const [name, operation] of Object.entries(service.operations)) {
-    const direct = (input: unknown, options: ClientCallOptions) => call(resolved, service, operation, schemeOf(operation), input, options);
+    // Which sides of the operation stream, worked out on its first call (its schemas may still be loading now).
+    let streaming: Streaming | undefined;
+    const direct = (input: unknown, options: ClientCallOptions) =>
+      call(resolved, service, operation, schemeOf(operation), (streaming ??= streamingOf(operation)), input, options);
     let method: (input?: unknown, options?: ClientCallOptions) => Promise<unknown>;
     if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? {});
     else {
@@ -105,6 +108,7 @@ async function call(
   service: ServiceSchema,
   operation: OperationSchema,
   scheme: AuthScheme | undefined,
+  streaming: Streaming,
   input: unknown,
   options: ClientCallOptions,
 ): Promise<unknown> {
@@ -113,39 +117,57 @@ async function call(
   const deadline = options.deadline;
   // What is left of a deadline the caller was given, when it comes sooner than the time limit (never below 0).
   const timeoutMs = deadline === undefined ? limit : Math.max(0, Math.min(deadline - Date.now(), limit ?? Number.POSITIVE_INFINITY));
-  // Without a time limit the caller's signal (or none) serves as it is: no controller, no listener.
-  if (timeoutMs === undefined) return attempts(config, service, operation, scheme, input, options, outer, undefined);
+  // Without a time limit, for an output read whole, the caller's signal (or none) serves as it is: no controller, no listener.
+  if (timeoutMs === undefined && !streaming.output) return attempts(config, service, operation, scheme, input, options, outer, undefined);
+  // A streamed output gets a signal of its own even without a time limit: it is how its body is released.
   const controller = new AbortController();
   const signal = controller.signal;
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
-  else if (timeoutMs <= 0)
+  else if (timeoutMs !== undefined && timeoutMs <= 0)
     controller.abort(new CallTimeout(0)); // a deadline that has passed: nothing is sent
   else outer?.addEventListener("abort", onAbort, { once: true });
   // Any length: a timeoutMs beyond setTimeout's 2^31 - 1 ms is chained, not fired at once.
-  const timer = startTimer(timeoutMs, () => controller.abort(new CallTimeout(timeoutMs)));
-  let streaming = false;
+  const timer = timeoutMs === undefined ? undefined : startTimer(timeoutMs, () => controller.abort(new CallTimeout(timeoutMs)));
+  let bodyOutlivesCall = false;
   try {
-    const output = await attempts(config, service, operation, scheme, input, options, signal, Date.now() + timeoutMs);
-    streaming = streamsOutput(operation);
+    const output = await attempts(config, service, operation, scheme, input, options, signal, timeoutMs === undefined ? undefined : Date.now() + timeoutMs);
+    if (streaming.output) {
+      let leases = streamedOutputs;
+      try {
+        leases ??= streamedOutputs = await import("./streamed-output.js");
+      } catch (error) {
+        controller.abort(error); // the body is nobody's to read: release it
+        throw error;
+      }
+      // The caller's signal still cancels the body until it ends or is released.
+      const settled = () => outer?.removeEventListener("abort", onAbort);
+      const unreadMs = streaming.input ? undefined : config.unreadBodyTimeoutMs;
+      bodyOutlivesCall = leases.leaseStreams(output, operation, controller, unreadMs, settled, (error) => callError(error, signal, operation));
+    }
     return output;
   } finally {
     stopTimer(timer);
-    // A streamed output's body outlives the call, and the caller's signal still cancels it.
-    if (!streaming) outer?.removeEventListener("abort", onAbort);
+    if (!bodyOutlivesCall) outer?.removeEventListener("abort", onAbort);
   }
 }
 
-const streamingOutputs = new WeakMap<OperationSchema, boolean>();
+/**
+ * What hands streamed outputs out (`streamed-output.ts`), loaded by the first
+ * call with one: a bundle of a client without streamed outputs leaves it in a
+ * chunk of its own, never fetched.
+ */
+let streamedOutputs: typeof import("./streamed-output.js") | undefined;
 
-/** Whether an operation's output has a streamed member (a blob or an event stream). */
-function streamsOutput(operation: OperationSchema): boolean {
-  let streams = streamingOutputs.get(operation);
-  if (streams === undefined) {
-    streams = operation.output.members.some((m) => m.traits.streaming === true);
-    streamingOutputs.set(operation, streams);
-  }
-  return streams;
+/** Which sides of an operation stream: its output (a blob or an event stream), its input. */
+interface Streaming {
+  readonly output: boolean;
+  readonly input: boolean;
+}
+
+function streamingOf(operation: OperationSchema): Streaming {
+  const streams = (m: { readonly traits: { readonly streaming?: boolean } }) => m.traits.streaming === true;
+  return Object.freeze({ output: operation.output.members.some(streams), input: operation.input.members.some(streams) });
 }
 
 async function attempts(
@@ -219,10 +241,7 @@ async function attempts(
     for (const interceptor of config.interceptors) {
       if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
     }
-    if (!("error" in result)) {
-      if (signal !== undefined && streamsOutput(operation)) abortAwareStreams(result.output, operation, signal);
-      return attachMetadata(result.output, metadataOf(facts));
-    }
+    if (!("error" in result)) return attachMetadata(result.output, metadataOf(facts));
 
     // Refused for how it was signed (a skewed clock): signed again at once, once; the server did not act on it.
     if (!recovered && !signal?.aborted && scheme!.recoverFrom!(result.error, response)) {
@@ -263,30 +282,6 @@ function callError(error: unknown, signal: AbortSignal | undefined, operation: O
   const reason: unknown = signal.reason;
   if (reason instanceof CallTimeout) return new TransportError(TIMED_OUT, `${operation.name}: timed out after ${reason.ms} ms`, { cause: error });
   return new TransportError(ABORTED, `${operation.name}: the call was aborted`, { cause: reason });
-}
-
-/**
- * Makes the streamed members of an output (async iterables; a web
- * `ReadableStream` is left as it is) fail as the call does once its signal
- * fired: with the abort's or the timeout's TransportError, as before the
- * answer came, rather than with whatever the cut stream threw.
- */
-function abortAwareStreams(output: unknown, operation: OperationSchema, signal: AbortSignal): void {
-  if (typeof output !== "object" || output === null) return;
-  const value = output as Record<string, unknown>;
-  for (const m of operation.output.members) {
-    const stream = value[m.name];
-    if (m.traits.streaming !== true || !isAsyncIterable(stream) || typeof (stream as { getReader?: unknown }).getReader === "function") continue;
-    value[m.name] = abortAware(stream, signal, operation);
-  }
-}
-
-async function* abortAware<T>(source: AsyncIterable<T>, signal: AbortSignal, operation: OperationSchema): AsyncGenerator<T, void, undefined> {
-  try {
-    yield* source;
-  } catch (error) {
-    throw callError(error, signal, operation);
-  }
 }
 
 /** Puts the call's metadata on the error it fails with. */

@@ -2,11 +2,10 @@
 import { type AuthScheme, type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
 import { assertSigV4Configured } from "./auth/auth-scheme.js";
 import { fetchTransport } from "./fetch-transport.js";
-import { createHttp2Transport } from "./http2-transport.js";
 import type { ClientInterceptor, Interceptor } from "./interceptor.js";
 import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
 import { sleep } from "./sleep.js";
-import type { Transport } from "./transport.js";
+import type { Transport, TransportRequest } from "./transport.js";
 
 /**
  * A protocol as given to a client: a `ClientProtocol`, or what the protocol
@@ -33,6 +32,21 @@ export interface ClientConfig {
   /** Default time limit of a call in milliseconds, retries included. Default none. */
   readonly timeoutMs?: number;
   /**
+   * How long, in milliseconds, a streamed output (a `@streaming` blob, an
+   * event stream, a gRPC server stream) may wait for its first read before
+   * the client releases it, and the connection it holds (a socket of the
+   * HTTP/1.1 pool, an HTTP/2 stream with its flow-control window): a body
+   * nobody reads cannot hold a pool's sockets for good. Reading it later
+   * fails with a `TransportError` coded `UNREAD_BODY_TIMEOUT`. Calls
+   * whose input streams too are left alone (their output may wait for the
+   * input). Default 60 000; `Infinity` for none.
+   *
+   * A caller that will not read a body can release it at once:
+   * `await using body = output.data` (the member is async-disposable), or
+   * `output.data[Symbol.asyncIterator]().return()`.
+   */
+  readonly unreadBodyTimeoutMs?: number;
+  /**
    * Call interceptors (functions: `(next) => (call) => ...`, around each
    * call, the first outermost) and attempt hooks (objects with
    * `beforeAttempt`/`afterAttempt`, around every attempt, in order).
@@ -56,6 +70,9 @@ export interface ClientConfig {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** How long a streamed output may wait for its first read by default (see `unreadBodyTimeoutMs`). */
+const DEFAULT_UNREAD_BODY_TIMEOUT_MS = 60_000;
+
 /** A configuration with its defaults applied. */
 export interface ResolvedConfig {
   readonly endpoint: URL;
@@ -63,6 +80,7 @@ export interface ResolvedConfig {
   readonly transport: Transport;
   readonly retry: RetryStrategy;
   readonly timeoutMs: number | undefined;
+  readonly unreadBodyTimeoutMs: number;
   /** The attempt hooks of `interceptors`. */
   readonly interceptors: readonly Interceptor[];
   /** The call interceptors of `interceptors`. */
@@ -79,12 +97,15 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
   const protocol = withRequestCustomizations(selectProtocol(service, config), config.customizations ?? []);
   const retry = config.retry === undefined || !("retryDelay" in config.retry) ? standardRetry(config.retry) : config.retry;
   if (config.timeoutMs !== undefined && !(config.timeoutMs > 0)) throw new TypeError(`createClient: timeoutMs must be positive, got ${config.timeoutMs}`);
+  const unreadBodyTimeoutMs = config.unreadBodyTimeoutMs ?? DEFAULT_UNREAD_BODY_TIMEOUT_MS;
+  if (!(unreadBodyTimeoutMs > 0)) throw new TypeError(`createClient: unreadBodyTimeoutMs must be positive, got ${unreadBodyTimeoutMs}`);
   return Object.freeze({
     endpoint,
     protocol,
     transport: transportFor(protocol, config.transport),
     retry,
     timeoutMs: config.timeoutMs,
+    unreadBodyTimeoutMs,
     interceptors: Object.freeze((config.interceptors ?? []).filter((i): i is Interceptor => typeof i !== "function")),
     callInterceptors: Object.freeze((config.interceptors ?? []).filter((i): i is ClientInterceptor => typeof i === "function")),
     auth: authSchemes(service, config),
@@ -118,12 +139,33 @@ function transportFor(protocol: ClientProtocol, transport: Transport | undefined
 /**
  * An HTTP/2 transport over `node:http2` when the platform has it (Node,
  * Bun, Deno), found without importing a Node module into this entry. Its
- * sessions never keep a process alive while idle.
+ * sessions never keep a process alive while idle. Its code loads with its
+ * first call: a browser bundle, where there is no `node:http2`, leaves it
+ * in a chunk of its own, never fetched.
  */
 function platformHttp2Transport(): Transport | undefined {
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const http2 = process?.getBuiltinModule?.("node:http2") as { connect?: typeof import("node:http2").connect } | undefined;
-  return http2?.connect === undefined ? undefined : createHttp2Transport(http2.connect);
+  const connect = http2?.connect;
+  if (connect === undefined) return undefined;
+  type Http2Transport = Transport & { close(): Promise<void> };
+  let loaded: Http2Transport | undefined;
+  let loading: Promise<Http2Transport> | undefined;
+  const load = (): Promise<Http2Transport> =>
+    (loading ??= import("./http2-transport.js").then(
+      (module) => (loaded = module.createHttp2Transport(connect)),
+      (error: unknown) => {
+        loading = undefined; // tried again on the next call
+        throw error;
+      },
+    ));
+  return Object.freeze({
+    httpVersion: "2" as const,
+    send: (request: TransportRequest) => (loaded === undefined ? load().then((transport) => transport.send(request)) : loaded.send(request)),
+    close: async () => {
+      if (loading !== undefined) await (await loading).close();
+    },
+  });
 }
 
 function parseEndpoint(endpoint: string | URL | undefined): URL {

@@ -44,40 +44,51 @@ const NGHTTP2_CANCEL = 8;
 
 /** A transport over HTTP/2 sessions made by `connect`. Call `close()` to end its sessions. */
 export function createHttp2Transport(connect: typeof Connect, options: Http2TransportOptions = {}): Transport & { close(): Promise<void> } {
+  // The session new calls of each origin go to.
   const sessions = new Map<string, ClientHttp2Session>();
+  // Every session not yet closed: the current ones, and those draining their streams after GOAWAY.
+  const open = new Set<ClientHttp2Session>();
 
   const sessionFor = (origin: string): ClientHttp2Session => {
     const existing = sessions.get(origin);
     if (existing !== undefined && !existing.closed && !existing.destroyed) return existing;
     const session = connect(origin, options.connect);
     sessions.set(origin, session);
+    open.add(session);
     const forget = () => {
       if (sessions.get(origin) === session) sessions.delete(origin);
     };
-    // Streams in flight fail on their own; the session's error must not become an uncaught exception.
+    // The listeners stay until the session closes. Streams in flight fail on their own; the session's
+    // error must not become an uncaught exception, however late it comes.
     session.on("error", forget);
-    session.on("goaway", forget);
-    session.on("close", forget);
+    session.on("goaway", (code: number, lastStreamId: number) => {
+      forget();
+      goaways.set(session, { code, lastStreamId });
+    });
+    session.on("close", () => {
+      forget();
+      open.delete(session);
+    });
     session.unref();
     return session;
   };
 
-  return {
-    httpVersion: "2",
+  const transport = {
+    httpVersion: "2" as const,
     send(request: TransportRequest): Promise<HttpResponse> {
       if (request.signal?.aborted) return Promise.reject(request.signal.reason);
       const url = request.url;
       const options = { endStream: request.body === undefined && request.trailers === undefined, waitForTrailers: request.trailers !== undefined };
-      const open = () => sessionFor(url.origin).request(headersOf(request), options);
+      const start = () => sessionFor(url.origin).request(headersOf(request), options);
       let stream: ClientHttp2Stream;
       try {
         try {
-          stream = open();
+          stream = start();
         } catch (error) {
           // The session got GOAWAY or closed just now: nothing was sent, so a fresh session may take it.
           if (!STALE_SESSION_CODES.has(codeOf(error) ?? "")) throw error;
           sessions.delete(url.origin);
-          stream = open();
+          stream = start();
         }
       } catch (error) {
         return Promise.reject(transportErrorOf(error));
@@ -85,12 +96,35 @@ export function createHttp2Transport(connect: typeof Connect, options: Http2Tran
       return exchange(stream, request);
     },
     async close(): Promise<void> {
-      const open = [...sessions.values()];
+      const closing = [...open];
       sessions.clear();
-      await Promise.all(open.map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.close(() => resolve())))));
+      // A destroyed session is done (its socket may still wait for the server's FIN): `close` would never call back.
+      await Promise.all(closing.map((s) => new Promise<void>((resolve) => (s.closed || s.destroyed ? resolve() : s.close(() => resolve())))));
     },
   };
+  openSessions.set(transport, open);
+  return transport;
 }
+
+/** The sessions of each transport that are not closed yet, for {@link openSessionCount}. */
+const openSessions = new WeakMap<Transport, ReadonlySet<ClientHttp2Session>>();
+
+/**
+ * How many sessions of a transport made by {@link createHttp2Transport} are
+ * still open: the one new calls go to, and any draining the streams they
+ * had when the server sent GOAWAY. A session that has ended its side waits
+ * for the server to close the connection, and no longer counts.
+ *
+ * @internal For tests; not exported from the package.
+ */
+export function openSessionCount(transport: Transport): number {
+  let count = 0;
+  for (const session of openSessions.get(transport) ?? []) if (!session.destroyed) count++;
+  return count;
+}
+
+/** The GOAWAY a session received: streams above `lastStreamId` were never processed (RFC 9113 §6.8). */
+const goaways = new WeakMap<Http2Session, { readonly code: number; readonly lastStreamId: number }>();
 
 /** Streams in flight per session: a session keeps the process alive only while it has some. */
 const inFlight = new WeakMap<Http2Session, number>();
@@ -123,6 +157,8 @@ function headersOf(request: TransportRequest): OutgoingHttpHeaders {
 
 /** Writes the body, and resolves with the response head; the body streams from there. */
 function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise<HttpResponse> {
+  // Node takes a stream's session away when it is destroyed, before its error is emitted.
+  const session = stream.session;
   const release = holdOpen(stream);
   const signal = request.signal;
   const onAbort = (): void => void stream.close(NGHTTP2_CANCEL);
@@ -133,7 +169,7 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
     let resolveTrailers!: (trailers: Headers) => void;
     const trailers = new Promise<Headers>((settle) => (resolveTrailers = settle));
     const onError = (error: Error): void => {
-      if (!headed) reject(signal?.aborted ? signal.reason : transportErrorOf(error));
+      if (!headed) reject(signal?.aborted ? signal.reason : streamError(stream, session, error));
     };
     const onTrailers = (head: IncomingHttpHeaders): void => resolveTrailers(toHeaders(head));
     const onResponse = (head: IncomingHttpHeaders): void => {
@@ -147,7 +183,7 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
       signal?.removeEventListener("abort", onAbort);
       release();
       resolveTrailers(new HttpHeaders());
-      if (!headed) reject(signal?.aborted ? signal.reason : streamClosedError(stream));
+      if (!headed) reject(signal?.aborted ? signal.reason : streamError(stream, session, undefined));
     };
     stream.on("error", onError).on("trailers", onTrailers).on("response", onResponse).on("close", onClose);
     writeBody(stream, request).catch((error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))));
@@ -224,9 +260,27 @@ function toHeaders(head: IncomingHttpHeaders): Headers {
   return headers;
 }
 
-function streamClosedError(stream: ClientHttp2Stream): TransportError {
-  const code = stream.rstCode === NGHTTP2_REFUSED_STREAM ? "REFUSED_STREAM" : "ERR_HTTP2_STREAM_CLOSED";
-  return new TransportError(code, `http2: the stream closed before a response (code ${stream.rstCode ?? "none"})`);
+/**
+ * Why a stream failed before its response came. A stream the server never
+ * processed is reported as `REFUSED_STREAM` (one of the unsent codes, so
+ * that even a call that is not idempotent may be sent again): one the server
+ * refused, and one above the last stream id of a GOAWAY (RFC 9113 §6.8 and
+ * §8.7), whatever the GOAWAY's code, or one never sent at all.
+ */
+function streamError(stream: ClientHttp2Stream, session: Http2Session | undefined, error: Error | undefined): TransportError {
+  const goaway = session === undefined ? undefined : goaways.get(session);
+  if (goaway !== undefined && (stream.id === undefined || stream.id > goaway.lastStreamId)) {
+    return new TransportError(
+      "REFUSED_STREAM",
+      `http2: the server sent GOAWAY (code ${goaway.code}, last stream ${goaway.lastStreamId}) without processing stream ${stream.id ?? "(not sent)"}`,
+      error === undefined ? {} : { cause: error },
+    );
+  }
+  if (stream.rstCode === NGHTTP2_REFUSED_STREAM) {
+    return new TransportError("REFUSED_STREAM", `http2: the server refused stream ${stream.id}`, error === undefined ? {} : { cause: error });
+  }
+  if (error !== undefined) return transportErrorOf(error);
+  return new TransportError("ERR_HTTP2_STREAM_CLOSED", `http2: the stream closed before a response (code ${stream.rstCode ?? "none"})`);
 }
 
 function transportErrorOf(error: unknown): TransportError {

@@ -12,7 +12,7 @@ export { selectProtocol } from "./config.js";
 export type { ClientConfig, ProtocolValue } from "./config.js";
 export type { ClientMetadata, WithMetadata } from "./metadata.js";
 export { requestIdsOf } from "./metadata.js";
-export { ABORTED, isIdempotent, isUnsent, noRetry, retryKindOf, standardRetry, TIMED_OUT, UNSENT_ERROR_CODES } from "./retry.js";
+export { ABORTED, isIdempotent, isUnsent, noRetry, retryKindOf, standardRetry, TIMED_OUT, UNREAD_BODY_TIMEOUT, UNSENT_ERROR_CODES } from "./retry.js";
 export type { RetryContext, RetryKind, RetryStrategy, StandardRetryOptions } from "./retry.js";
 export type { Transport, TransportRequest } from "./transport.js";
 export { requestUrl } from "./transport.js";

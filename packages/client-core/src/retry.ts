@@ -64,6 +64,12 @@ export const UNSENT_ERROR_CODES: ReadonlySet<string> = new Set([
 export const ABORTED = "RequestAborted";
 /** See {@link ABORTED}. */
 export const TIMED_OUT = "RequestTimeout";
+/**
+ * See {@link ABORTED}: the code of the error a streamed output fails with
+ * when it is read after the client released it, unread for the client's
+ * `unreadBodyTimeoutMs`.
+ */
+export const UNREAD_BODY_TIMEOUT = "UnreadBodyTimeout";
 
 const THROTTLING_CODES = new Set([
   "Throttling",
@@ -92,7 +98,7 @@ const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
  * answers and transport failures. Aborts and timeouts are never retryable.
  */
 export function retryKindOf(error: unknown): RetryKind | undefined {
-  if (TransportError.is(error)) return error.code === ABORTED || error.code === TIMED_OUT ? undefined : "transient";
+  if (TransportError.is(error)) return error.code === ABORTED || error.code === TIMED_OUT || error.code === UNREAD_BODY_TIMEOUT ? undefined : "transient";
   const modeled = ModeledError.isModeledError(error);
   if (!modeled && !UnmodeledError.is(error)) return undefined;
   if (modeled) {

@@ -21,10 +21,15 @@ import { testJson, Things } from "./test-fixtures.js";
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
+  servers.length = 0;
 });
+
+/** The servers `listen` made, the newest last. */
+const servers: Server[] = [];
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server: Server = createServer(handler);
+  servers.push(server);
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
@@ -150,6 +155,55 @@ describe("fetch transport over HTTP/1.1", () => {
     expect(error).toMatchObject({ code: "ECONNREFUSED", $metadata: { attempts: 3 } });
   });
 
+  /**
+   * A server that closes a connection idle for `keepAliveTimeout` (100 ms)
+   * without saying so (no `Keep-Alive: timeout=` hint, which undici would
+   * heed), and calls `whenIdleClosed` as it closes one: a call made then
+   * goes out on a socket the server has closed, before the client could
+   * see it close.
+   */
+  async function keepAliveServer(whenIdleClosed: () => void) {
+    let connections = 0;
+    const endpoint = await listen(async (req, res) => {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      res.writeHead(200, { "content-type": "application/json", connection: "keep-alive" }); // an explicit Connection header: no hint
+      res.end(JSON.stringify({ id: (JSON.parse(body || "{}") as { id?: string }).id }));
+    });
+    const server = servers.at(-1)!;
+    server.keepAliveTimeout = 100;
+    server.on("connection", (socket) => {
+      connections++;
+      // Node's own timeout listener, registered first, has just closed the idle socket.
+      socket.on("timeout", whenIdleClosed);
+    });
+    return { endpoint, connections: () => connections };
+  }
+
+  it("L4: a keep-alive race (the server closes the idle socket as the next call goes out) is retried once for an idempotent call", async () => {
+    let next!: () => void;
+    const { endpoint, connections } = await keepAliveServer(() => next());
+    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    expect((await client.getThing({ id: "first" })).id).toBe("first");
+    const out = await new Promise<Awaited<ReturnType<typeof client.getThing>>>((resolve, reject) => {
+      next = () => void client.getThing({ id: "after idle" }).then(resolve, reject);
+    });
+    expect(out).toMatchObject({ id: "after idle", $metadata: { attempts: 2 } });
+    expect(connections()).toBe(2);
+  });
+
+  it("L4: a non-idempotent call sent on a socket the server closed is not sent again (the server may have acted on it)", async () => {
+    let next!: () => void;
+    const { endpoint } = await keepAliveServer(() => next());
+    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    expect((await client.createThing({ id: "first" })).id).toBe("first");
+    const error = await new Promise<unknown>((resolve) => {
+      next = () => void client.createThing({ id: "after idle" }).then(resolve, resolve);
+    });
+    expect(TransportError.is(error)).toBe(true);
+    expect(error).toMatchObject({ code: "UND_ERR_SOCKET", $metadata: { attempts: 1 } });
+  });
+
   it("times out against a server that never answers", async () => {
     const endpoint = await listen(() => {});
     const client = createClient(Things, { endpoint, protocols: [testJson()] });
@@ -190,6 +244,15 @@ describe("HTTP/2 transport", () => {
     });
     return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
   }
+
+  it("is what a client whose protocol needs HTTP/2 makes for itself, given no transport (its code loaded by the first call)", async () => {
+    const { endpoint, sessions } = await listenH2();
+    const client = createClient(Things, { endpoint, protocols: [{ ...testJson(), requiresHttp2: true }] });
+    const outs = await Promise.all([client.getThing({ id: "a" }), client.getThing({ id: "b" })]);
+    expect(outs.map((o) => o.id)).toEqual(["a", "b"]);
+    expect((await client.getThing({ id: "c" })).id).toBe("c");
+    expect(sessions).toHaveLength(1);
+  });
 
   it("shares one session per origin across calls", async () => {
     const { endpoint, sessions } = await listenH2();
@@ -252,6 +315,26 @@ describe("HTTP/2 transport", () => {
       expect((await client.getThing({ id: `r${i}` })).id).toBe(`r${i}`);
     }
     expect(sessions.length).toBeGreaterThan(1);
+  });
+
+  it("sends a stream the server refused again, even for a call that is not idempotent (a burst above the stream limit before its SETTINGS came)", async () => {
+    const server: Http2Server = createH2Server({ settings: { maxConcurrentStreams: 2 } });
+    server.on("stream", async (stream) => {
+      let body = "";
+      for await (const chunk of stream) body += chunk;
+      stream.respond({ ":status": 200, "content-type": "application/json" });
+      stream.end(body);
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const transport = http2Transport();
+    closers.push(() => transport.close());
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport, retry: { baseDelayMs: 1 } });
+    const outs = await Promise.all(Array.from({ length: 6 }, (_, i) => client.createThing({ id: `c${i}` })));
+    expect(outs.map((o) => o.id)).toEqual(["c0", "c1", "c2", "c3", "c4", "c5"]);
+    expect(Math.max(...outs.map((o) => o.$metadata.attempts))).toBe(2);
   });
 
   it("sends request trailers", async () => {
