@@ -126,7 +126,18 @@ describe("protocol selection", () => {
   });
 });
 
-describe("retries", () => {
+describe("C1: retries", () => {
+  it("C1: 503 twice then 200: three attempts, each wait within full jitter's bounds (100 then 200 ms at most)", async () => {
+    const { client, sleeps, transport } = setup([err("Busy", 503), err("Busy", 503), ok({ id: "a" })], { retry: {} });
+    const out = await client.getThing({ id: "a" });
+    expect([out.$metadata.attempts, transport.seen.length, sleeps.length]).toEqual([3, 3, 2]);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(0);
+    expect(sleeps[0]).toBeLessThanOrEqual(100);
+    expect(sleeps[1]).toBeGreaterThanOrEqual(0);
+    expect(sleeps[1]).toBeLessThanOrEqual(200);
+    expect(out.$metadata.totalRetryDelay).toBe(sleeps[0]! + sleeps[1]!);
+  });
+
   it("retries throttling with exponential backoff and full jitter", async () => {
     const { client, sleeps, transport } = setup([err("Throttled", 429), err("Throttled", 429), ok({ id: "a" })]);
     const out = await client.getThing({ id: "a" });
@@ -203,7 +214,7 @@ describe("retries", () => {
     ]);
   });
 
-  it("does not retry a streamed body, which cannot be sent again", async () => {
+  it("C1: does not retry a streamed body, which cannot be sent again", async () => {
     async function* chunks() {
       yield new Uint8Array([1]);
     }
@@ -224,7 +235,7 @@ describe("abort and timeout", () => {
   const hang: Answer = (request) =>
     new Promise((_resolve, reject) => request.signal!.addEventListener("abort", () => reject(request.signal!.reason), { once: true }));
 
-  it("does not send a call whose signal already fired", async () => {
+  it("T5: does not send a call whose signal already fired", async () => {
     const { client, transport } = setup([ok({ id: "a" })]);
     const error = await failure(client.getThing({ id: "a" }, { signal: AbortSignal.abort() }));
     expect(TransportError.is(error)).toBe(true);
@@ -233,7 +244,7 @@ describe("abort and timeout", () => {
     expect(transport.seen).toHaveLength(0);
   });
 
-  it("aborts a call in flight and never retries it", async () => {
+  it("T5: aborts a call in flight and never retries it", async () => {
     const { client, transport } = setup([hang, ok({ id: "a" })]);
     const controller = new AbortController();
     const pending = failure(client.getThing({ id: "a" }, { signal: controller.signal }));
@@ -246,7 +257,15 @@ describe("abort and timeout", () => {
     expect(transport.seen).toHaveLength(1);
   });
 
-  it("aborts during the backoff wait", async () => {
+  it("T5: AbortSignal.timeout(1) with maxAttempts 4: exactly one attempt, no backoff wait", async () => {
+    const { client, transport, sleeps } = setup([hang, ok({ id: "a" }), ok({ id: "a" }), ok({ id: "a" })], { retry: { maxAttempts: 4 } });
+    const error = await failure(client.getThing({ id: "a" }, { signal: AbortSignal.timeout(1) }));
+    expect(TransportError.is(error)).toBe(true);
+    expect(error.$metadata.attempts).toBe(1);
+    expect([transport.seen.length, sleeps]).toEqual([1, []]);
+  });
+
+  it("T5: aborts during the backoff wait", async () => {
     const controller = new AbortController();
     const { client, transport } = setup([err("Busy", 503), ok({ id: "a" })], {
       sleep: (_ms, signal) => {
@@ -319,7 +338,7 @@ describe("abort and timeout", () => {
     expect(transport.seen).toHaveLength(1);
   });
 
-  it("times out a call (per call, or the client's default) and never retries it", async () => {
+  it("T5: times out a call (per call, or the client's default) and never retries it", async () => {
     for (const [config, options] of [
       [{}, { timeoutMs: 20 }],
       [{ timeoutMs: 20 }, {}],

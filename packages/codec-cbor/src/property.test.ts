@@ -122,7 +122,7 @@ describe("properties", () => {
     return v;
   };
 
-  it("documents decode like raw cbor-x (differential)", () => {
+  it("F2: documents decode like raw cbor-x (differential)", () => {
     const readDoc = compileReader(document);
     fc.assert(
       // raw cbor-x renames a `__proto__` key to `__proto_`; Anvil keeps it (see "reader: __proto__ keys")
@@ -137,7 +137,7 @@ describe("properties", () => {
     );
   });
 
-  it("our bytes decode with raw cbor-x to the same data (differential)", () => {
+  it("F2: our bytes decode with raw cbor-x to the same data (differential)", () => {
     fc.assert(
       fc.property(everything, (value) => {
         const raw = decode(write(value as never)) as Record<string, unknown>;

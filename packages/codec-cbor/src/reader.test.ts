@@ -191,7 +191,7 @@ describe("reader: malformed and hostile input", () => {
     expect(err.message).toMatch(/^decode cbor: /);
   });
 
-  it("rejects nesting beyond maxDepth without overflowing the stack", () => {
+  it("S7: rejects nesting beyond maxDepth (100 000 levels) without overflowing the stack", () => {
     const deep = new Uint8Array(100_000).fill(0x81);
     deep[deep.length - 1] = 0x00;
     const read = compileReader(Everything, { maxDepth: 128 });

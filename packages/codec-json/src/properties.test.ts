@@ -99,7 +99,7 @@ const cases: [string, Schema, fc.Arbitrary<unknown>, JsonSettings?][] = [
   ["date-time timestamps", DateTimes, dateTimes, { timestampFormat: "date-time" }],
 ];
 
-describe("round trip: read(write(value)) equals value", () => {
+describe("F2: round trip: read(write(value)) equals value", () => {
   it.each(cases)("%s", (_name, schema, arbitrary, settings) => {
     const read = compileReader(schema, settings);
     const write = compileWriter(schema, settings);

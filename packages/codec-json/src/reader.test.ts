@@ -269,7 +269,7 @@ describe("structures", () => {
   });
 });
 
-describe("__proto__ is data, never a prototype", () => {
+describe("S5: __proto__ is data, never a prototype", () => {
   it("in maps", () => {
     const value = read(`{"map":{"__proto__":"x","a":"b"}}`) as { map: Record<string, string> };
     expect(Object.getPrototypeOf(value.map)).toBe(Object.prototype);
@@ -337,7 +337,7 @@ describe("strict reading (a server reading requests)", () => {
   });
 });
 
-describe("depth limit", () => {
+describe("S7: depth limit", () => {
   it("rejects deep documents with SerializationError on both parse paths", () => {
     const Doc = struct("test#Doc", [member("doc", document)]);
     const deep = `{"doc":${"[".repeat(200)}${"]".repeat(200)}}`;

@@ -53,7 +53,8 @@ describe("splitFrames", () => {
     ["ends inside a prelude", joined.subarray(0, frames[0]!.length + 2)],
     ["announces a frame shorter than its framing", Uint8Array.of(0, 0, 0, 4, 1, 2, 3, 4)],
     ["announces a frame longer than the limit", Uint8Array.of(0xff, 0xff, 0xff, 0xff)],
-  ])("rejects a stream that %s with a SerializationError", async (_label, bytes) => {
+    ["announces a frame of 17 MiB, past 16 MiB of payload and 128 KiB of headers", Uint8Array.of(0x01, 0x10, 0x00, 0x00)],
+  ])("V1: rejects a stream that %s with a SerializationError", async (_label, bytes) => {
     await expect(collect(splitFrames(bytes))).rejects.toBeInstanceOf(SerializationError);
   });
 

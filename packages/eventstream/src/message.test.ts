@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SerializationError } from "@anvil/core";
+import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { decodeEventMessage, encodeEventMessage, type EventHeaderValue, type EventMessage } from "./message.js";
 
 const utf8 = new TextEncoder();
@@ -44,7 +45,7 @@ describe("event messages", () => {
     ["a corrupt prelude checksum", (f) => flip(f, 9)],
     ["a corrupt message checksum", (f) => flip(f, f.length - 1)],
     ["a corrupt header", (f) => flip(f, 14)],
-  ])("rejects a frame with %s as a SerializationError", (_label, corrupt) => {
+  ])("V1: rejects a frame with %s as a SerializationError", (_label, corrupt) => {
     const frame = encodeEventMessage({ headers: { name: { type: "string", value: "value" } }, body: utf8.encode("{}") });
     expect(() => decodeEventMessage(corrupt(frame))).toThrow(SerializationError);
   });
@@ -56,6 +57,29 @@ describe("event messages", () => {
       SerializationError,
     );
     expect(() => encodeEventMessage({ headers: { l: { type: "long", value: 1.5 } }, body: new Uint8Array(0) })).toThrow(SerializationError);
+  });
+
+  it("V1: holds frames to aws-c-event-stream's bounds both ways: header names of 127 bytes, 128 KiB of headers", () => {
+    // Frames the format can carry but AWS's bounds refuse, made with the codec itself.
+    const raw = new EventStreamCodec(
+      (bytes) => new TextDecoder().decode(bytes),
+      (text) => utf8.encode(text),
+    );
+    const string = (value: string) => ({ type: "string", value }) as const;
+    const longName = raw.encode({ headers: { ["n".repeat(200)]: string("v") }, body: new Uint8Array(0) });
+    expect(() => decodeEventMessage(longName)).toThrow(/^decode event stream: a header name is longer than 127 bytes$/);
+    const manyBytes = raw.encode({
+      headers: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`h${i}`, string("v".repeat(30_000))])),
+      body: new Uint8Array(0),
+    });
+    expect(() => decodeEventMessage(manyBytes)).toThrow(/^decode event stream: headers longer than 131072 bytes$/);
+    // The longest name allowed, in UTF-8 bytes (é is two), and headers just under the bound, read back.
+    const edge = { ["é".repeat(63) + "n"]: string("v"), big: string("v".repeat(32_000)) };
+    expect(decodeEventMessage(encodeEventMessage({ headers: edge, body: new Uint8Array(0) })).headers).toEqual(edge);
+    // And the writer makes no frame a reader would refuse.
+    expect(() => encodeEventMessage({ headers: { ["é".repeat(64)]: string("v") }, body: new Uint8Array(0) })).toThrow(SerializationError);
+    const tooMany = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`h${i}`, string("v".repeat(30_000))]));
+    expect(() => encodeEventMessage({ headers: tooMany, body: new Uint8Array(0) })).toThrow(/headers longer than 131072 bytes/);
   });
 
   it("never crashes on random bytes: a message or a SerializationError", () => {

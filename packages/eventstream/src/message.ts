@@ -39,20 +39,43 @@ const codec = new EventStreamCodec(
   (text) => utf8Encoder.encode(text),
 );
 
-/** Encodes one message into a frame. Throws a SerializationError for a header the format cannot carry. */
+/** The longest header name, in UTF-8 bytes: aws-c-event-stream's bound (the format's own is 255). */
+const MAX_HEADER_NAME_BYTES = 127;
+/** The most header bytes one message carries: aws-c-event-stream's bound. */
+const MAX_HEADERS_BYTES = 128 * 1024;
+
+/** Fails a header name longer than {@link MAX_HEADER_NAME_BYTES} (a name of 42 UTF-16 units or fewer never is). */
+function checkHeaderName(name: string, side: "encode" | "decode"): void {
+  if (name.length > 42 && utf8Encoder.encode(name).byteLength > MAX_HEADER_NAME_BYTES) {
+    throw new SerializationError(`${side} event stream: a header name is longer than ${MAX_HEADER_NAME_BYTES} bytes`);
+  }
+}
+
+/** The headers' length a frame's prelude states (the frame has at least its 12-byte prelude). */
+const headersLength = (frame: Uint8Array): number => new DataView(frame.buffer, frame.byteOffset, 12).getUint32(4, false);
+
+/** Encodes one message into a frame. Throws a SerializationError for a header the format (or AWS's bounds) cannot carry. */
 export function encodeEventMessage(message: EventMessage): Uint8Array {
   const headers: Record<string, MessageHeaderValue> = {};
-  for (const name of Object.keys(message.headers)) headers[name] = toCodecHeader(message.headers[name]!);
+  for (const name of Object.keys(message.headers)) {
+    checkHeaderName(name, "encode");
+    headers[name] = toCodecHeader(message.headers[name]!);
+  }
+  let frame: Uint8Array;
   try {
-    return codec.encode({ headers, body: message.body });
+    frame = codec.encode({ headers, body: message.body });
   } catch (cause) {
     throw new SerializationError(`encode event stream: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
+  if (headersLength(frame) > MAX_HEADERS_BYTES) throw new SerializationError(`encode event stream: headers longer than ${MAX_HEADERS_BYTES} bytes`);
+  return frame;
 }
 
 /**
  * Decodes one whole frame. Throws a SerializationError for a frame that is
- * too short, has a wrong length or checksum, or headers that do not parse.
+ * too short, has a wrong length or checksum, headers that do not parse, or
+ * headers beyond AWS's bounds ({@link MAX_HEADERS_BYTES} in all, names of
+ * {@link MAX_HEADER_NAME_BYTES}).
  */
 export function decodeEventMessage(frame: Uint8Array): EventMessage {
   let decoded: Message;
@@ -61,8 +84,11 @@ export function decodeEventMessage(frame: Uint8Array): EventMessage {
   } catch (cause) {
     throw new SerializationError(`decode event stream: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
+  // The frame decoded, so its prelude is whole (and its checksum right).
+  if (headersLength(frame) > MAX_HEADERS_BYTES) throw new SerializationError(`decode event stream: headers longer than ${MAX_HEADERS_BYTES} bytes`);
   const headers: Record<string, EventHeaderValue> = {};
   for (const name of Object.keys(decoded.headers)) {
+    checkHeaderName(name, "decode");
     Object.defineProperty(headers, name, { value: fromCodecHeader(decoded.headers[name]!), enumerable: true, writable: true, configurable: true });
   }
   // The codec's views share the frame's buffer; a copy lets the frame go.

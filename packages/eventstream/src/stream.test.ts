@@ -57,7 +57,7 @@ describe("event streams", () => {
     await expect(collect(readEventStream(counted([signed(utf8.encode("not a message"))]).iterable, serde))).rejects.toThrow(SerializationError);
   });
 
-  it("write one frame per event, pulling the source only as frames are read", async () => {
+  it("H7: write one frame per event, pulling the source only as frames are read", async () => {
     const source = counted(events);
     const frames = writeEventStream(source.iterable, serde);
     expect(source.pulled()).toBe(0);

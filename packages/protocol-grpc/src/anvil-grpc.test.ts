@@ -110,7 +110,7 @@ describe("grpc: Anvil client and server", () => {
     await expect.poll(() => seen.aborted.length).toBeGreaterThan(before);
   });
 
-  it("cancels a call when the caller aborts: the handler's signal fires", async () => {
+  it("H3: cancels a call when the caller aborts: the handler's signal fires", async () => {
     const before = seen.aborted.length;
     const controller = new AbortController();
     const call = client().wait({}, { signal: controller.signal });
@@ -159,7 +159,7 @@ describe("grpc: Anvil client and server", () => {
     expect(internal.at(-1)).toMatchObject({ message: "secret detail" });
   });
 
-  it("respects back-pressure from the caller: the server's events are produced as they are read", async () => {
+  it("H7: respects back-pressure from the caller: the server's events are produced as they are read", async () => {
     const out = await client().download({ count: 400 });
     const iterator = out.chunks![Symbol.asyncIterator]();
     await iterator.next();

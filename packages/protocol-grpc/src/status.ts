@@ -44,12 +44,14 @@ export function isStatusName(name: string): name is GrpcStatusName {
 
 /**
  * The status of a response that carries no `grpc-status`, from its HTTP
- * status: 400 INTERNAL, 401 UNAUTHENTICATED, 403 PERMISSION_DENIED,
- * 404 UNIMPLEMENTED, 429/502/503/504 UNAVAILABLE, anything else UNKNOWN.
+ * status, as gRPC's http-grpc-status-mapping.md tables it: 400 and 431
+ * INTERNAL, 401 UNAUTHENTICATED, 403 PERMISSION_DENIED, 404 UNIMPLEMENTED,
+ * 429/502/503/504 UNAVAILABLE, anything else UNKNOWN.
  */
 export function statusFromHttp(httpStatus: number): GrpcStatusCode {
   switch (httpStatus) {
     case 400:
+    case 431:
       return GrpcStatus.INTERNAL;
     case 401:
       return GrpcStatus.UNAUTHENTICATED;

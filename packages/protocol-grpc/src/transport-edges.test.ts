@@ -13,6 +13,7 @@ import { createServer } from "@anvil/server";
 import { listen } from "@anvil/server/node";
 import { describe, expect, it } from "vitest";
 import { hasOpenssl, selfSignedCertificate } from "@anvil/test-support";
+import { frameMessage } from "./frames.js";
 import { grpc } from "./index.js";
 import { greeterHandlers } from "./test-handlers.js";
 import { Greeter } from "./test-service.js";
@@ -52,10 +53,11 @@ describe("grpc server: shutting down", () => {
   });
 });
 
-describe("grpc client: answers that are not gRPC", () => {
+describe("E4: grpc client: answers that are not gRPC", () => {
   it.each([
     [404, "text/html", "UNIMPLEMENTED"],
     [429, "text/plain", "UNAVAILABLE"],
+    [431, "text/plain", "INTERNAL"],
     [503, "text/html", "UNAVAILABLE"],
     [502, "text/html", "UNAVAILABLE"],
     [401, "application/json", "UNAUTHENTICATED"],
@@ -82,6 +84,35 @@ describe("grpc client: answers that are not gRPC", () => {
       expect(UnmodeledError.is(error)).toBe(true);
       expect((error as UnmodeledError).code).toBe(code);
       expect((error as UnmodeledError).bodyExcerpt).toContain("proxy error");
+    } finally {
+      await transport.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it.each([
+    ["trailers without grpc-status", true],
+    ["no trailers at all", false],
+  ])("a gRPC answer (200, application/grpc) with a message and %s fails INTERNAL, never OK", async (_name, trailers) => {
+    const server = http2.createServer();
+    server.on("stream", (stream) => {
+      stream.resume();
+      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: trailers });
+      stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-message": "error" }));
+      // SayHello's output, { message: "hi" }.
+      stream.end(frameMessage(new Uint8Array([0x0a, 0x02, 0x68, 0x69])));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const transport = http2Transport();
+    try {
+      const client = createClient(Greeter, {
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        protocols: [grpc()],
+        transport,
+        retry: { maxAttempts: 1 },
+      });
+      const error = await client.sayHello({ name: "ada" }).catch((e: unknown) => e);
+      expect([UnmodeledError.is(error), (error as UnmodeledError).code]).toEqual([true, "INTERNAL"]);
     } finally {
       await transport.close();
       await new Promise((resolve) => server.close(resolve));

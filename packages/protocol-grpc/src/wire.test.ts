@@ -59,7 +59,7 @@ describe("message framing", () => {
     expect(await failure(collect([new Uint8Array([2, 0, 0, 0, 0])]))).toBe("INTERNAL");
   });
 
-  it("gunzips compressed messages, bounded by the limit after inflation", async () => {
+  it("S2: gunzips compressed messages, bounded by the limit after inflation", async () => {
     const plain = new Uint8Array(1000).fill(7);
     const gz = new Uint8Array(await new Response(new Blob([plain]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
     const framed = frameMessage(gz);
@@ -123,7 +123,7 @@ describe("the message of a unary call", () => {
     expect(await failure(one(chunked(new Uint8Array([3, 0, 0, 0, 0]))))).toBe("INTERNAL");
   });
 
-  it("asks for the encoding of a compressed message only, and gunzips it within the limit", async () => {
+  it("S2: asks for the encoding of a compressed message only, and gunzips it within the limit", async () => {
     const plain = new Uint8Array(100).fill(7);
     const framed = frameMessage(await gzip(plain));
     framed[0] = 1;
@@ -160,12 +160,13 @@ describe("status codes", () => {
     [403, "PERMISSION_DENIED"],
     [404, "UNIMPLEMENTED"],
     [429, "UNAVAILABLE"],
+    [431, "INTERNAL"],
     [502, "UNAVAILABLE"],
     [503, "UNAVAILABLE"],
     [504, "UNAVAILABLE"],
     [500, "UNKNOWN"],
     [200, "UNKNOWN"],
-  ])("maps HTTP %i without grpc-status to %s", (http, name) => {
+  ])("E4: maps HTTP %i without grpc-status to %s", (http, name) => {
     expect(statusName(statusFromHttp(http))).toBe(name);
   });
 

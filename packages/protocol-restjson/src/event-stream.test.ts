@@ -118,7 +118,7 @@ describe("restJson1 event streams", () => {
     expect(JSON.parse(text(message!.body))).toEqual({ celsius: 12, at: 1700000000 });
   });
 
-  it("a modeled error the handler's stream throws reaches the client as that error", async () => {
+  it("V2: a modeled error the handler's stream throws reaches the client as that error", async () => {
     const StormError = errorClass(Storm);
     async function* failing(): AsyncGenerator<UnionValue> {
       yield updates[0]!;

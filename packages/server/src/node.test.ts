@@ -342,20 +342,20 @@ describe("listen (HTTP/1.1)", () => {
     await expect.poll(() => server.inFlight).toBe(0);
   });
 
-  it("answers 431 to headers over the size limit", async () => {
+  it("S4: answers 431 to headers over the size limit", async () => {
     const { listener } = await start({ maxHeaderBytes: 4096 });
     const response = await rawRequest(`${listener.url}/echo/a`, { headers: { "x-big": "v".repeat(8192) } });
     expect(response.status).toBe(431);
   });
 
-  it("answers 431 to too many header fields", async () => {
+  it("S4: answers 431 to too many header fields", async () => {
     const { listener } = await start({ maxHeaders: 10 });
     const headers = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`x-h${i}`, "v"]));
     const response = await rawRequest(`${listener.url}/echo/a`, { headers });
     expect(response.status).toBe(431);
   });
 
-  it("streams a response body with back-pressure: the source waits for a slow reader", async () => {
+  it("H7: streams a response body with back-pressure: the source waits for a slow reader", async () => {
     const { listener, observed } = await start();
     const count = 400; // 25 MiB
     const received = await new Promise<number>((resolve, reject) => {
@@ -383,7 +383,7 @@ describe("listen (HTTP/1.1)", () => {
     await expect(response.arrayBuffer()).rejects.toThrow();
   });
 
-  it("aborts the handler's signal when the client goes away", async () => {
+  it("H3: aborts the handler's signal when the client goes away", async () => {
     const { listener, observed } = await start();
     const controller = new AbortController();
     const waiting = observed.waiting();
@@ -425,7 +425,95 @@ describe("listen (HTTP/1.1)", () => {
   });
 });
 
+describe("T1: listen, headers dripped slowly (slowloris)", () => {
+  it.each([
+    ["HTTP/1.1", {}],
+    ["HTTP/1.1 and h2c on one port", { http2: "both" as const }],
+  ])("%s: a client sending a header byte every 200 ms gets a 408 about headersTimeoutMs in, while a normal request is served", async (_name, options) => {
+    const { listener } = await start({ headersTimeoutMs: 1_000, ...options });
+    const started = Date.now();
+    const answer = new Promise<{ text: string; ms: number }>((resolve) => {
+      const socket = net.connect(listener.port, "127.0.0.1");
+      const head = `GET /echo/slow HTTP/1.1\r\nhost: x\r\nx-slow: ${"a".repeat(100)}`;
+      let sent = 0;
+      let text = "";
+      const drip = setInterval(() => sent < head.length && socket.write(head[sent++]!), 200);
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        clearInterval(drip);
+        resolve({ text, ms: Date.now() - started });
+      });
+    });
+    expect((await post(`${listener.url}/echo/meanwhile`, `{"text":"x"}`)).status).toBe(200);
+    const { text, ms } = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    // Node looks for timed-out headers every headersTimeoutMs / 4 here (connectionsCheckingInterval), so about 1.0 to 1.25 s.
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(3_000);
+  });
+});
+
+/** Resolves with `read()` once it has stayed the same for `quietMs`: a source that has stopped. */
+async function settled(read: () => number, quietMs = 300): Promise<number> {
+  let last = read();
+  let since = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = read();
+    if (now !== last) [last, since] = [now, Date.now()];
+    else if (Date.now() - since >= quietMs) return now;
+  }
+}
+
 describe("listen (HTTP/2 cleartext, prior knowledge)", () => {
+  it("H3: a stream the client cancels (RST_STREAM CANCEL) aborts its handler's signal at once, and nothing is answered on it", async () => {
+    const { listener, observed } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      const waiting = observed.waiting();
+      const stream = session.request({ ":method": "POST", ":path": "/wait", "content-type": "application/json" });
+      let answered = false;
+      stream.on("response", () => (answered = true));
+      stream.on("error", () => {});
+      const closed = new Promise((resolve) => stream.once("close", resolve));
+      stream.end("{}");
+      await waiting;
+      const cancelled = performance.now();
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      await expect.poll(() => observed.aborted, { interval: 5 }).toEqual(["the client went away"]);
+      // Within a few milliseconds here; the bound leaves room for a loaded machine.
+      expect(performance.now() - cancelled).toBeLessThan(1_000);
+      await closed;
+      expect(answered).toBe(false);
+      // The session goes on.
+      expect((await h2Request(session, "/echo/after", "{}")).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("H7: a download to a reader that stops reading waits once the flow-control window and the buffers are full (32 MiB offered)", async () => {
+    const { listener, observed } = await start({ http2: true });
+    const session = http2.connect(listener.url);
+    try {
+      const count = 512; // 32 MiB
+      const stream = session.request({ ":method": "POST", ":path": `/download/${count}` });
+      stream.on("error", () => {});
+      stream.end();
+      await new Promise((resolve) => stream.once("response", resolve));
+      // Nothing read: the source must stop with a few windows' worth out (64 KiB chunks; 4 MiB is far more than enough).
+      const stalled = await settled(() => observed.produced);
+      expect(stalled).toBeLessThan(64);
+      let bytes = 0;
+      stream.on("data", (chunk: Buffer) => (bytes += chunk.byteLength));
+      await new Promise((resolve) => stream.once("end", resolve));
+      expect([bytes, observed.produced]).toEqual([count * CHUNK, count]);
+    } finally {
+      session.close();
+    }
+  });
+
   it("answers several concurrent streams over one session", async () => {
     const { listener, observed } = await start({ http2: true });
     const session = http2.connect(listener.url);
@@ -676,7 +764,7 @@ describe("listen (HTTP/2 cleartext): the stream API", () => {
     }
   });
 
-  it("answers 431 to too many header fields", async () => {
+  it("S4: answers 431 to too many header fields", async () => {
     const { listener } = await start({ http2: true, maxHeaders: 10 });
     const session = http2.connect(listener.url);
     try {

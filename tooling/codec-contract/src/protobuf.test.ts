@@ -347,7 +347,7 @@ const same = (a: unknown, b: unknown) => {
   if (d) throw new Error(d);
 };
 
-describe("protobuf codec vs protobufjs (emitted .proto)", () => {
+describe("S9, F2: protobuf codec vs protobufjs (emitted .proto)", () => {
   it("protobufjs decodes Anvil's bytes to the value", () => {
     fc.assert(
       fc.property(values, (v) => {

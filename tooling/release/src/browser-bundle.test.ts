@@ -169,7 +169,7 @@ function nodeOrExternalImports(metafile: Metafile): string[] {
   return out;
 }
 
-describe("a browser client of one restJson1 operation", () => {
+describe("C5: a browser client of one restJson1 operation", () => {
   let dir: string;
   let result: BuildResult<{ metafile: true; write: false }>;
   let outputs: Map<string, Output>;

@@ -12,12 +12,15 @@
 import * as http2 from "node:http2";
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "@anvil/client-core";
 import {
   type ClientCallContext,
   type ClientProtocol,
   errorClass,
   type HttpRequest,
+  type HttpResponse,
   type OperationSchema,
+  SerializationError,
   type ServerProtocol,
   UnmodeledError,
 } from "@anvil/core";
@@ -94,6 +97,13 @@ const BOOK: Book = {
   cover: new Uint8Array([0, 1, 2, 253, 254, 255]),
 };
 
+/** What a book with three violations ({@link BOOK} with a long shelf, no title, edition 100) is told, on every protocol. */
+const E1_FIELDS = [
+  { path: "/shelf", message: "Value with length 17 at '/shelf' failed to satisfy constraint: Member must have length less than or equal to 16" },
+  { path: "/edition", message: "Value at '/edition' failed to satisfy constraint: Member must be between 1 and 99, inclusive" },
+  { path: "/title", message: "Value with length 0 at '/title' failed to satisfy constraint: Member must have length between 1 and 64, inclusive" },
+];
+
 /** A client for one protocol over one transport: serialize, send, deserialize. */
 function clientFor(service: ReturnType<typeof library>, protocol: ClientProtocol, transport: Transport, endpoint: string) {
   const context: ClientCallContext = { endpoint: new URL(endpoint), service };
@@ -163,11 +173,17 @@ describe.each(PROTOCOLS.flatMap((p) => TRANSPORTS.map((t) => ({ ...p, ...t }))))
     expect(error).toMatchObject({ bookId: "nope", message: "no book nope on fiction" });
   });
 
-  it("answers input that breaks the model's constraints with a ValidationException naming every field", async () => {
+  it("S6: a long beyond 2^53 (9007199254740993) reaches the handler and comes back as itself, never rounded", async () => {
+    for (const copies of [9007199254740993n, -9007199254740993n, 2n ** 63n - 1n, 9007199254740991]) {
+      const output = (await call(service.operations.putBook, { ...BOOK, bookId: "long", copies })) as Book;
+      expect([copies, output.copies]).toEqual([copies, copies]);
+    }
+  });
+
+  it("E1: answers input that breaks the model's constraints with a ValidationException naming every field, in the same order on every protocol", async () => {
     const error = await rejection(call(service.operations.putBook, { ...BOOK, shelf: "x".repeat(17), title: "", edition: 100 }));
     expect(errorClass(ValidationException).is(error)).toBe(true);
-    const fields = (error as { fieldList: { path: string }[] }).fieldList.map((f) => f.path).sort();
-    expect(fields).toEqual(["/edition", "/shelf", "/title"]);
+    expect((error as { fieldList: { path: string; message: string }[] }).fieldList).toEqual(E1_FIELDS);
   });
 
   it("answers an unmodeled exception with a 500 that leaks nothing", async () => {
@@ -196,7 +212,7 @@ describe.each(PROTOCOLS.flatMap((p) => TRANSPORTS.map((t) => ({ ...p, ...t }))))
     expect([UnmodeledError.is(error), (error as UnmodeledError).code]).toEqual([true, "UnknownOperationException"]);
   });
 
-  it("inflates a gzip body (Content-Encoding: gzip, as AWS SDKs send large ones), holding it to the body limit", async () => {
+  it("S2: inflates a gzip body (Content-Encoding: gzip, as AWS SDKs send large ones), holding it to the body limit", async () => {
     const context = { endpoint: new URL(served.url), service };
     const request = await client.serializeRequest(service.operations.putBook, { ...BOOK, bookId: "zipped" }, context);
     const plain = await readBody(request.body);
@@ -323,7 +339,7 @@ async function outcome(c: OutcomeCase, client: ClientProtocol, service: ReturnTy
   return { status: response.status, headers, body, result };
 }
 
-describe.each(PROTOCOLS)("$id: the in-memory transport answers as an HTTP/1.1 socket does", (p) => {
+describe.each(PROTOCOLS)("C6: $id: the in-memory transport answers as an HTTP/1.1 socket does", (p) => {
   const service = library(p.id);
   const { client, server: serverProtocol } = p.make();
   let listener: NodeListener;
@@ -345,6 +361,39 @@ describe.each(PROTOCOLS)("$id: the in-memory transport answers as an HTTP/1.1 so
     const inMemory = await outcome(c, client, service, memory, IN_MEMORY_URL);
     expect(overSocket.status).toBe(c.status);
     expect(inMemory).toEqual(overSocket);
+  });
+});
+
+describe.each(PROTOCOLS)("E5: $id client: answers it cannot parse as its protocol", (p) => {
+  const service = library(p.id);
+  const protocol = p.make();
+  const operation = service.operations.getBook;
+  /** A client whose every call gets `answer`, tried once. */
+  const clientAnswering = (answer: HttpResponse) =>
+    createClient(service, { endpoint: "http://127.0.0.1:1", protocols: [protocol], transport: { send: async () => answer }, retry: { maxAttempts: 1 } });
+  const getBook = (answer: HttpResponse) =>
+    (clientAnswering(answer) as unknown as Record<string, (input: unknown) => Promise<unknown>>).getBook!({ shelf: "fiction", bookId: "b1" });
+
+  it.each([
+    [502, "text/html", "<html><body><h1>502 Bad Gateway</h1></body></html>"],
+    [413, "text/plain", "Request Entity Too Large"],
+    [500, "text/xml", ""],
+  ])("%i %s: an UnmodeledError with the status and the body's start, never a SyntaxError", async (status, type, body) => {
+    const error = await rejection(getBook({ status, headers: new Headers({ "content-type": type }), body: new TextEncoder().encode(body) }));
+    expect([UnmodeledError.is(error), (error as UnmodeledError).$metadata.httpStatus, (error as UnmodeledError).bodyExcerpt]).toEqual([true, status, body]);
+  });
+
+  it("200 with its body cut in half: a SerializationError with the status, never a SyntaxError", async () => {
+    const whole = await protocol.server.serializeResponse(
+      operation,
+      { shelf: "fiction", bookId: "b1", title: "A title long enough to cut" },
+      { service, labels: {} },
+    );
+    const bytes = await readBody(whole.body);
+    const headers = new Headers(whole.headers);
+    headers.delete("content-length");
+    const error = await rejection(getBook({ ...whole, headers, body: bytes.subarray(0, bytes.length >> 1) }));
+    expect([SerializationError.is(error), (error as SerializationError).$metadata.httpStatus]).toEqual([true, 200]);
   });
 });
 

@@ -2,13 +2,17 @@
  * Streaming over a real socket: a restJson1 duplex event stream through the
  * Node adapter, over HTTP/2 and HTTP/1.1. The client sends its next event
  * only after the server's answer to the previous one arrived, so the round
- * trip can only complete if neither side buffers the whole stream.
+ * trip can only complete if neither side buffers the whole stream. A
+ * corrupt or oversized frame ends its own stream only (V1); a caller that
+ * goes away ends the handler's iteration, and a failing source ends the
+ * caller's with a typed error that says nothing of it (V2).
  */
 import * as http from "node:http";
 import * as http2 from "node:http2";
+import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byteChunks, type ByteStream, type HttpRequest, type HttpResponse, type UnionValue } from "@anvil/core";
-import { binaryBody } from "@anvil/core/protocol";
+import { binaryBody, readBody } from "@anvil/core/protocol";
 import { integer, member, operation, service, string, struct, union } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { createServer } from "@anvil/server";
@@ -45,13 +49,14 @@ async function pump(body: ByteStream | Uint8Array | undefined, out: NodeJS.Writa
   out.end();
 }
 
-/** HTTP/2: the request body streams out while the response streams in. */
-function h2Streaming(session: http2.ClientHttp2Session): Transport {
+/** HTTP/2: the request body streams out while the response streams in. `opened` is told of each stream. */
+function h2Streaming(session: http2.ClientHttp2Session, opened: (stream: http2.ClientHttp2Stream) => void = () => {}): Transport {
   return (request) =>
     new Promise((resolve, reject) => {
       const outgoing: http2.OutgoingHttpHeaders = { ":method": request.method, ":path": request.path };
       request.headers.forEach((value, name) => (outgoing[name] = value));
       const stream = session.request(outgoing);
+      opened(stream);
       stream.on("error", reject);
       stream.on("response", (incoming) => {
         const headers = new Headers();
@@ -146,9 +151,122 @@ describe("restJson1 duplex event stream over a loopback socket", () => {
   it("over HTTP/1.1", async () => {
     expect(await conversation(h1Streaming(h1.url), h1.url)).toEqual(expected);
   });
+
+  it("V1: a frame with a bad prelude checksum, one announcing 17 MiB and one with a 200-byte header name each end their own stream with a SerializationException, while a conversation on the same HTTP/2 session goes on", async () => {
+    const context = { endpoint: new URL(h2.url), service: Chat };
+    async function* one(): AsyncGenerator<UnionValue> {
+      yield { $case: "say", value: { text: "fine" } };
+    }
+    const good = await readBody((await client.serializeRequest(Talk, { room: "lobby", lines: one() }, context)).body);
+    const badChecksum = good.slice();
+    badChecksum[9]! ^= 0xff;
+    const huge = Uint8Array.of(0x01, 0x10, 0x00, 0x00, ...new Uint8Array(12)); // a prelude announcing 17 MiB
+    // A "say" event but for its one header too many, whose name is 200 bytes long.
+    const longName = eventFrame(
+      [
+        [":message-type", "event"],
+        [":event-type", "say"],
+        [":content-type", "application/json"],
+        ["n".repeat(200), "v"],
+      ],
+      new TextEncoder().encode('{"text":"too long"}'),
+    );
+    const session = http2.connect(h2.url);
+    try {
+      const send = h2Streaming(session);
+      const refused = async (bad: Uint8Array) => {
+        const request = await client.serializeRequest(Talk, { room: "lobby", lines: one() }, context);
+        const output = (await client.deserializeResponse(Talk, await send({ ...request, body: Uint8Array.from([...good, ...bad]) }), context)) as {
+          echoes: AsyncIterable<UnionValue>;
+        };
+        const received: unknown[] = [];
+        const failure = await (async () => {
+          for await (const echo of output.echoes) received.push(echo);
+        })().catch((e: unknown) => e);
+        return { received, code: (failure as { code?: string } | undefined)?.code };
+      };
+      const [checksum, length, name, talk] = await Promise.all([refused(badChecksum), refused(huge), refused(longName), conversation(send, h2.url)]);
+      const first = [{ $case: "heard", value: { text: "FINE", seq: 1 } }];
+      for (const outcome of [checksum, length, name]) expect(outcome).toEqual({ received: first, code: "SerializationException" });
+      expect(talk).toEqual(expected);
+    } finally {
+      session.close();
+    }
+  });
 });
 
-describe("an event stream whose source fails after the answer began", () => {
+/** An event-stream frame with string headers, made by hand (the codecs refuse to write what AWS's bounds forbid). */
+function eventFrame(headers: readonly [name: string, value: string][], body: Uint8Array): Uint8Array {
+  const utf8 = new TextEncoder();
+  const head: number[] = [];
+  for (const [name, value] of headers) {
+    const n = utf8.encode(name);
+    const v = utf8.encode(value);
+    head.push(n.length, ...n, 7, v.length >> 8, v.length & 0xff, ...v); // type 7: a string
+  }
+  const frame = new Uint8Array(16 + head.length + body.length);
+  const view = new DataView(frame.buffer);
+  view.setUint32(0, frame.length);
+  view.setUint32(4, head.length);
+  view.setUint32(8, crc32(frame.subarray(0, 8)));
+  frame.set(head, 12);
+  frame.set(body, 12 + head.length);
+  view.setUint32(frame.length - 4, crc32(frame.subarray(0, frame.length - 4)));
+  return frame;
+}
+
+describe("V2: a caller that goes away mid-stream", () => {
+  const { client, server: serverProtocol } = restJson1();
+  /** When each handler's iteration of its input ended, and the handler's signal. */
+  const ended: { at: number; signal: AbortSignal }[] = [];
+  let listener: NodeListener;
+
+  beforeAll(async () => {
+    const server = createServer(Chat, { protocols: [serverProtocol] })
+      .register("talk", (input, context) => {
+        async function* echoes(): AsyncGenerator<UnionValue> {
+          try {
+            for await (const line of input.lines ?? []) yield { $case: "heard", value: { text: (line.value as { text: string }).text, seq: 1 } };
+          } finally {
+            ended.push({ at: performance.now(), signal: context.signal });
+          }
+        }
+        return { room: input.room, echoes: echoes() };
+      })
+      .mapService();
+    listener = await listen(server, { http2: true });
+  });
+  afterAll(() => listener.close({ graceMs: 100 }));
+
+  it("ends the handler's iteration as soon as the caller resets the stream, and aborts its signal", async () => {
+    const context = { endpoint: new URL(listener.url), service: Chat };
+    let more: () => void = () => {};
+    async function* lines(): AsyncGenerator<UnionValue> {
+      yield { $case: "say", value: { text: "one" } };
+      await new Promise<void>((resolve) => (more = resolve)); // and never more, until the end of the test
+    }
+    const session = http2.connect(listener.url);
+    try {
+      let stream: http2.ClientHttp2Stream | undefined;
+      const request = await client.serializeRequest(Talk, { room: "lobby", lines: lines() }, context);
+      const response = await h2Streaming(session, (s) => (stream = s))(request);
+      const output = (await client.deserializeResponse(Talk, response, context)) as { echoes: AsyncIterable<UnionValue> };
+      const echoes = output.echoes[Symbol.asyncIterator]();
+      expect((await echoes.next()).value).toEqual({ $case: "heard", value: { text: "one", seq: 1 } });
+      const cancelled = performance.now();
+      stream!.close(http2.constants.NGHTTP2_CANCEL);
+      await expect.poll(() => ended.length, { interval: 5 }).toBe(1);
+      // Within a few milliseconds here; the bound leaves room for a loaded machine.
+      expect(ended[0]!.at - cancelled).toBeLessThan(1_000);
+      await expect.poll(() => ended[0]!.signal.aborted, { interval: 5 }).toBe(true);
+    } finally {
+      more();
+      session.destroy();
+    }
+  });
+});
+
+describe("V2: an event stream whose source fails after the answer began", () => {
   const { client, server: serverProtocol } = restJson1();
   const logged: unknown[] = [];
   let listener: NodeListener;
@@ -178,6 +296,7 @@ describe("an event stream whose source fails after the answer began", () => {
     })().catch((e: unknown) => e);
     expect(received).toEqual([{ $case: "heard", value: { text: "first", seq: 1 } }]);
     expect(failure).toMatchObject({ code: "InternalFailure", message: "Internal failure" });
+    expect(JSON.stringify(failure)).not.toContain("on fire");
     expect(logged).toEqual([new Error("the disk is on fire")]);
   });
 });

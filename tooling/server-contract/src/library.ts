@@ -3,10 +3,10 @@
  * builders as generated code would be: a shelf of books with labels, query
  * parameters, headers and a payload for the REST protocols (the RPC
  * protocols put every member in the body), a modeled error, a
- * ValidationException, a blob, a timestamp and a big integer.
+ * ValidationException, a blob, a timestamp, a long and a big integer.
  */
 import { errorClass, type ServiceSchema } from "@anvil/core";
-import { bigInteger, blob, integer, list, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
+import { bigInteger, blob, integer, list, long, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import type { HandlerContext, ServiceHandler } from "@anvil/server";
 
 /** A book as stored and answered. */
@@ -18,6 +18,8 @@ export type Book = {
   requestId?: string;
   publishedAt?: Date;
   isbn?: bigint;
+  /** A long: a number while it is a safe integer, a bigint beyond. */
+  copies?: number | bigint;
   cover?: Uint8Array;
 };
 
@@ -45,6 +47,7 @@ const bookMembers = [
   member("title", string, { required: true, length: { min: 1, max: 64 } }),
   member("publishedAt", timestamp),
   member("isbn", bigInteger),
+  member("copies", long),
   member("cover", blob),
 ];
 

@@ -4,9 +4,11 @@
  * real sockets. Each test is named after its checklist ID.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as http2 from "node:http2";
 import * as net from "node:net";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { startFakeServe } from "@anvil/codegen";
 import { loadModel } from "@anvil/model";
 import { frameMessage } from "@anvil/protocol-grpc/wire";
@@ -260,6 +262,170 @@ describe("body limits", () => {
   it("S1: a body over the limit gets its 413, even from a client that keeps writing (the upload is drained, bounded, not reset)", async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => upload(weather, "/cities", 5 * 1024 * 1024)));
     for (const answer of answers) expect(answer.slice(0, 12)).toBe("HTTP/1.1 413");
+  });
+});
+
+describe("input size and parsing", () => {
+  /** Writes `head` (a whole HTTP/1.1 request head) on a new connection; resolves with the status line of the answer. */
+  function rawStatus(url: string, head: string): Promise<string> {
+    const { hostname, port } = new URL(url);
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(port), hostname);
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+        if (received.includes("\r\n")) socket.destroy();
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(received.split("\r\n")[0]!));
+      socket.write(head);
+    });
+  }
+
+  /** `anvil serve`'s peak resident memory so far (Linux's VmHWM), in bytes; undefined where /proc has none. */
+  function peakRss(): number | undefined {
+    try {
+      const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${serve.pid}/status`, "utf8"))?.[1];
+      return kb === undefined ? undefined : Number(kb) * 1024;
+    } catch {
+      return undefined;
+    }
+  }
+
+  it("S2: a gzip bomb (100 KiB inflating to 100 MiB) is refused once inflated past the limit: 413 over HTTP, RESOURCE_EXHAUSTED over gRPC, never held whole", async () => {
+    const bomb = gzipSync(Buffer.alloc(100 * 1024 * 1024));
+    expect(bomb.byteLength).toBeLessThan(110 * 1024);
+    const before = peakRss();
+    const http = await fetch(`${weather}/cities`, { method: "PUT", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: bomb });
+    expect([http.status, http.headers.get("x-amzn-errortype"), await http.text()]).toEqual([
+      413,
+      "PayloadTooLargeException",
+      '{"message":"request body is larger than 1048576 bytes once decompressed"}',
+    ]);
+    // The compressed flag set, under grpc-encoding: gzip.
+    const compressed = frameMessage(bomb);
+    compressed[0] = 1;
+    const grpc = await grpcCall("/example.weather.WeatherGrpc/CreateCity", { "grpc-encoding": "gzip" }, compressed);
+    expect(statusOf(grpc)).toBe(8); // RESOURCE_EXHAUSTED
+    // Inflated no further than the limit (4 MiB for gRPC, 1 MiB over HTTP): the peak grows by less than that and 16 MiB.
+    const after = peakRss();
+    if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(20 * 1024 * 1024);
+    expect(statusOf(await grpcCall("/example.weather.WeatherGrpc/GetCity", {}, frameMessage(GET_SEATTLE)))).toBe(0);
+  });
+
+  it("S4: a 20 KiB header and 2 100 header fields each get a 431 over HTTP/1.1 (never a silent truncation), and the server stays up", async () => {
+    const get = (fields: string) => rawStatus(weather, `GET /cities/seattle HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${fields}\r\n`);
+    expect(await get(`x-big: ${"v".repeat(20 * 1024)}\r\n`)).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    // Node would hand the handler the first 2 000 of them; the listener refuses more than 100 instead.
+    expect(await get("x-f: v\r\n".repeat(2_100))).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect(await get("")).toBe("HTTP/1.1 200 OK");
+  });
+
+  it("S4: over HTTP/2, a 70 KiB header list ends its own stream, while a sibling stream on the session is answered and the session goes on", async () => {
+    // Node's client would refuse to send a header block over 64 000 bytes itself.
+    const session = http2.connect(weather, { maxSendHeaderBlockLength: 1 << 20 });
+    session.on("error", () => {});
+    // The server's SETTINGS (16 KiB of headers) bind once acknowledged; before, Node's defaults let about 100 KiB in.
+    await new Promise((resolve) => session.once("remoteSettings", resolve));
+    const get = (headers: http2.OutgoingHttpHeaders) =>
+      new Promise<string>((resolve) => {
+        const stream = session.request({ ":method": "GET", ":path": "/cities/seattle", ...headers });
+        let status: string | undefined;
+        stream.on("response", (head) => (status = String(head[":status"])));
+        stream.on("error", () => {});
+        stream.on("close", () => resolve(status ?? `reset ${stream.rstCode}`));
+        stream.resume();
+      });
+    try {
+      const big = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`x-big-${i}`, "v".repeat(1024)]));
+      const [refused, sibling] = await Promise.all([get(big), get({})]);
+      expect(["431", `reset ${http2.constants.NGHTTP2_ENHANCE_YOUR_CALM}`, `reset ${http2.constants.NGHTTP2_REFUSED_STREAM}`]).toContain(refused);
+      expect(sibling).toBe("200");
+      expect(await get({})).toBe("200");
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("S7: 100 000 nested arrays (JSON, CBOR) and protobuf groups nested 10 000 deep are refused at once, 400 or INVALID_ARGUMENT, and the server stays up", async () => {
+    const deep = 100_000;
+    const arrays = `${"[".repeat(deep)}${"]".repeat(deep)}`;
+    const cborArrays = new Uint8Array(deep).fill(0x81); // arrays of one element, nested, around a 0
+    cborArrays[deep - 1] = 0;
+    const timed = async <T>(call: () => Promise<T>): Promise<T> => {
+      const started = Date.now();
+      const result = await call();
+      // Refused on the way in; the bound only needs to catch a decoder that walks (or recurses through) it all.
+      expect(Date.now() - started).toBeLessThan(2_000);
+      return result;
+    };
+    const json = (body: string) => timed(() => fetch(`${weather}/cities`, { method: "PUT", headers: { "content-type": "application/json" }, body }));
+    // ReportObservation's payload, whose `extras` is a document: nested as deep as the sender likes, but for the cap.
+    const observation = (extras: string) =>
+      timed(() =>
+        fetch(`${weather}/cities/paris/observations`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-station-id": "PAR-01" },
+          body: `{"temperatureC":21.5,"sky":"CLEAR","extras":${extras}}`,
+        }),
+      );
+    const awsJson = (body: string) =>
+      timed(() => fetch(weather, { method: "POST", headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "Weather.CreateCity" }, body }));
+    const cbor = (body: Uint8Array<ArrayBuffer>) =>
+      timed(() =>
+        fetch(`${weather}/service/Weather/operation/CreateCity`, {
+          method: "POST",
+          headers: { "smithy-protocol": "rpc-v2-cbor", "content-type": "application/cbor", accept: "application/cbor" },
+          body,
+        }),
+      );
+    for (const [what, answer] of [
+      ["restJson1, the whole body", await json(arrays)],
+      ["restJson1, in a structure member", await json(`{"coordinates":${arrays}}`)],
+      ["restJson1, in a document", await observation(`{"deep":${arrays}}`)],
+      ["awsJson1_1, in a structure member", await awsJson(`{"coordinates":${arrays}}`)],
+      ["rpcv2Cbor, the whole body", await cbor(cborArrays)],
+      ["rpcv2Cbor, in a structure member", await cbor(new Uint8Array([0xa1, 0x6b, ...Buffer.from("coordinates"), ...cborArrays]))],
+    ] as const) {
+      expect([what, answer.status]).toEqual([what, 400]);
+    }
+    // Field 15, wire type 3 (start group), 10 000 times, then as many ends: unknown groups are skipped, to a depth of 100.
+    const groups = new Uint8Array([...new Uint8Array(10_000).fill(0x7b), ...new Uint8Array(10_000).fill(0x7c)]);
+    const grpc = await timed(() => grpcCall("/example.weather.WeatherGrpc/GetCity", {}, frameMessage(groups)));
+    expect(statusOf(grpc)).toBe(3); // INVALID_ARGUMENT
+    expect((await fetch(`${weather}/cities/seattle`)).status).toBe(200);
+  });
+
+  it("S10: a bad percent-escape in a label or the query is a 400 (not a 500); a 10 000-character label is a 400 at once", async () => {
+    for (const path of ["/cities/%E0%A4%A", "/cities/%ZZ", "/cities/%E0%A4", "/cities?nextToken=%E0%A4%A"]) {
+      const answer = await fetch(`${weather}${path}`);
+      expect([path, answer.status, answer.headers.get("x-amzn-errortype")]).toEqual([path, 400, "SerializationException"]);
+    }
+    const started = Date.now();
+    const long = await fetch(`${weather}/cities/${"a".repeat(10_000)}`);
+    expect([long.status, long.headers.get("x-amzn-errortype")]).toEqual([400, "ValidationException"]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("media types", () => {
+  it("E6: a media type's parameters and case do not matter; another type (application/hal+json) is a 415", async () => {
+    const city = JSON.stringify({ name: "Lisbon", country: "PT", coordinates: { latitude: 38.7, longitude: -9.1 } });
+    const createCity = (contentType: string) => fetch(`${weather}/cities`, { method: "PUT", headers: { "content-type": contentType }, body: city });
+    for (const type of ["application/json; charset=UTF-8", "Application/JSON", "APPLICATION/JSON ; charset=utf-8"]) {
+      expect([type, (await createCity(type)).status]).toEqual([type, 201]);
+    }
+    const hal = await createCity("application/hal+json");
+    expect([hal.status, hal.headers.get("x-amzn-errortype")]).toEqual([415, "UnsupportedMediaTypeException"]);
+    const getCity = (contentType: string) =>
+      fetch(weather, { method: "POST", headers: { "x-amz-target": "Weather.GetCity", "content-type": contentType }, body: '{"cityId":"seattle"}' });
+    expect((await getCity("Application/X-Amz-Json-1.1; charset=UTF-8")).status).toBe(200);
+    const cbor = await fetch(`${weather}/service/Weather/operation/GetCity`, {
+      method: "POST",
+      headers: { "smithy-protocol": "rpc-v2-cbor", "content-type": "Application/CBOR; foo=bar", accept: "application/cbor" },
+      body: new Uint8Array([0xa1, 0x66, ...Buffer.from("cityId"), 0x67, ...Buffer.from("seattle")]),
+    });
+    expect(cbor.status).toBe(200);
   });
 });
 

@@ -1,3 +1,9 @@
+import { execFile } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { member, string, struct } from "../schema/builders.js";
 import {
@@ -60,7 +66,7 @@ describe("modeled errors", () => {
     expect(new NoSuchCity({ message: "" }, { message: "fallback" }).message).toBe("fallback");
   });
 
-  it("are recognised by brand, not only instanceof", () => {
+  it("C4: are recognised by brand, not only instanceof", () => {
     const e = new NoSuchCity({ message: "x" });
     // What a copy of the class from another package instance looks like: same brand, other prototype.
     const foreign = Object.assign(Object.create(Error.prototype), e, { [Symbol.for("anvil.error.kind")]: "modeled" });
@@ -69,6 +75,42 @@ describe("modeled errors", () => {
     expect(NoSuchCity.is(e)).toBe(true);
     expect(NoSuchCity.is(new Error("x"))).toBe(false);
     expect(AnvilError.isAnvilError(e)).toBe(true);
+  });
+});
+
+describe("C4: two copies of the package", () => {
+  it("recognise each other's errors by brand (instanceof cannot), and require() gets the copy import() got", async () => {
+    // The built package, as an application installs it, and a second copy of it elsewhere (as a duplicated install has).
+    const dist = new URL("../../dist/", import.meta.url);
+    const other = mkdtempSync(join(tmpdir(), "anvil-core-copy-"));
+    cpSync(fileURLToPath(dist), other, { recursive: true });
+    const script = `
+      import { createRequire } from "node:module";
+      const a = await import(${JSON.stringify(new URL("index.js", dist).href)});
+      const b = await import(${JSON.stringify(pathToFileURL(join(other, "index.js")).href)});
+      const { member, string, struct } = await import(${JSON.stringify(new URL("codegenv1.js", dist).href)});
+      const required = createRequire(import.meta.url)(${JSON.stringify(fileURLToPath(new URL("index.js", dist)))});
+      const Thing = struct("ex#NoSuchThing", [member("message", string)], { error: "client" });
+      const modeled = new (a.errorClass(Thing))({ message: "x" });
+      const unmodeled = new a.UnmodeledError("Http502", "bad gateway");
+      process.stdout.write(JSON.stringify({
+        copies: a.UnmodeledError !== b.UnmodeledError,
+        instanceofAcross: unmodeled instanceof b.UnmodeledError,
+        unmodeled: [b.UnmodeledError.is(unmodeled), b.AnvilError.isAnvilError(unmodeled), b.SerializationError.is(unmodeled)],
+        modeled: [b.errorClass(Thing).is(modeled), b.ModeledError.isModeledError(modeled), b.UnmodeledError.is(modeled)],
+        requireSame: required.UnmodeledError === a.UnmodeledError && required.errorClass === a.errorClass,
+      }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { timeout: 30_000 }).finally(() =>
+      rmSync(other, { recursive: true, force: true }),
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      copies: true,
+      instanceofAcross: false,
+      unmodeled: [true, true, false],
+      modeled: [true, true, false],
+      requireSame: true,
+    });
   });
 });
 

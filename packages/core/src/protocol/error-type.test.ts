@@ -52,7 +52,7 @@ describe("body helpers", () => {
     await expect(gunzip(text, { maxBytes: 100 })).rejects.toThrow();
   });
 
-  it("stop inflating a body at its limit: a zip bomb is a 413, never held whole", async () => {
+  it("S2: stop inflating a body at its limit: a zip bomb is a 413, never held whole", async () => {
     const bomb = await gzip(new Uint8Array(64 * 1024 * 1024)); // 64 MiB of zeros in about 64 KB
     expect(bomb.length).toBeLessThan(100_000);
     const error = await gunzipRequest(bomb, { bodyLimit: 1024 * 1024 }, "test").catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptsMediaType, baseMediaType } from "../protocol.js";
 
-describe("baseMediaType", () => {
+describe("E6: baseMediaType", () => {
   it.each([
     ["application/cbor", "application/cbor"],
     ["Application/JSON; charset=utf-8", "application/json"],

@@ -101,6 +101,18 @@ const KEY_MAX = 24;
 const KEY_SLOTS = 256;
 const keyCache: string[] = new Array<string>(KEY_SLOTS).fill("");
 
+/**
+ * @internal Fails a tag whose varint, `start` to `end`, holds more than 32
+ * bits: a field number beyond 2^29 - 1, which {@link ProtoReader.uint32}
+ * would otherwise cut to its low bits (and so to another field). Called only
+ * for tags of more than four bytes; padding bytes that add no bits are let be.
+ */
+export function failWideTag(b: Uint8Array, start: number, end: number): void {
+  let wide = (b[start + 4]! & 0x70) !== 0;
+  for (let i = start + 5; i < end; i++) wide ||= (b[i]! & 0x7f) !== 0;
+  if (wide) fail("field number beyond 2^29 - 1");
+}
+
 /** @internal */
 export class ProtoReader {
   buf: Uint8Array;
@@ -420,7 +432,9 @@ export class ProtoReader {
         if (++this.depth > 100) fail("groups nested too deeply");
         for (;;) {
           if (this.pos >= this.end) fail("unterminated group");
+          const at = this.pos;
           const tag = this.uint32();
+          if (this.pos - at > 4) failWideTag(this.buf, at, this.pos);
           const no = tag >>> 3;
           const wt = tag & 7;
           if (no === 0) fail("field number 0");

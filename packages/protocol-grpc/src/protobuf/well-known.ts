@@ -6,7 +6,7 @@
 import type { Document, Traits } from "@anvil/core";
 import { setDataKey } from "@anvil/core/protocol";
 import { describe, fail, rethrow } from "./failure.js";
-import { LEN, VARINT, type ProtoReader } from "./reader-buffer.js";
+import { failWideTag, LEN, VARINT, type ProtoReader } from "./reader-buffer.js";
 import { Fast } from "./fast-kinds.js";
 import type { ValueType } from "./scalars.js";
 import { split64, type ProtoWriter } from "./writer-buffer.js";
@@ -29,9 +29,11 @@ export function tooDeep(): never {
   return fail(`message nested deeper than ${MAX_DEPTH}`);
 }
 
-/** @internal Reads a tag and rejects field number 0. Returns the tag. */
+/** @internal Reads a tag and rejects field number 0 and field numbers beyond 2^29 - 1. Returns the tag. */
 export function readTag(r: ProtoReader): number {
+  const start = r.pos;
   const tag = r.uint32();
+  if (r.pos - start > 4) failWideTag(r.buf, start, r.pos);
   if (tag < 8) fail("field number 0");
   return tag;
 }
