@@ -28,14 +28,15 @@ export function canPin() {
 /**
  * Starts a server script of servers/, or the script at an absolute path
  * (another checkout's, see {@link runAgainst}), pinned to `cpu` when given;
- * resolves with the process and its base URL.
+ * resolves with the process, its base URL and whatever else the server sent
+ * with its port (see ready.mjs).
  */
 export async function startServer(script, cpu) {
   const path = isAbsolute(script) ? script : fileURLToPath(new URL(`./servers/${script}`, import.meta.url));
   const [cmd, args] = cpu === undefined ? [process.execPath, [path]] : ["taskset", ["-c", String(cpu), process.execPath, path]];
   const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
-  const [{ port }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited`)))]);
-  return { child, url: `http://127.0.0.1:${port}` };
+  const [{ port, ...extra }] = await Promise.race([once(child, "message"), once(child, "exit").then(() => Promise.reject(new Error(`${script} exited`)))]);
+  return { child, url: `http://127.0.0.1:${port}`, ...extra };
 }
 
 /** A server process's CPU time so far in µs: in all (every thread), and its main thread's where the system tells it. */

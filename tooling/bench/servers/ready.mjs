@@ -14,7 +14,8 @@ function mainThreadCpu() {
   }
 }
 
-export function ready(port) {
+/** Starts answering the bench; `extra` goes out with the port (a server on several ports names them there). */
+export function ready(port, extra = {}) {
   process.on("message", (message) => {
     if (message === "cpu") {
       const { user, system } = process.cpuUsage();
@@ -23,5 +24,5 @@ export function ready(port) {
       process.exit(0);
     }
   });
-  process.send({ port });
+  process.send({ port, ...extra });
 }

@@ -10,7 +10,6 @@
  * with the reason; the generated values then leave that thing out.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { cborCodec } from "@anvil/codec-cbor";
 import { jsonCodec } from "@anvil/codec-json";
@@ -22,6 +21,8 @@ import { loadModel } from "@anvil/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { arbitraryFor, firstDifference } from "./arbitrary.js";
+import { CONTRACT_MODEL_FILE, CONTRACT_NS, CONTRACT_SHAPES } from "./contract-model.js";
+import { fuzzInputs, hostileClassics, preview } from "./fuzz-inputs.js";
 import type { ArbitraryOptions } from "./arbitrary.js";
 
 // ---------------------------------------------------------------------------
@@ -70,30 +71,13 @@ const HANG_MS = 10_000;
 // Schemas: from a model, through @anvil/dynamic, and built by hand
 // ---------------------------------------------------------------------------
 
-const MODEL_FILE = fileURLToPath(new URL("./contract.smithy", import.meta.url));
+const MODEL_FILE = CONTRACT_MODEL_FILE;
 const { model, events } = loadModel({ sources: [{ file: MODEL_FILE, text: readFileSync(MODEL_FILE, "utf8") }] });
 const schemas = schemasFromModel(model);
-const NS = "anvil.contract#";
+const NS = CONTRACT_NS;
 
 /** Model shapes the round trip and the fuzzing cover. */
-const MODEL_SHAPES = [
-  "Scalars",
-  "Times",
-  "Wire",
-  "Collections",
-  "Tree",
-  "WithUnion",
-  "Choice",
-  "BigNumbers",
-  "Documents",
-  "Defaults",
-  "Everything",
-  "Empty",
-  "Strings",
-  "SparseMap",
-  "Color",
-  "Level",
-].map((n) => NS + n);
+const MODEL_SHAPES = CONTRACT_SHAPES;
 
 const linked: StructSchema = struct("hand#Linked", [member("value", integer, { required: true }), member("next", () => linked)]);
 const HAND_BUILT: readonly Schema[] = [
@@ -195,16 +179,7 @@ describe.each(CODECS)("codec contract: $name", (c) => {
       (id) => {
         const reader = read(schemas.shape(id));
         const deep = 100_000;
-        const classics = [
-          ...["", "{", "[", "\u0000", "\xff\xff\xff\xff", '{"scalars":', "9".repeat(400), "1e99999", '"\\ud800"'].map(latin1),
-          latin1("[".repeat(deep)),
-          latin1(`{"doc":${"[".repeat(deep)}`),
-          latin1(`{"label":"x","children":[${'{"label":"x","children":['.repeat(deep / 10)}`),
-          new Uint8Array(deep).fill(0x81), // CBOR: arrays of one element, nested
-          concat(Uint8Array.of(0xa1, 0x63, 0x64, 0x6f, 0x63), new Uint8Array(deep).fill(0x9f)), // CBOR: {"doc": [_ [_ [_ ...
-          Uint8Array.of(0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), // CBOR: an array claiming 2^64-1 items
-          Uint8Array.of(0x5b, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00), // CBOR: a 64 GiB byte string header
-        ];
+        const classics = hostileClassics(deep);
         for (const bytes of classics) {
           const started = performance.now();
           try {
@@ -296,81 +271,6 @@ describe.each(CODECS)("codec contract: $name", (c) => {
 // Fuzzing helpers
 // ---------------------------------------------------------------------------
 
-const JSON_CHARS = '{}[]":,0123456789-+.eEtrufalsn \\u/bfnrt\u00e9\u{1F600}';
-
-/** Random bytes, random text in the codec's alphabet, and valid encodings mutated in small ways. */
-function fuzzInputs(valid: readonly Uint8Array[], count: number, json: boolean): Uint8Array[] {
-  const random = fc.uint8Array({ maxLength: 64 });
-  const text = fc.string({ unit: fc.constantFrom(...JSON_CHARS), maxLength: 64 }).map((t) => new TextEncoder().encode(t));
-  const cborish = fc
-    .array(
-      fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x1b, 0x3b, 0x5f, 0x7f, 0x9f, 0xbf, 0xff, 0xc1, 0xc2, 0xc4, 0xf9, 0xfa, 0xfb, 0xa1, 0x81)),
-      { maxLength: 48 },
-    )
-    .map((a) => Uint8Array.from(a));
-  const mutated = fc
-    .tuple(fc.constantFrom(...(valid.length ? valid : [new Uint8Array()])), fc.array(mutation(json), { minLength: 1, maxLength: 4 }))
-    .map(([bytes, muts]) => muts.reduce((b, m) => m(b), bytes));
-  return fc.sample(fc.oneof(random, json ? text : cborish, { arbitrary: mutated, weight: 3 }), { numRuns: count });
-}
-
-type Mutation = (bytes: Uint8Array) => Uint8Array;
-
-function mutation(json: boolean): fc.Arbitrary<Mutation> {
-  const special = json
-    ? [0x7b, 0x7d, 0x5b, 0x5d, 0x22, 0x2c, 0x3a, 0x5c, 0x2d, 0x30, 0x65, 0x00, 0xff]
-    : [0x00, 0x1b, 0x5f, 0x7f, 0x9f, 0xbf, 0xff, 0xf9, 0xfb, 0xc1, 0xe0];
-  const byte = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...special));
-  const at = fc.nat();
-  return fc.oneof(
-    fc.tuple(at, byte).map(
-      ([i, v]): Mutation =>
-        (b) =>
-          b.length ? b.map((x, j) => (j === i % b.length ? v : x)) : b,
-    ),
-    fc.tuple(at, fc.integer({ min: 0, max: 7 })).map(
-      ([i, bit]): Mutation =>
-        (b) =>
-          b.length ? b.map((x, j) => (j === i % b.length ? x ^ (1 << bit) : x)) : b,
-    ),
-    at.map(
-      (i): Mutation =>
-        (b) =>
-          b.slice(0, b.length ? i % b.length : 0),
-    ),
-    fc.tuple(at, byte).map(
-      ([i, v]): Mutation =>
-        (b) =>
-          concat(b.slice(0, i % (b.length + 1)), Uint8Array.of(v), b.slice(i % (b.length + 1))),
-    ),
-    fc.tuple(at, at).map(
-      ([i, n]): Mutation =>
-        (b) => {
-          const start = b.length ? i % b.length : 0;
-          return concat(b.slice(0, start), b.slice(start + (n % 8)));
-        },
-    ),
-    fc.tuple(at, at).map(
-      ([i, n]): Mutation =>
-        (b) => {
-          const start = b.length ? i % b.length : 0;
-          const chunk = b.slice(start, start + 1 + (n % 16));
-          return concat(b.slice(0, start), chunk, chunk, b.slice(start));
-        },
-    ),
-  );
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 interface FuzzReport {
   readonly hang?: Uint8Array;
   readonly crashes: string[];
@@ -412,19 +312,4 @@ function runInWorker(c: CodecCase, batch: { schemaId: string; bytes: Uint8Array 
     });
     worker.postMessage({ batch });
   });
-}
-
-function latin1(text: string): Uint8Array {
-  return Uint8Array.from(text, (ch) => ch.charCodeAt(0) & 0xff);
-}
-
-/** Bytes as text when they are printable UTF-8, else as hex; cut to `max` characters. */
-function preview(bytes: Uint8Array, max = 160): string {
-  let text: string;
-  try {
-    text = JSON.stringify(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    text = `hex ${Buffer.from(bytes).toString("hex")}`;
-  }
-  return text.length > max ? `${text.slice(0, max)}... (${bytes.length} bytes)` : text;
 }
