@@ -166,12 +166,15 @@ function setHeader(headers: Headers, name: string, value: string): void {
 /**
  * Whether the path came from an HTTP API, which hands it over decoded (a
  * function URL shares its format, but not that: it keeps the path as sent).
+ * An event that names no domain is not taken for one: encoding an encoded
+ * path again would change every escape in it, while an encoded path read
+ * as it is loses only the rare `%` followed by two hex digits.
  */
 function isHttpApi(event: Loose, format: EventFormat, requestContext: Loose): boolean {
   if (format.kind === "alb") return false;
   if (format.kind === "v1" && event.version !== "1.0") return false;
   const domain = requestContext.domainName;
-  return !(typeof domain === "string" && domain.includes(".lambda-url."));
+  return typeof domain === "string" && domain !== "" && !domain.includes(".lambda-url.");
 }
 
 /**
@@ -275,6 +278,8 @@ function lastForwardedFor(header: string | null): string | undefined {
   return last === "" ? undefined : last;
 }
 
+const UTF8 = new TextEncoder();
+
 /** Standard base64 with its padding, as AWS writes it. */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -283,7 +288,7 @@ function bodyOf(event: Loose): Uint8Array<ArrayBuffer> | undefined {
   const body = event.body;
   if (body === undefined || body === null || body === "") return undefined;
   if (typeof body !== "string") throw malformed(`body is ${typeof body}, not a string`);
-  if (event.isBase64Encoded !== true) return new TextEncoder().encode(body);
+  if (event.isBase64Encoded !== true) return UTF8.encode(body);
   if (!BASE64.test(body)) throw malformed("body is marked base64 (isBase64Encoded) but is not base64");
   const bytes = Buffer.from(body, "base64");
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>;

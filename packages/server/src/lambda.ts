@@ -94,9 +94,9 @@ export function lambdaHandler(server: Server<any, any>, options: Partial<LambdaO
  */
 export function streamingLambdaHandler(server: Server<any, any>, options: Partial<StreamingLambdaOptions> = {}): StreamingLambdaHandler {
   const runtime = options.awslambda ?? (globalThis as { awslambda?: AwsLambdaRuntime }).awslambda;
-  if (runtime === undefined || typeof runtime.streamifyResponse !== "function") {
+  if (runtime === undefined || typeof runtime.streamifyResponse !== "function" || typeof runtime.HttpResponseStream?.from !== "function") {
     throw new Error(
-      "streamingLambdaHandler: there is no awslambda runtime global (streamifyResponse): response streaming runs in the Lambda Node.js runtime; elsewhere pass options.awslambda",
+      "streamingLambdaHandler: there is no awslambda runtime global (streamifyResponse, HttpResponseStream.from): response streaming runs in the Lambda Node.js runtime; elsewhere pass options.awslambda",
     );
   }
   const settings = settingsOf(options);
