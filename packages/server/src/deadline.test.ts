@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createServer, fetchHandler, type HandlerContext } from "./index.js";
+import { type AccessLogEntry, createServer, type FetchInfo, fetchHandler, type HandlerContext } from "./index.js";
 import { testProtocol } from "./test-protocol.js";
 import { TestService } from "./test-service.js";
 
@@ -7,7 +7,12 @@ import { TestService } from "./test-service.js";
  * A server whose protocol asks for `asked` ms (as gRPC's grpc-timeout does), and whose `wait` takes `takes` ms;
  * it notes the budget and the request id each call's handler saw.
  */
-function serve(asked: number | undefined, takes: number, options: { maxDeadlineMs?: number; requestIds?: boolean } = {}) {
+function serve(
+  asked: number | undefined,
+  takes: number,
+  options: { maxDeadlineMs?: number; requestIds?: boolean; accessLog?: (entry: AccessLogEntry) => void } = {},
+  info: FetchInfo = {},
+) {
   const deadlines: (number | undefined)[] = [];
   const requestIds: string[] = [];
   const protocol = { ...testProtocol("test#json"), deadline: () => asked };
@@ -31,7 +36,7 @@ function serve(asked: number | undefined, takes: number, options: { maxDeadlineM
     })
     .mapService();
   const call = () =>
-    fetchHandler(server)(new Request("https://api.example.com/wait", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+    fetchHandler(server)(new Request("https://api.example.com/wait", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }), info);
   return { call, deadlines, requestIds };
 }
 
@@ -56,6 +61,24 @@ describe("deadlines", () => {
     expect((await shorter.call()).status).toBe(500);
     expect(shorter.deadlines[0]).toBeLessThanOrEqual(20);
     expect(() => serve(undefined, 0, { maxDeadlineMs: 0 }).call()).toThrow(/maxDeadlineMs must be a positive number/);
+  });
+
+  it("runs a call under the host's deadline (FetchInfo.deadline, a Lambda's time left), or the protocol's when that is sooner", async () => {
+    const host = serve(undefined, 5_000, {}, { deadline: Date.now() + 30 });
+    expect((await host.call()).status).toBe(500);
+    expect(host.deadlines[0]).toBeLessThanOrEqual(30);
+    // The protocol asks for less than the host gives: the protocol's stands.
+    const sooner = serve(20, 5_000, {}, { deadline: Date.now() + 60_000 });
+    expect((await sooner.call()).status).toBe(500);
+    expect(sooner.deadlines[0]).toBeLessThanOrEqual(20);
+    // A host deadline far off leaves a quick call alone, and the handler sees it; through the access log too.
+    const logged: AccessLogEntry[] = [];
+    const far = serve(undefined, 0, { accessLog: (entry) => logged.push(entry) }, { deadline: Date.now() + 60_000 });
+    expect((await far.call()).status).toBe(200);
+    expect(far.deadlines[0]).toBeGreaterThan(50_000);
+    expect(logged.map((e) => e.status)).toEqual([200]);
+    // A deadline already past answers at once.
+    expect((await serve(undefined, 5_000, {}, { deadline: Date.now() - 1 }).call()).status).toBe(500);
   });
 
   it("keeps the call's request id when its deadline passes (the answer and the handler agree)", async () => {

@@ -171,7 +171,13 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal | undefined;
   /** The caller's address, handed to the handler (read only when the handler asks for it). */
   readonly remoteAddress?: string | undefined;
-  /** When the call's deadline passes (epoch milliseconds), if it has one. */
+  /**
+   * When the call's deadline passes (epoch milliseconds), if it has one. A
+   * transport gives it for a host that ends calls at a time of its own (a
+   * Lambda's timeout): the call then runs under it as under a protocol's
+   * deadline (the handler's signal aborts when it passes, and the answer is
+   * the protocol's deadline error), or under the protocol's when that is sooner.
+   */
   readonly deadline?: number | undefined;
   /** @internal Where the access log finds the call's context. */
   readonly log?: { context?: HandlerContext<unknown> | undefined };
@@ -279,18 +285,25 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     if (match.allowed !== undefined) return methodNotAllowed(match, match.allowed, request, dispatchOptions);
     if (hooks.length !== 0) return hooked(match, request, dispatchOptions);
     // As `routed` does, written out: a server without hooks takes the path it took before they existed.
-    const limit = deadlineOf(match, request);
+    const limit = deadlineOf(match, request, dispatchOptions);
     if (limit === undefined) return answer(match, request, dispatchOptions);
     return underDeadline(match, request, dispatchOptions, limit);
   };
-  /** The call's deadline in ms: the one its caller asked for, shortened to `maxDeadlineMs` (which calls without one get). */
-  const deadlineOf = (match: RouteMatch, request: HttpRequest): number | undefined => {
+  /**
+   * The call's deadline in ms: the one its caller asked for, shortened to `maxDeadlineMs` (which calls without one
+   * get), and to what is left before the host's deadline (a Lambda's remaining time), when it gave one.
+   */
+  const deadlineOf = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): number | undefined => {
     const asked = match.protocol.deadline?.(request);
-    return maxDeadlineMs === undefined ? asked : asked === undefined ? maxDeadlineMs : Math.min(asked, maxDeadlineMs);
+    const limit = maxDeadlineMs === undefined ? asked : asked === undefined ? maxDeadlineMs : Math.min(asked, maxDeadlineMs);
+    const host = dispatchOptions.deadline;
+    if (host === undefined) return limit;
+    const left = Math.max(host - Date.now(), 0);
+    return limit === undefined ? left : Math.min(limit, left);
   };
   /** Answers a routed request, under its deadline when it has one. */
   const routed = (match: RouteMatch, request: HttpRequest, dispatchOptions: DispatchOptions): Promise<HttpResponse> => {
-    const limit = deadlineOf(match, request);
+    const limit = deadlineOf(match, request, dispatchOptions);
     return limit === undefined ? answer(match, request, dispatchOptions) : underDeadline(match, request, dispatchOptions, limit);
   };
   /** Answers a routed request under its deadline of `limit` ms. */
@@ -597,6 +610,9 @@ function withAccessLog(dispatch: Dispatcher, log: (entry: AccessLogEntry) => voi
       get remoteAddress() {
         return options.remoteAddress;
       },
+      get deadline() {
+        return options.deadline;
+      },
       log: slot,
     } as DispatchOptions;
     return dispatch(request, logged).then((response) => {
@@ -697,8 +713,12 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function withAddedHeaders(context: HandlerContext, response: HttpResponse): HttpResponse {
   const added = (context as Context).addedHeaders;
   if (added !== undefined) {
+    // Each Set-Cookie is a field of its own (iteration gives them one by one): all of the handler's go, unless the protocol wrote its own.
+    const ownCookies = response.headers.has("set-cookie");
     added.forEach((value, name) => {
-      if (!response.headers.has(name)) response.headers.set(name, value);
+      if (name === "set-cookie") {
+        if (!ownCookies) response.headers.append(name, value);
+      } else if (!response.headers.has(name)) response.headers.set(name, value);
     });
   }
   return withRequestId(context as Context, response);

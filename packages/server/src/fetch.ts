@@ -1,8 +1,9 @@
 /**
  * The web-standard adapter: a `(Request) => Promise<Response>` function for
- * hosts built on the Fetch API (Bun, Deno, Cloudflare Workers, Lambda
- * function URLs through a thin shim, Node's own `Request`). Bodies stream
- * both ways; a response stream is pulled only as fast as the host reads it.
+ * hosts built on the Fetch API (Bun, Deno, Cloudflare Workers, Node's own
+ * `Request`; AWS Lambda through `@anvil/server/lambda`, which turns events
+ * into requests for it). Bodies stream both ways; a response stream is
+ * pulled only as fast as the host reads it.
  */
 import { byteChunks, type ByteStream, type HttpRequest } from "@anvil/core";
 import { bodyBytes, parseQuery } from "@anvil/core/protocol";
@@ -12,6 +13,13 @@ import type { Exchange, Server } from "./server.js";
 export interface FetchInfo {
   /** The caller's address (e.g. Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request)?.address`). */
   readonly remoteAddress?: string;
+  /**
+   * When the host ends the call, in epoch milliseconds (a Lambda's timeout,
+   * less a margin): the call runs under it as under a protocol's deadline,
+   * so the handler sees it as `context.deadline`, its signal aborts when it
+   * passes, and the answer is then the protocol's deadline error.
+   */
+  readonly deadline?: number;
 }
 
 /** A fetch handler: what Bun's `serve({ fetch })`, `Deno.serve` and Workers' `fetch` take. */

@@ -6,8 +6,9 @@
  * table over every protocol, body limits, input validation before the
  * handler, every failure answered in the protocol's own error format).
  * {@link fetchHandler} serves it on Fetch API hosts; `@anvil/server/node`
- * on Node's `http` and `http2`; {@link createInMemoryTransport} hands a
- * client's requests to it in process, with no socket.
+ * on Node's `http` and `http2`; `@anvil/server/lambda` on AWS Lambda;
+ * {@link createInMemoryTransport} hands a client's requests to it in
+ * process, with no socket.
  *
  * @packageDocumentation
  */

@@ -106,4 +106,20 @@ describe("response headers a handler adds", () => {
     const failed = await dispatch(post({ "x-fail": "1" }));
     expect([failed.status, failed.headers.get("x-served-by")]).toEqual([500, "anvil"]);
   });
+
+  it("keep every Set-Cookie the handler appends (each a field of its own)", async () => {
+    const dispatch = createDispatcher({
+      service: Svc,
+      protocols: [testProtocol("test#json")],
+      handlers: {
+        wait: (_input, context) => {
+          context.responseHeaders.append("set-cookie", "session=abc; Path=/; HttpOnly");
+          context.responseHeaders.append("set-cookie", "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT");
+          return {};
+        },
+      },
+    });
+    const response = await dispatch(post({}));
+    expect(response.headers.getSetCookie()).toEqual(["session=abc; Path=/; HttpOnly", "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT"]);
+  });
 });

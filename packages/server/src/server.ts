@@ -106,6 +106,12 @@ export interface Exchange {
 export interface ExchangeInfo {
   /** The caller's address (IP). May be a getter: it is read only when a handler asks for it. */
   readonly remoteAddress?: string | undefined;
+  /**
+   * When the host ends the call, in epoch milliseconds (a Lambda's timeout):
+   * the call runs under it as under a protocol's deadline (gRPC's
+   * `grpc-timeout`), and the handler sees it as `context.deadline`.
+   */
+  readonly deadline?: number | undefined;
 }
 
 /** Options of {@link Server.close}. */
@@ -582,7 +588,7 @@ class InFlight {
   }
 }
 
-/** Dispatch options over an exchange: its signal and the caller's address are read only when asked for. */
+/** Dispatch options over an exchange: its signal, the caller's address and the host's deadline are read only when asked for. */
 class ExchangeOptions implements DispatchOptions {
   constructor(
     private readonly exchange: Exchange,
@@ -595,5 +601,9 @@ class ExchangeOptions implements DispatchOptions {
 
   get remoteAddress(): string | undefined {
     return this.info.remoteAddress;
+  }
+
+  get deadline(): number | undefined {
+    return this.info.deadline;
   }
 }
