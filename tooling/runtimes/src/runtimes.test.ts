@@ -15,7 +15,21 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { decodeEventMessage, splitFrames } from "@anvil/eventstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUN, bundle, DENO, HOSTS, hostImports, PLATFORMS, type Running, removeDir, runtimeEnv, startProcess, startWorkerd, tempDir } from "./runtimes.js";
+import {
+  BUN,
+  bundle,
+  DENO,
+  HOSTS,
+  hostImports,
+  PLATFORMS,
+  type Running,
+  removeDir,
+  runProcess,
+  runtimeEnv,
+  startProcess,
+  startWorkerd,
+  tempDir,
+} from "./runtimes.js";
 
 const RUNTIMES = ["node", "bun", "deno", "workerd"] as const;
 type Runtime = (typeof RUNTIMES)[number];
@@ -253,3 +267,126 @@ const STATUS: Readonly<Record<string, number>> = {
   readiness: 200,
   "SimpleWeather readiness": 200,
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Handlers' signals when the client goes away
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Waits for a condition, asking again every 25 ms; false when it does not hold within `ms`. */
+async function until(condition: () => Promise<boolean>, ms = 5_000): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    if (await condition()) return true;
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function probeState(base: string, id: string): Promise<{ started: boolean; aborted: boolean }> {
+  return (await (await fetch(`${base}/state/${id}`)).json()) as { started: boolean; aborted: boolean };
+}
+
+/**
+ * Calls `/wait/{id}` (the handler waits for its signal; no answer yet) or
+ * `/drip/{id}` (a streamed answer, read once), hangs up, and says whether the
+ * handler's signal fired.
+ */
+async function hangUp(base: string, kind: "wait" | "drip", id: string): Promise<boolean> {
+  const client = new AbortController();
+  const answer = fetch(`${base}/${kind}/${id}`, { signal: client.signal });
+  answer.catch(() => {});
+  if (kind === "drip") await (await answer).body!.getReader().read();
+  else expect(await until(async () => (await probeState(base, id)).started)).toBe(true);
+  client.abort();
+  return until(async () => (await probeState(base, id)).aborted);
+}
+
+/** Where a handler learns that its client went away: before its answer (`wait`), and during a streamed one (`drip`). */
+const SIGNALS: readonly { runtime: Runtime | "deno-no-legacy-abort"; entry: "probe-worker" | "probe-worker-signal"; wait: boolean | string }[] = [
+  { runtime: "node", entry: "probe-worker", wait: true },
+  { runtime: "bun", entry: "probe-worker", wait: true },
+  {
+    runtime: "deno",
+    entry: "probe-worker",
+    wait: "Deno 2 aborts request.signal after successful answers too (and warns when it is read): the adapter leaves it alone by default",
+  },
+  { runtime: "deno-no-legacy-abort", entry: "probe-worker-signal", wait: true },
+  {
+    runtime: "workerd",
+    entry: "probe-worker",
+    wait: "workerd 1.20260730 fires request.signal for no client that hangs up before the answer, enable_request_signal or not (seen under Miniflare and bare workerd alike)",
+  },
+];
+
+describe.each(SIGNALS)("handlers' signals on $runtime", ({ runtime, entry, wait }) => {
+  let running: Running;
+  beforeAll(async () => {
+    running = await serve(runtime, entry);
+  });
+  afterAll(() => running?.stop());
+
+  it("fire when the client goes away during a streamed answer", async () => {
+    expect(await hangUp(running.url, "drip", "d1")).toBe(true);
+  });
+
+  it.skipIf(typeof wait === "string")(`fire when the client goes away before the answer${typeof wait === "string" ? ` (not here: ${wait})` : ""}`, async () => {
+    expect(await hangUp(running.url, "wait", "w1")).toBe(true);
+  });
+
+  if (runtime.startsWith("deno")) {
+    it("with no legacy-abort warning", () => {
+      expect(running.stderr()).toBe("");
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The generated client on every runtime, against a Node server
+// ---------------------------------------------------------------------------------------------------------------
+
+describe("the generated client with the fetch transport", () => {
+  let server: Running;
+  const results = new Map<Runtime, unknown>();
+
+  beforeAll(async () => {
+    server = await serve("node", "example");
+    const env = runtimeEnv(denoDir);
+    const client = out("client");
+    const script = join(HOSTS, "run-client.mjs");
+    const parse = ({ code, stdout, stderr }: { code: number | null; stdout: string; stderr: string }) => {
+      if (code !== 0) throw new Error(`client exited ${code}: ${stdout}${stderr}`);
+      return JSON.parse(stdout) as unknown;
+    };
+    const runs: Record<Runtime, () => Promise<unknown>> = {
+      node: async () => parse(await runProcess(process.execPath, [script, client, server.url], env, dir)),
+      bun: async () => parse(await runProcess(BUN, [script, client, server.url], env, dir)),
+      deno: async () => parse(await runProcess(DENO, ["run", "--no-config", "--allow-net", "--allow-read", script, client, server.url], env, dir)),
+      workerd: async () => {
+        const worker = await startWorkerd(client);
+        try {
+          const response = await fetch(`${worker.url}/?endpoint=${encodeURIComponent(server.url)}`);
+          return await response.json();
+        } finally {
+          await worker.stop();
+        }
+      },
+    };
+    await Promise.all(RUNTIMES.map(async (runtime) => results.set(runtime, await runs[runtime]())));
+  });
+  afterAll(() => server?.stop());
+
+  it("makes every call on Node", () => {
+    expect(results.get("node")).toMatchObject({
+      "getCity aws.protocols#restJson1": { name: "Seattle", lastModified: "2024-01-01T00:00:00.000Z" },
+      "NoSuchCity smithy.protocols#rpcv2Cbor": { name: "NoSuchCity", status: 404 },
+      "ValidationException aws.protocols#awsJson1_1": { name: "ValidationException", status: 400 },
+      "watchAlerts smithy.protocols#rpcv2Cbor": ["alert 3 Gale warning for the capital region", "heartbeat"],
+      "getCity alloy#simpleRestJson": "Reykjavík",
+      photo: { size: 262144, back: 262144, same: true },
+    });
+  });
+
+  it.each(RUNTIMES.filter((r) => r !== "node"))("makes the same calls on %s, with the same results", (runtime) => {
+    expect(results.get(runtime)).toEqual(results.get("node"));
+  });
+});
