@@ -206,8 +206,9 @@ const stderr = new Map<Runtime, string>();
 
 describe("the example's fetch handler, on every runtime", () => {
   beforeAll(async () => {
-    // The runtimes run side by side, each making the calls in order (some change what later ones see).
-    await Promise.all(
+    // The runtimes run side by side, each making the calls in order (some change what later ones see). Every one
+    // is stopped before a failure of another is reported.
+    const settled = await Promise.allSettled(
       RUNTIMES.map(async (runtime) => {
         const running = await serve(runtime, "example");
         try {
@@ -220,6 +221,7 @@ describe("the example's fetch handler, on every runtime", () => {
         }
       }),
     );
+    for (const result of settled) if (result.status === "rejected") throw result.reason;
   });
 
   it.each(CALLS.map((c) => [c.name, STATUS[c.name]]))("answers %s on Node with %i", (name, status) => {
@@ -371,7 +373,8 @@ describe("the generated client with the fetch transport", () => {
         }
       },
     };
-    await Promise.all(RUNTIMES.map(async (runtime) => results.set(runtime, await runs[runtime]())));
+    const settled = await Promise.allSettled(RUNTIMES.map(async (runtime) => results.set(runtime, await runs[runtime]())));
+    for (const result of settled) if (result.status === "rejected") throw result.reason;
   });
   afterAll(() => server?.stop());
 

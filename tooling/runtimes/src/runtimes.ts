@@ -81,9 +81,17 @@ export function runtimeEnv(denoDir: string, extra: Record<string, string> = {}):
   return { ...process.env, NO_COLOR: "1", DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", ...extra };
 }
 
+/** Every runtime process started and not yet gone: ended with the test process, should a test leave one behind. */
+const children = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
 /** Starts a process that prints `http://host:port` on a line once it listens. */
 export function startProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Running> {
   const child: ChildProcess = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
   let stdout = "";
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
