@@ -5,7 +5,6 @@
  * WeatherGrpc (Weather's operations without the photos, plus
  * `streamReadings`).
  */
-import { createHash } from "node:crypto";
 import { byteChunks } from "@anvil/core";
 import type { HandlerContext } from "@anvil/server";
 import {
@@ -106,27 +105,26 @@ export function createWeatherHandler(store: WeatherStore, options: WeatherHandle
       };
     },
 
-    getForecast({ cityId, days = 3 }) {
+    async getForecast({ cityId, days = 3 }) {
       cityOf(cityId);
       const today = Math.floor(store.now().getTime() / DAY_MS) * DAY_MS;
       const forecast: DailyForecast[] = [];
-      for (let day = 1; day <= days; day++) forecast.push(forecastOf(cityId, new Date(today + day * DAY_MS), store.alerts.get(cityId)));
+      for (let day = 1; day <= days; day++) forecast.push(await forecastOf(cityId, new Date(today + day * DAY_MS), store.alerts.get(cityId)));
       return { cityId, days: forecast };
     },
 
     async putCityPhoto({ cityId, photoKey, contentType, metadata = {}, body }) {
       cityOf(cityId);
-      // Chunks are stored as they arrive: the upload is never one buffer.
+      // Chunks are stored as they arrive: the upload is never one buffer (the digest, WebCrypto's, takes it whole).
       const chunks: Uint8Array[] = [];
-      const hash = createHash("sha256");
       let size = 0;
       for await (const chunk of byteChunks(body)) {
         chunks.push(chunk);
-        hash.update(chunk);
         size += chunk.byteLength;
       }
       store.photos.set(`${cityId}/${photoKey}`, { contentType, metadata, chunks });
-      return { size, etag: `"${size}-${hash.digest("hex").slice(0, 8)}"` };
+      const digest = await sha256(await new Blob(chunks as BlobPart[]).arrayBuffer());
+      return { size, etag: `"${size}-${hex(digest).slice(0, 8)}"` };
     },
 
     getCityPhoto({ cityId, photoKey }) {
@@ -190,9 +188,20 @@ export function slug(name: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
+/** SHA-256 with WebCrypto, which every runtime the example runs on has (Node, Bun, Deno, Workers). */
+async function sha256(data: string | ArrayBuffer): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", typeof data === "string" ? new TextEncoder().encode(data) : data));
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  return out;
+}
+
 /** A made-up but stable forecast: the same city and day always give the same weather. */
-function forecastOf(cityId: string, date: Date, alerts: readonly Alert[] = []): DailyForecast {
-  const seed = createHash("sha256").update(`${cityId}/${date.toISOString()}`).digest();
+async function forecastOf(cityId: string, date: Date, alerts: readonly Alert[] = []): Promise<DailyForecast> {
+  const seed = await sha256(`${cityId}/${date.toISOString()}`);
   const sky = SKIES[seed[0]! % SKIES.length]!;
   const lowC = (seed[1]! % 25) - 5;
   const highC = lowC + 2 + (seed[2]! % 10);

@@ -15,9 +15,9 @@
  * Weather's model declares bearer auth for `DeleteCity` (every other call
  * is anonymous) and `@cors`: its server checks tokens against the one it is
  * given, and answers browsers on other origins.
+ * Nothing here needs Node: the same servers run on Node (`main.ts`) and, as
+ * one fetch handler, on Bun, Deno and Workers (`fetch-handler.ts`).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { docsRoutes } from "@anvil/docs-site";
 import { loadModel, type Model } from "@anvil/model";
 import { awsJson1_1 } from "@anvil/protocol-awsjson";
@@ -25,6 +25,7 @@ import { grpc, grpcHealth, grpcReflection } from "@anvil/protocol-grpc";
 import { restJson1, simpleRestJson } from "@anvil/protocol-restjson";
 import { rpcv2Cbor } from "@anvil/protocol-rpcv2cbor";
 import { type AccessLogEntry, createServer, type Server } from "@anvil/server";
+import { MODEL } from "./generated/model.js";
 import { SimpleWeather } from "./generated/simple-weather.js";
 import { Weather } from "./generated/weather.js";
 import { WeatherGrpc } from "./generated/weather-grpc.js";
@@ -39,6 +40,8 @@ export interface WeatherServerOptions {
   readonly onInternalError?: (error: unknown) => void;
   /** Serve `/openapi.json`, `/openapi` and `/docs`, generated from the model. Default true. */
   readonly docs?: boolean;
+  /** The same for SimpleWeather's server. Default: as `docs`. */
+  readonly simpleWeatherDocs?: boolean;
   /** The bearer token `DeleteCity` takes (`Authorization: Bearer <token>`). Default {@link DEMO_TOKEN}. */
   readonly token?: string;
   /** Where every server's access log goes: one entry per request. Default none. */
@@ -53,20 +56,25 @@ export interface Caller {
   readonly id: string;
 }
 
-/** The example's Smithy model, next to `src/` and `dist/`. */
-export const MODEL_DIR = fileURLToPath(new URL("../model/", import.meta.url));
-
 let model: Model | undefined;
-/** The example's model, loaded once per process. */
+/**
+ * The example's model, loaded once per process from the copy `anvil generate`
+ * embeds (`src/generated/model.ts`, `embedModel` in anvil.config.json): no
+ * file is read, so the docs routes work where there are no files (Workers, a
+ * one-file bundle).
+ */
 export function exampleModel(): Model {
-  model ??= loadModel({ paths: [MODEL_DIR] }).model;
+  model ??= loadModel({ sources: [MODEL] }).model;
   return model;
 }
 
 /** Whether two secrets are equal, compared in constant time (by their SHA-256, so that lengths do not show either). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const digest = async (text: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  const [a, b] = await Promise.all([digest(given), digest(expected)]);
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
 }
 
 /** Mounts the documentation routes of one service of the example's model on a server. */
@@ -88,7 +96,7 @@ export function createWeatherServers(handler: ExampleHandler, options: WeatherSe
   const docs = options.docs ?? true;
   const token = options.token ?? DEMO_TOKEN;
   // The model says which operations take a bearer token; this says which token is valid.
-  const auth = { bearer: (given: string): Caller | undefined => (sameSecret(given, token) ? { id: "demo" } : undefined) };
+  const auth = { bearer: async (given: string): Promise<Caller | undefined> => ((await sameSecret(given, token)) ? { id: "demo" } : undefined) };
   // Liveness and readiness (/healthz, /readyz) on the REST ports; request ids on every answer; every server logs its
   // calls where it is told.
   const common = { protocols: PROTOCOLS, onInternalError, requestIds: true, ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}) };
@@ -104,7 +112,7 @@ export function createWeatherServers(handler: ExampleHandler, options: WeatherSe
       createServer(SimpleWeather, { ...common, health: true })
         .register(handler)
         .mapService(),
-      docs,
+      options.simpleWeatherDocs ?? docs,
     ),
     // gRPC health and reflection next to WeatherGrpc, on its port.
     weatherGrpc: createServer(WeatherGrpc, common).register(handler).mapService().add(grpcHealth()).add(grpcReflection()),

@@ -208,6 +208,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     client: settings.client,
     generateFakes: settings.generateFakes,
     proto: settings.proto,
+    embedModel: settings.embedModel,
     onProgress: (done, total, id) => io.progress?.(`anvil: generated ${id} (${done}/${total})`),
   });
   io.progress?.(undefined);
@@ -450,7 +451,7 @@ export const USAGE = `anvil — Smithy toolkit for TypeScript
 Usage:
   anvil validate --model <files|dirs>... [--summary] [--severity LEVEL]
   anvil ast --model <files|dirs>... [--out FILE] [--include-prelude]
-  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--proto] [--check]
+  anvil generate --model <files|dirs>... --out <dir> [--service <shapeId>]... [--client] [--no-server] [--fakes] [--proto] [--embed-model] [--check]
   anvil generate [--config anvil.config.json|smithy-build.json]
   anvil init <dir> [--name <Service>] [--force] [--anvil-from <checkout>]
   anvil openapi --model <files|dirs>... [--service <shapeId>] [--out FILE]
@@ -472,6 +473,8 @@ Generate options (flags override the config file):
   --server / --no-server    Generate the server handler types (default on)
   --fakes                   Fakes from @examples: answers, a fake handler, a fake client (with --client)
   --proto / --no-proto      Also write <service>.proto for services with @alloy.proto#grpc (default off)
+  --embed-model             Also write model.ts, the model as a JSON AST module, for loadModel where no
+                            file can be read (Workers, browsers, one-file bundles; default off)
   --config <file>           Read settings from this anvil.config.json or smithy-build.json
                             (default: ./anvil.config.json, then ./smithy-build.json, when no --model is given)
   --check                   Write nothing; exit 1 when generated files are missing or out of date

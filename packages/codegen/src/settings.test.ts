@@ -28,6 +28,7 @@ describe("resolveSettings", () => {
       client: false,
       generateFakes: false,
       proto: false,
+      embedModel: false,
       allowUnknownTraits: false,
       bundledTraits: true,
       source: "flags",
@@ -37,6 +38,13 @@ describe("resolveSettings", () => {
   it("reads repeated services and surface switches", () => {
     const { settings } = settingsOf(["-m", "m", "--out", "o", "--service", "a#A", "--service=b#B", "--client", "--no-server", "--fakes"], "/w");
     expect(settings).toMatchObject({ services: ["a#A", "b#B"], client: true, server: false, generateFakes: true });
+  });
+
+  it("embeds the model when the config or a flag says so, and a flag wins", () => {
+    const dir = project({ "anvil.config.json": { model: ["model/"], out: "gen", embedModel: true } });
+    expect(settingsOf([], dir).settings?.embedModel).toBe(true);
+    expect(settingsOf(["--no-embed-model"], dir).settings?.embedModel).toBe(false);
+    expect(settingsOf(["-m", "m", "--out", "o", "--embed-model"], "/w").settings?.embedModel).toBe(true);
   });
 
   it("finds anvil.config.json, resolves its paths from its folder, and lets flags win", () => {

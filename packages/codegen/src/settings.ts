@@ -23,6 +23,8 @@ export interface GenerateSettings {
   readonly generateFakes: boolean;
   /** Write `<service>.proto` for gRPC services (default false). */
   readonly proto: boolean;
+  /** Write `model.ts`, the model as a JSON AST module (default false). */
+  readonly embedModel: boolean;
   /** Report unknown traits as warnings instead of errors. */
   readonly allowUnknownTraits: boolean;
   /** Load Anvil's bundled trait definitions (default true). */
@@ -74,6 +76,7 @@ interface FileSettings {
   client?: boolean;
   generateFakes?: boolean;
   proto?: boolean;
+  embedModel?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -113,6 +116,7 @@ function readAnvilBlock(block: Json, base: string, where: string, errors: string
       case "client":
       case "generateFakes":
       case "proto":
+      case "embedModel":
         if (typeof value === "boolean") out[key] = value;
         else errors.push(`${where}: \`${key}\` must be true or false`);
         break;
@@ -230,6 +234,7 @@ export function resolveSettings(args: ParsedArgs, cwd = process.cwd()): Settings
       client: flag("--no-client") ? false : flag("--client") ? true : (fromFile.client ?? false),
       generateFakes: flag("--fakes") || flag("--generate-fakes") ? true : (fromFile.generateFakes ?? false),
       proto: flag("--no-proto") ? false : flag("--proto") ? true : (fromFile.proto ?? false),
+      embedModel: flag("--no-embed-model") ? false : flag("--embed-model") ? true : (fromFile.embedModel ?? false),
       allowUnknownTraits: args.flags.has("--allow-unknown-traits"),
       bundledTraits: !args.flags.has("--no-bundled-traits"),
       source: file ?? "flags",

@@ -1,8 +1,9 @@
 /**
  * Users' installs must not phone home: swagger-ui-dist depends on
  * @scarf/scarf, whose install script sends telemetry, so the explorer's
- * Swagger UI files ship inside this package (copied by the build, which
- * `turbo run test` runs first) and swagger-ui-dist is only a devDependency.
+ * Swagger UI files ship inside this package (embedded in a module by the
+ * build, which `turbo run test` runs first) and swagger-ui-dist is only a
+ * devDependency.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,11 +30,23 @@ describe("the package's manifest", () => {
 });
 
 describe("the shipped Swagger UI", () => {
-  it("has every file the explorer serves, byte for byte swagger-ui-dist's", () => {
+  it("embeds every file the explorer serves, byte for byte swagger-ui-dist's, in one module", async () => {
+    const files = join(shipped, "files.js");
+    expect(existsSync(files), `${SHIPPED_SWAGGER_UI_DIR}files.js (run the build first)`).toBe(true);
+    const { SWAGGER_UI_FILES } = (await import(pathToFileURL(files).href)) as typeof import("#swagger-ui");
+    expect(Object.keys(SWAGGER_UI_FILES).sort()).toEqual([...EXPLORER_ASSETS].sort());
     for (const name of EXPLORER_ASSETS) {
-      expect(existsSync(join(shipped, name)), `${SHIPPED_SWAGGER_UI_DIR}${name} (run the build first)`).toBe(true);
-      expect(readFileSync(join(shipped, name)).equals(readFileSync(join(upstream, name))), name).toBe(true);
+      const file = SWAGGER_UI_FILES[name]!;
+      const bytes = "text" in file ? Buffer.from(file.text, "utf8") : Buffer.from(file.base64, "base64");
+      expect(bytes.equals(readFileSync(join(upstream, name))), name).toBe(true);
     }
+  });
+
+  it("is imported by name, from the package's `imports` map: no file is read at run time", () => {
+    expect((manifest as Record<string, unknown>).imports).toEqual({ "#swagger-ui": `./${SHIPPED_SWAGGER_UI_DIR}files.js` });
+    const built = readFileSync(join(root, "dist", "index.js"), "utf8");
+    expect(built).toContain('import("#swagger-ui")');
+    expect(built).not.toMatch(/from "(?:node:)?fs(?:\/promises)?"|readFile/);
   });
 
   it("carries swagger-ui-dist's licence files and version", () => {

@@ -1,8 +1,8 @@
 /**
  * The files of swagger-ui-dist the explorer page loads; nothing else of the
- * package is served. The build copies them (and Swagger UI's licence files)
- * into `dist/swagger-ui/` (see `tsup.config.ts`), so users' installs do not
- * need swagger-ui-dist.
+ * package is served. The build embeds them into `dist/swagger-ui/files.js`
+ * (and copies Swagger UI's licence files next to it; see `tsup.config.ts`),
+ * so users' installs do not need swagger-ui-dist.
  *
  * @internal
  */

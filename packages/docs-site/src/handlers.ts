@@ -4,9 +4,8 @@
  * model. They fit any host that speaks the Fetch API, and
  * `@anvil/server`'s `server.mount(prefix, handler)`.
  */
-import { readFile } from "node:fs/promises";
 import type { Model } from "@anvil/model";
-import { EXPLORER_ASSETS, SHIPPED_SWAGGER_UI_DIR } from "./explorer-assets.js";
+import { EXPLORER_ASSETS } from "./explorer-assets.js";
 import { toOpenApi } from "./openapi.js";
 import { selectService } from "./service.js";
 import { generateSite, type SiteOptions } from "./site/site.js";
@@ -84,16 +83,24 @@ export function openApiJsonHandler(model: Model, options: { readonly service?: s
 const SERVED = new Set(EXPLORER_ASSETS);
 
 /**
- * The Swagger UI files shipped in this package (copied from swagger-ui-dist
- * by the build). Spelled from the package root, so the same URL works from
- * `dist/index.js` (the published module) and from `src/handlers.ts` (the
- * tests, which run after the build). Resolved on first use, so that loading
- * the module touches nothing a Workers-like host may refuse at load time.
+ * The Swagger UI files shipped in this package, embedded in a module by the
+ * build (`#swagger-ui`, see `tsup.config.ts`). Imported when the explorer
+ * first serves a file: a server that never does never loads them, and a
+ * bundler puts them in the bundle (or a chunk of their own) rather than
+ * leaving a file to read at run time.
  */
-let assetsDir: URL | undefined;
-function swaggerUiDir(): URL {
-  assetsDir ??= new URL(`../${SHIPPED_SWAGGER_UI_DIR}`, import.meta.url);
-  return assetsDir;
+let swaggerUi: Promise<typeof import("#swagger-ui")> | undefined;
+
+function swaggerUiFile(name: string): Promise<Uint8Array | undefined> {
+  swaggerUi ??= import("#swagger-ui").catch((error: unknown) => {
+    swaggerUi = undefined;
+    throw error;
+  });
+  return swaggerUi.then(({ SWAGGER_UI_FILES }) => {
+    const file = SWAGGER_UI_FILES[name];
+    if (file === undefined) return undefined;
+    return "text" in file ? new TextEncoder().encode(file.text) : Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+  });
 }
 
 function explorerPage(base: string, documentUrl: string): string {
@@ -150,7 +157,8 @@ export function explorerHandler(options: { readonly base?: string; readonly docu
     if (!SERVED.has(name)) return notFound();
     let bytes = cache.get(name);
     if (bytes === undefined) {
-      bytes = new Uint8Array(await readFile(new URL(name, swaggerUiDir())));
+      bytes = await swaggerUiFile(name);
+      if (bytes === undefined) return notFound();
       cache.set(name, bytes);
     }
     return respond(request, bytes, typeOf(name), "public, max-age=3600");

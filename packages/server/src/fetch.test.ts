@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fetchHandler } from "./index.js";
 import { CHUNK, testServer } from "./test-service.js";
 
@@ -90,6 +90,43 @@ describe("fetchHandler", () => {
     controller.abort(new Error("host saw a disconnect"));
     expect((await answer).status).toBe(500);
     expect(observed.aborted).toEqual(["host saw a disconnect"]);
+  });
+
+  it.each([
+    ["told not to", { requestSignal: false }, () => {}],
+    // Deno aborts request.signal after successful answers too and warns when it is read, unless run with --unstable-no-legacy-abort.
+    ["on Deno, by default", {}, () => vi.stubGlobal("Deno", { version: { deno: "2.9.6" } })],
+  ])("never reads the request's signal %s, and still aborts a streamed answer the host cancels", async (_label, options, setUp) => {
+    setUp();
+    try {
+      const { server, observed } = testServer();
+      const request = post("/download/50");
+      const read = vi.fn();
+      Object.defineProperty(request, "signal", { get: read });
+      const response = await fetchHandler(server, options)(request);
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel(new Error("client went away"));
+      expect([read.mock.calls.length, observed.produced <= 2, server.inFlight]).toEqual([0, true, 0]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("follows the request's signal on Deno when told to (--unstable-no-legacy-abort)", async () => {
+    vi.stubGlobal("Deno", { version: { deno: "2.9.6" } });
+    try {
+      const { server, observed } = testServer();
+      const controller = new AbortController();
+      const waiting = observed.waiting();
+      const answer = fetchHandler(server, { requestSignal: true })(post("/wait", undefined, { signal: controller.signal }));
+      await waiting;
+      controller.abort(new Error("host saw a disconnect"));
+      expect((await answer).status).toBe(500);
+      expect(observed.aborted).toEqual(["host saw a disconnect"]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("passes a streaming request body through without buffering", async () => {

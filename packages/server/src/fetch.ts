@@ -25,28 +25,52 @@ export interface FetchInfo {
 /** A fetch handler: what Bun's `serve({ fetch })`, `Deno.serve` and Workers' `fetch` take. */
 export type FetchHandler = (request: Request, info?: FetchInfo) => Promise<Response>;
 
+/** Options of {@link fetchHandler}. */
+export interface FetchHandlerOptions {
+  /**
+   * Whether the handler's signal follows `request.signal`, so that a handler
+   * still working on its answer learns that the client went away. Default
+   * true, except on Deno: its `Deno.serve` (2.x) also aborts `request.signal`
+   * after every successful response, and warns the first time code reads it
+   * ("legacy behavior"); pass true there when Deno runs with
+   * `--unstable-no-legacy-abort`. A streamed answer learns that the client
+   * went away either way: the host cancels its body. (Workers fire
+   * `request.signal` only with the `enable_request_signal` compatibility flag.)
+   */
+  readonly requestSignal?: boolean;
+}
+
+/** Deno's `request.signal` aborts on successful responses too unless it runs with `--unstable-no-legacy-abort`, which code cannot see. */
+function legacyAbortHost(): boolean {
+  return typeof (globalThis as { Deno?: unknown }).Deno === "object";
+}
+
 /**
  * The server as a fetch handler. Starts the server (route conflicts and
  * missing handlers throw here). The handler's signal fires when the
- * request's own signal does (the host saw the client go away) and on
- * `server.close()`.
+ * request's own signal does (the host saw the client go away; see
+ * {@link FetchHandlerOptions.requestSignal}), when the host cancels a
+ * streamed answer, and on `server.close()`. Nothing here runs when the
+ * module loads, so it fits hosts that forbid work at load time (Workers).
  *
  * ```ts
  * const handle = fetchHandler(server);
  * Deno.serve((request, info) => handle(request, { remoteAddress: info.remoteAddr.hostname }));
  * ```
  */
-export function fetchHandler(server: Server<any, any>): FetchHandler {
+export function fetchHandler(server: Server<any, any>, options: FetchHandlerOptions = {}): FetchHandler {
   server.start();
+  const followSignal = options.requestSignal ?? !legacyAbortHost();
   return async (request, info = {}) => {
     const mounted = server.mounted(request.url);
     if (mounted !== undefined) return mounted(request);
     const exchange = server.begin();
-    const onAbort = (): void => exchange.abort(request.signal.reason);
-    if (request.signal.aborted) onAbort();
-    else request.signal.addEventListener("abort", onAbort, { once: true });
+    const signal = followSignal ? request.signal : undefined;
+    const onAbort = (): void => exchange.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
     const end = (): void => {
-      request.signal.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
       exchange.end();
     };
     try {

@@ -29,6 +29,6 @@ export type { MountedHandler } from "./mounts.js";
 // The default lives in core (its request gunzip holds to it too); servers have long exported it.
 export { DEFAULT_BODY_LIMIT } from "@anvil/core/protocol";
 export { fetchHandler, toHttpRequest as fromFetchRequest } from "./fetch.js";
-export type { FetchHandler, FetchInfo } from "./fetch.js";
+export type { FetchHandler, FetchHandlerOptions, FetchInfo } from "./fetch.js";
 export { createInMemoryTransport } from "./in-memory-transport.js";
 export type { InMemoryTransport, InMemoryTransportOptions, InMemoryTransportRequest } from "./in-memory-transport.js";

@@ -70,9 +70,8 @@ const RUNTIME_FIELDS = ["dependencies", "peerDependencies", "optionalDependencie
  * read cannot slip past the scan unnoticed while these stay listed.
  */
 const KNOWN_RUNTIME_READS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["@anvil/model", ["prelude", "traits"]],
+  // @anvil/model embeds its prelude and bundled traits, and @anvil/docs-site Swagger UI, in modules: they read nothing.
   ["@anvil/codegen", ["templates"]],
-  ["@anvil/docs-site", ["dist/swagger-ui"]],
 ]);
 
 /**
@@ -113,7 +112,7 @@ if (templates.length === 0 || plan.files.length !== templates.length) throw new 
   [
     "@anvil/docs-site",
     {
-      title: "serves the explorer's Swagger UI files from the packed files",
+      title: "serves the explorer's Swagger UI files from the packed module (the `#swagger-ui` import)",
       script: `
 import { explorerHandler } from "@anvil/docs-site";
 const handler = explorerHandler();

@@ -180,6 +180,24 @@ describe("generate", () => {
     expect(files.map((f) => f.path)).toEqual(expected);
   });
 
+  it("embeds the model, when asked, as a JSON AST module that imports nothing and loads back to the same model", async () => {
+    const model = loadOrThrow([EXAMPLE_MODEL]);
+    const { files } = generate(model, { embedModel: true });
+    const file = files.find((f) => f.path === "model.ts")!;
+    expect(files.at(-1)).toBe(file);
+    expect(file.text.split("\n")[0]).toMatch(/\(server, model\)\. DO NOT EDIT\.$/);
+    expect(file.text).not.toMatch(/^\s*import\b|\bimport\s*\(|\brequire\s*\(/m);
+    const dir = scratchDir("embed-model");
+    writeFileSync(join(dir, "model.ts"), file.text);
+    const { MODEL } = (await import(join(dir, "model.ts"))) as { MODEL: { file: string; text: string } };
+    const loaded = loadModel({ sources: [MODEL] });
+    expect(loaded.events.filter((e) => e.severity === "ERROR")).toEqual([]);
+    const ids = (m: typeof model) => [...m.shapes.keys()].sort();
+    expect(ids(loaded.model)).toEqual(ids(model));
+    expect(generate(loaded.model, {}).files).toEqual(generate(model, {}).files);
+    expect(generate(model, {}).files.some((f) => f.path === "model.ts")).toBe(false);
+  });
+
   it("notes each operation without @examples with its model location, and warns once per service", () => {
     const { files, events } = generate(loadOrThrow([WEATHER_MODEL]), { generateFakes: true });
     expect(files.map((f) => f.path)).toContain("weather.fakes.ts");

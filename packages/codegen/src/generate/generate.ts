@@ -6,10 +6,10 @@
 import { schemasFromModel, type DynamicSchemas } from "@anvil/dynamic";
 import type { Model, ValidationEvent } from "@anvil/model";
 import { emitProto } from "@anvil/protocol-grpc";
-import { namespaceOf, serviceClosure } from "@anvil/model";
+import { modelToJsonAst, namespaceOf, serviceClosure, stringifyNode } from "@anvil/model";
 import { codegenVersion } from "../version.js";
 import { fakesFile } from "./fakes-file.js";
-import type { Provenance } from "./header.js";
+import { header, type Provenance } from "./header.js";
 import { kebabCase } from "./names.js";
 import { planService } from "./plan.js";
 import { serviceFile } from "./service-file.js";
@@ -29,6 +29,8 @@ export interface GenerateOptions {
   readonly generateFakes: boolean;
   /** `name.proto` (proto3, as `anvil proto` writes it) for each service with `alloy.proto#grpc`. */
   readonly proto: boolean;
+  /** `model.ts`: the model as a JSON AST, for `loadModel({ sources: [MODEL] })` where no model file can be read (Workers, browsers, one-file bundles). */
+  readonly embedModel: boolean;
   /** Called after each service, for progress reports. */
   readonly onProgress?: (done: number, total: number, serviceId: string) => void;
 }
@@ -40,6 +42,7 @@ export const GENERATE_DEFAULTS: Readonly<GenerateOptions> = Object.freeze({
   client: false,
   generateFakes: false,
   proto: false,
+  embedModel: false,
 });
 
 /** One generated file. */
@@ -70,7 +73,8 @@ export interface GenerateResult {
  * the service descriptor), `name.server.ts` (handler interfaces, when `server`),
  * `name.client.ts` (client interface, when `client`), `name.fakes.ts`
  * (fake answers, handler and client, when `generateFakes`) and `name.proto`
- * (for gRPC services, when `proto`).
+ * (for gRPC services, when `proto`); and once, `model.ts` (the model itself,
+ * when `embedModel`).
  *
  * @example
  * ```ts
@@ -129,14 +133,36 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     }
     o.onProgress?.(i + 1, ids.length, id);
   });
+  if (o.embedModel) files.push({ path: "model.ts", text: modelFile(model, provenance) });
   return { files, events };
 }
 
 /** The options that shape the output, for the header of every file: `server, client, fakes`. */
 function optionsLine(o: GenerateOptions): string {
-  const parts = [o.server && "server", o.client && "client", o.generateFakes && "fakes", o.proto && "proto"].filter((p): p is string => typeof p === "string");
+  const parts = [o.server && "server", o.client && "client", o.generateFakes && "fakes", o.proto && "proto", o.embedModel && "model"].filter(
+    (p): p is string => typeof p === "string",
+  );
   if (o.services.length) parts.push(`services: ${o.services.join(", ")}`);
   return parts.join(", ");
+}
+
+/**
+ * `model.ts`: the model (without the prelude and the bundled traits, which
+ * every loader has) as one JSON AST string, data and no logic like every
+ * generated file, typed as `loadModel`'s `ModelSource` without importing it.
+ */
+function modelFile(model: Model, provenance: Provenance): string {
+  const text = stringifyNode(modelToJsonAst(model));
+  return `${header(provenance, "The model these files were generated from, as a Smithy JSON AST")}
+/**
+ * The model, for \`loadModel({ sources: [MODEL] })\` from \`@anvil/model\` where no model
+ * file can be read (Workers, browsers, a one-file bundle): to serve its documentation, say.
+ */
+export const MODEL: { readonly file: string; readonly text: string } = {
+  file: "model.json",
+  text: ${JSON.stringify(text)},
+};
+`;
 }
 
 /** File base names: the service name in kebab case, with the namespace when two services share a name. */

@@ -1,6 +1,6 @@
 /** HTML helpers for the reference site: escaping, documentation text and the page layout. */
 import MarkdownIt from "markdown-it";
-import sanitizeHtml from "sanitize-html";
+import { sanitizeDocHtml } from "./sanitize.js";
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -37,72 +37,6 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Raw {
  * indent their HTML freely, and fenced code blocks still work.
  */
 const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false }).disable("code");
-
-/** An absolute web link (other schemes and protocol-relative URLs lose their `href` in sanitizing). */
-const ABSOLUTE_URL = /^\s*https?:/i;
-
-/** `h1`–`h6` in documentation sit below the page's own `h1`/`h2`, so they move down two levels. */
-const demote = (level: number): sanitizeHtml.Transformer => sanitizeHtml.simpleTransform(`h${Math.min(level + 2, 6)}`, {});
-
-/**
- * What rendered documentation may keep: text markup, lists, tables and links
- * (http, https, mailto, relative); AWS's `<note>`/`<important>` become
- * `<div class="note">`/`<div class="important">`. Every other element is
- * dropped (the text of `script`, `style` and the like with it), as are event
- * handler attributes and `javascript:` URLs.
- */
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    "p",
-    "a",
-    "code",
-    "pre",
-    "ul",
-    "ol",
-    "li",
-    "b",
-    "strong",
-    "i",
-    "em",
-    "br",
-    "dl",
-    "dt",
-    "dd",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
-    "blockquote",
-    "div",
-  ],
-  allowedAttributes: { a: ["href", "title", "rel"], div: ["class"], code: ["class"], ol: ["start"], th: ["style"], td: ["style"] },
-  allowedClasses: { div: ["note", "important"], code: ["language-*"] },
-  allowedStyles: { th: { "text-align": [/^(?:left|right|center)$/] }, td: { "text-align": [/^(?:left|right|center)$/] } },
-  allowedSchemes: ["http", "https", "mailto"],
-  allowedSchemesAppliedToAttributes: ["href"],
-  allowProtocolRelative: false,
-  disallowedTagsMode: "discard",
-  nonTextTags: ["script", "style", "textarea", "option", "noscript", "iframe", "object", "template", "title"],
-  transformTags: {
-    note: sanitizeHtml.simpleTransform("div", { class: "note" }),
-    important: sanitizeHtml.simpleTransform("div", { class: "important" }),
-    h1: demote(1),
-    h2: demote(2),
-    h3: demote(3),
-    h4: demote(4),
-    h5: demote(5),
-    a: (tagName, attribs) => {
-      const { rel: _rel, ...rest } = attribs;
-      return { tagName, attribs: rest.href !== undefined && ABSOLUTE_URL.test(rest.href) ? { ...rest, rel: "noopener noreferrer" } : rest };
-    },
-  },
-};
 
 /**
  * Makes AWS-style HTML documentation parse as HTML blocks: drops empty `<p/>`,
@@ -153,7 +87,7 @@ function normalize(doc: string): string {
  */
 export function docHtml(doc: string | undefined): Raw {
   if (doc === undefined || doc.trim() === "") return new Raw("");
-  return new Raw(sanitizeHtml(markdown.render(normalize(doc.trim())), SANITIZE).trim());
+  return new Raw(sanitizeDocHtml(markdown.render(normalize(doc.trim()))).trim());
 }
 
 /** Closing or opening a block: a paragraph break in {@link summary}. */
