@@ -196,8 +196,7 @@ function decodeError(message: string): SerializationError {
 /**
  * Decodes one whole frame. Throws a SerializationError for a frame that is
  * too short, has a wrong length or checksum, headers that do not parse, or
- * headers beyond AWS's bounds ({@link MAX_HEADERS_BYTES} in all, names of
- * {@link MAX_HEADER_NAME_BYTES}).
+ * headers beyond AWS's bounds (128 KiB in all, names of 127 bytes).
  */
 export function decodeEventMessage(frame: Uint8Array): EventMessage {
   if (frame.byteLength < FRAMING_BYTES) throw decodeError(`a frame of ${frame.byteLength} bytes is shorter than the ${FRAMING_BYTES} bytes of framing`);
