@@ -4,6 +4,7 @@
  * output, the modeled error its type names, or an UnmodeledError.
  */
 import {
+  type ByteStream,
   type ClientCallContext,
   type ClientProtocol,
   collectBytes,
@@ -11,6 +12,7 @@ import {
   HttpHeaders,
   type HttpRequest,
   type HttpResponse,
+  type MemberSchema,
   type OperationSchema,
   SerializationError,
   type StructSchema,
@@ -48,7 +50,12 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       if (http === undefined) throw new SerializationError(`encode ${settings.name}: operation ${operation.id} has no @http trait`);
       const schema = operation.input;
       let value = fillIdempotencyTokens(schema, (input ?? {}) as Obj, context.idempotencyToken);
-      value = (await bufferStreamingPayload(schema, value)) as Obj;
+      // A streamed blob payload goes to the transport as it comes, unless the request must be whole first (to state
+      // its length, compress it or hash it).
+      const blob = streamingBlobPayload(settings, schema, "request");
+      const streamed = blob === undefined ? undefined : passThrough(operation, blob, value[blob.name]);
+      if (streamed !== undefined) value = { ...value, [blob!.name]: undefined };
+      else value = (await bufferStreamingPayload(schema, value)) as Obj;
       value = fillDefaults(schema, value, CLIENT_INPUT_DEFAULTS) as Obj;
 
       const uri = parseUri(http.uri);
@@ -91,6 +98,10 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
       // An event stream is written as the transport reads it (writeBody leaves it out).
       const stream = eventStreamPayload(schema, "request");
       let httpBody: HttpBody = bytes;
+      if (streamed !== undefined) {
+        if (!headers.has("content-type")) headers.set("content-type", blob!.traits.mediaType ?? "application/octet-stream");
+        httpBody = streamed;
+      }
       if (stream !== undefined) {
         headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
         const streams = eventStreams.current ?? (await eventStreams.load());
@@ -166,7 +177,20 @@ function acceptOf(settings: HttpBindingSettings, output: StructSchema): string |
   return JSON_MEDIA_TYPE;
 }
 
-/** Buffers a streaming blob payload (streams are not passed through yet). */
+/**
+ * The stream to send as the body of a streaming blob payload, or undefined
+ * when the payload is whole already (bytes, text, nothing) or must be made
+ * whole: `@requiresLength`, request compression and `@httpChecksumRequired`
+ * need every byte before the request goes.
+ */
+function passThrough(operation: OperationSchema, blob: MemberSchema, v: unknown): ByteStream | undefined {
+  if (v === undefined || v === null || v instanceof Uint8Array || typeof v === "string") return undefined;
+  const { requestCompression, httpChecksumRequired } = operation.traits;
+  if (blob.traits.requiresLength || requestCompression?.includes("gzip") || httpChecksumRequired) return undefined;
+  return v as ByteStream;
+}
+
+/** Buffers a streaming blob payload that must be whole (see passThrough). */
 async function bufferStreamingPayload(schema: StructSchema, value: Obj): Promise<Obj> {
   const payload = bindingsOf(schema, "request").payload;
   if (payload === undefined || payload.target.kind !== "blob") return value;
