@@ -8,13 +8,16 @@ import { existsSync } from "node:fs";
  * What the tests need from the system, each with how to tell it is there:
  * openssl makes the TLS tests' self-signed certificates, chromium runs the
  * browser tests of the documentation routes, protoc compiles the .proto files
- * `anvil proto` emits, curl runs the lines `npm start` prints.
+ * `anvil proto` emits, curl runs the lines `npm start` prints, nginx is the
+ * load balancer in front of the example's instances in the scale-out test
+ * (it lives in /usr/sbin, which is not on every user's PATH).
  */
 export const SYSTEM_PACKAGES = [
   { name: "openssl", command: "openssl" },
   { name: "curl", command: "curl" },
   { name: "chromium", file: "/usr/bin/chromium" },
   { name: "protobuf-compiler", command: "protoc" },
+  { name: "nginx", file: "/usr/sbin/nginx" },
 ];
 
 function onPath(command) {

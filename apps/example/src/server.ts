@@ -48,6 +48,14 @@ export interface WeatherServerOptions {
   readonly accessLog?: (entry: AccessLogEntry) => void;
 }
 
+/**
+ * How long calls in flight get to finish when `npm start` is told to stop
+ * (SIGTERM, Ctrl-C), in milliseconds. Deployments size their own timers by
+ * it: `deploy/kubernetes.yaml`'s `terminationGracePeriodSeconds` leaves room
+ * for its preStop pause plus this (a test checks that it does).
+ */
+export const CLOSE_GRACE_MS = 5_000;
+
 /** The bearer token the example accepts unless told otherwise (`WEATHER_TOKEN` for `npm start`). */
 export const DEMO_TOKEN = "demo-token";
 

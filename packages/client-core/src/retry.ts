@@ -88,14 +88,17 @@ const THROTTLING_CODES = new Set([
   "EC2ThrottledException",
 ]);
 
-const TRANSIENT_CODES = new Set(["RequestTimeout", "RequestTimeoutException", "InternalError", "InternalFailure", "ServiceUnavailable"]);
+// UNAVAILABLE is gRPC's status for "not now, try again" (a server shutting down, a proxy with no answer from
+// its upstream: HTTP 502/503/504 map to it); gRPC errors carry their status name as the code.
+const TRANSIENT_CODES = new Set(["RequestTimeout", "RequestTimeoutException", "InternalError", "InternalFailure", "ServiceUnavailable", "UNAVAILABLE"]);
 
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 
 /**
  * Why an error is worth retrying, or `undefined` when it is not: modeled
  * `@retryable` errors, throttling (429, the usual throttling codes), 5xx
- * answers and transport failures. Aborts and timeouts are never retryable.
+ * answers, gRPC's UNAVAILABLE and transport failures. Aborts and timeouts
+ * are never retryable.
  */
 export function retryKindOf(error: unknown): RetryKind | undefined {
   if (TransportError.is(error)) return error.code === ABORTED || error.code === TIMED_OUT || error.code === UNREAD_BODY_TIMEOUT ? undefined : "transient";

@@ -8,8 +8,8 @@ const root = join(import.meta.dirname, "..", "..", "..");
 const machine = { missing: ["chromium", "protobuf-compiler"], aptGet: true, root: false, sudo: false };
 
 describe("npm test sets up the system packages the tests use", () => {
-  it("names openssl, curl, chromium and protoc", () => {
-    expect(SYSTEM_PACKAGES.map((p: { name: string }) => p.name)).toEqual(["openssl", "curl", "chromium", "protobuf-compiler"]);
+  it("names openssl, curl, chromium, protoc and nginx", () => {
+    expect(SYSTEM_PACKAGES.map((p: { name: string }) => p.name)).toEqual(["openssl", "curl", "chromium", "protobuf-compiler", "nginx"]);
   });
 
   it("does nothing when nothing is missing", () => {
