@@ -8,6 +8,7 @@ import { concat, mutated, preview } from "@anvil/codec-contract";
 import { SerializationError } from "@anvil/core";
 import { decodeEventMessage, encodeEventMessage, splitFrames } from "@anvil/eventstream";
 import fc from "fast-check";
+import { cut, iterate } from "./chunks.mjs";
 
 /** Header values of every type the format has. */
 const header = fc.oneof(
@@ -40,23 +41,6 @@ function recrc(frame) {
   view.setUint32(8, crc32(out.subarray(0, 8)));
   view.setUint32(out.length - 4, crc32(out.subarray(0, out.length - 4)));
   return out;
-}
-
-/** A body cut into chunks at the given places (each taken modulo the length). */
-function cut(bytes, at) {
-  const points = [...new Set(at.map((i) => i % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks = [];
-  let from = 0;
-  for (const p of points) {
-    chunks.push(bytes.subarray(from, p));
-    from = p;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
-}
-
-async function* iterate(chunks) {
-  for (const c of chunks) yield c;
 }
 
 export const eventstream = {

@@ -12,6 +12,7 @@ import { loadModel } from "@anvil/model";
 import { compileProtobufReader, compileProtobufWriter } from "@anvil/protocol-grpc/protobuf";
 import { frameMessage, readMessages } from "@anvil/protocol-grpc/wire";
 import fc from "fast-check";
+import { cut, iterate } from "./chunks.mjs";
 
 const KITCHEN = fileURLToPath(new URL("../../../packages/protocol-grpc/fixtures/kitchen.smithy", import.meta.url));
 
@@ -101,23 +102,6 @@ export const protobuf = {
     };
   },
 };
-
-/** A body cut into chunks at the given places (each taken modulo the length). */
-function cut(bytes, at) {
-  const points = [...new Set(at.map((i) => i % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks = [];
-  let from = 0;
-  for (const p of points) {
-    chunks.push(bytes.subarray(from, p));
-    from = p;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
-}
-
-async function* iterate(chunks) {
-  for (const c of chunks) yield c;
-}
 
 export const grpcFrames = {
   decoder: "@anvil/protocol-grpc/wire readMessages: 5-byte prefixes, gzip, the receive limit, bodies in random chunks",
