@@ -27,6 +27,9 @@ import {
 import { testProtocol } from "./test-protocol.js";
 import { CHUNK, TestService, testServer } from "./test-service.js";
 
+/** Handlers of the test service that answer nothing: a test overrides those it calls. */
+const IDLE = { echo: () => ({}), fail: () => ({}), download: () => ({}), upload: () => ({}), wait: () => ({}) };
+
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
 /** An HTTP API (payload 2.0) event on the API's `execute-api` domain and `$default` stage, as AWS documents it. */
@@ -214,16 +217,13 @@ describe("lambdaHandler", () => {
   it("writes the result in the event's format: cookies apart for 2.0, Set-Cookie multi-value for 1.0, the ALB's kind of headers", async () => {
     const server = createServer(TestService, { protocols: [testProtocol("test#json")] })
       .register({
+        ...IDLE,
         echo: (_input, context) => {
           context.responseHeaders.append("set-cookie", "session=new; Path=/; HttpOnly");
           context.responseHeaders.append("set-cookie", "theme=light; Expires=Wed, 21 Oct 2026 07:28:00 GMT");
           context.responseHeaders.set("x-served-by", "anvil");
           return { message: "ok" };
         },
-        fail: () => ({}),
-        download: () => ({}),
-        upload: () => ({}),
-        wait: () => ({}),
       })
       .mapService();
     const handler = lambdaHandler(server);
@@ -345,14 +345,11 @@ describe("lambdaHandler", () => {
     const seen: string[] = [];
     const server = createServer(TestService, { protocols: [testProtocol("test#json")], requestIds: true })
       .register({
+        ...IDLE,
         echo: (_input, context) => {
           seen.push(context.requestId);
           return { message: "" };
         },
-        fail: () => ({}),
-        download: () => ({}),
-        upload: () => ({}),
-        wait: () => ({}),
       })
       .mapService();
     const handler = lambdaHandler(server);
@@ -367,13 +364,11 @@ describe("lambdaHandler", () => {
     const deadlines: number[] = [];
     const server = createServer(TestService, { protocols: [testProtocol("test#json")] })
       .register({
+        ...IDLE,
         echo: (_input, context: HandlerContext) => {
           deadlines.push(context.deadline! - Date.now());
           return { message: "" };
         },
-        fail: () => ({}),
-        download: () => ({}),
-        upload: () => ({}),
         wait: (_input, { signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
       })
       .mapService();
@@ -409,7 +404,7 @@ describe("lambdaHandler", () => {
 
   it("serves mounted routes (health) as the fetch handler does", async () => {
     const server = createServer(TestService, { protocols: [testProtocol("test#json")], health: true })
-      .register({ echo: () => ({}), fail: () => ({}), download: () => ({}), upload: () => ({}), wait: () => ({}) })
+      .register(IDLE)
       .mapService();
     const result = await lambdaHandler(server)(httpApiEvent({ rawPath: "/readyz", body: null }, { http: { method: "GET", path: "/readyz" } }));
     expect([result.statusCode, JSON.parse(result.body)]).toEqual([200, { status: "ready" }]);
@@ -531,7 +526,7 @@ describe("which answers go as text", () => {
 
   it("sends text that is not UTF-8 as base64, and keeps a byte-order mark", async () => {
     const server = createServer(TestService, { protocols: [testProtocol("test#json")] })
-      .register({ echo: () => ({}), fail: () => ({}), download: () => ({}), upload: () => ({}), wait: () => ({}) })
+      .register(IDLE)
       .mapService()
       .mount("/text", async (request) => {
         const bytes = new URL(request.url).pathname.endsWith("bom") ? [0xef, 0xbb, 0xbf, 0x68, 0x69] : [0x68, 0xff, 0x69];
@@ -652,7 +647,7 @@ describe("streamingLambdaHandler", () => {
 
   it("writes a chunk even for an empty body, so that the runtime sends the prelude; answers malformed events 400", async () => {
     const server = createServer(TestService, { protocols: [testProtocol("test#json")] })
-      .register({ echo: () => ({}), fail: () => ({}), download: () => ({}), upload: () => ({}), wait: () => ({}) })
+      .register(IDLE)
       .mapService()
       .mount(
         "/empty",
