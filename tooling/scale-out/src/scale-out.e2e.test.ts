@@ -66,7 +66,7 @@ describe.skipIf(skip)(`three instances of the example behind nginx${reason}`, ()
     const lb = nginx!;
     const started = Date.now();
     // Bounded: 40 000 calls or 30 s at most, whichever comes first; about 4 000 are made (in 3 to 5 s on 2 cores).
-    const load = startLoad({ restUrl: lb.restUrl, grpcUrl: lb.grpcUrl, callers: CALLERS, maxCalls: 40_000, maxMs: 30_000 });
+    const load = startLoad({ restUrl: lb.restUrl, grpcUrl: lb.grpcUrl, callers: CALLERS, maxCalls: 40_000, maxMs: 60_000 });
     try {
       await load.more(1_000);
       expect(
