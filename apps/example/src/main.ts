@@ -16,7 +16,7 @@ import { formatAccessLog } from "@anvil/server";
 import { closeOnSignal, listen } from "@anvil/server/node";
 import { ExampleFake } from "./fake.js";
 import { createWeatherHandler } from "./handlers.js";
-import { CLOSE_GRACE_MS, createWeatherServers, DEMO_TOKEN } from "./server.js";
+import { CLOSE_GRACE_MS, createWeatherServers, DEMO_TOKEN, LAME_DUCK_MS } from "./server.js";
 import { createStore } from "./store.js";
 
 const host = process.env.HOST ?? "127.0.0.1";
@@ -69,9 +69,11 @@ Try:
 Ctrl-C stops.`);
 
 // SIGTERM or Ctrl-C: readiness turns 503 and gRPC health NOT_SERVING, calls in flight get 5 s, then the process ends;
-// a second signal ends it at once.
+// a second signal ends it at once. On SIGTERM (an orchestrator or a load balancer's host), open connections are
+// served for up to 4 s more (the lame duck), so that calls already sent to this instance are not lost.
 closeOnSignal([weather, weatherGrpc, simple], {
   graceMs: CLOSE_GRACE_MS,
+  lameDuckMs: LAME_DUCK_MS,
   onSignal: () => console.log(`\nstopping (calls in flight get ${CLOSE_GRACE_MS / 1000} s)…`),
   onClosed: () => process.exit(0),
 });

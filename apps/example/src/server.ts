@@ -56,6 +56,16 @@ export interface WeatherServerOptions {
  */
 export const CLOSE_GRACE_MS = 5_000;
 
+/**
+ * The lame duck on SIGTERM, within {@link CLOSE_GRACE_MS}: for up to this
+ * long the connections already open (a load balancer's kept-alive ones)
+ * are still served, each answer closing its connection, so that a call a
+ * load balancer sends as the instance stops is answered, not lost. It ends
+ * as soon as every connection has closed. `deploy/nginx.conf` closes idle
+ * upstream connections sooner than this (`keepalive_timeout`).
+ */
+export const LAME_DUCK_MS = 4_000;
+
 /** The bearer token the example accepts unless told otherwise (`WEATHER_TOKEN` for `npm start`). */
 export const DEMO_TOKEN = "demo-token";
 

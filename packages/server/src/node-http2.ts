@@ -563,10 +563,33 @@ export class IdleSessions {
     if (activity === undefined) return;
     activity.open--;
     activity.since = this.#clock.tick;
+    if (activity.open === 0) this.#onIdle?.(session);
+  }
+
+  /** While draining: told of each session as it becomes idle. */
+  #onIdle: ((session: http2.Http2Session) => void) | undefined;
+  #draining: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * Stops timing the sessions (the server is closing) and tells `onIdle` of
+   * each session that has no stream open: now, when its last stream closes,
+   * and again every `everyMs` while it stays idle, until {@link stop}.
+   */
+  drain(onIdle: (session: http2.Http2Session) => void, everyMs = 1_000): void {
+    this.stop();
+    this.#onIdle = onIdle;
+    const tell = () => {
+      for (const [session, activity] of this.#sessions) if (activity.open === 0) onIdle(session);
+    };
+    tell();
+    this.#draining = setInterval(tell, everyMs);
+    this.#draining.unref();
   }
 
   /** Stops the timer (the server is closing its sessions itself). */
   stop(): void {
     this.#clock.stop();
+    clearInterval(this.#draining);
+    this.#onIdle = undefined;
   }
 }

@@ -29,7 +29,7 @@ import { http2Request, IdleSessions, type StreamListener, streamListener } from 
 import { retireAtAge, type SessionAge } from "./session-age.js";
 import { DEFAULT_SESSION_POLICY, type SessionPolicy, SessionGuards } from "./session-guard.js";
 import type { TimedBody } from "./body-limit.js";
-import type { CloseOptions, Exchange, Server } from "./server.js";
+import { type CloseOptions, endLameDuck, type Exchange, type Server } from "./server.js";
 
 /** Limits a Node listener applies before a request reaches the pipeline. */
 export interface NodeLimits {
@@ -142,9 +142,19 @@ export interface NodeListener {
   /** The underlying Node server. */
   readonly server: http.Server | http2.Http2Server | http2.Http2SecureServer;
   /**
-   * Graceful shutdown: stops accepting connections, answers 503 to new
-   * requests on open ones, lets calls in flight finish for `graceMs`, then
-   * aborts their signals and closes every connection.
+   * Graceful shutdown: stops accepting connections (readiness 503, gRPC
+   * health NOT_SERVING), answers 503 to new requests on open ones, lets
+   * calls in flight finish for `graceMs`, then aborts their signals and
+   * closes every connection.
+   *
+   * With `lameDuckMs`, for up to that long, the connections already open
+   * keep being served instead, so that a call a load balancer sends on
+   * one as the close begins is answered rather than lost: each HTTP/1.1
+   * answer says `Connection: close`, idle keep-alive connections are left
+   * for the client to close (closing one could cross a request on its way
+   * in), and HTTP/2 sessions get a PING when idle (a proxy closes an idle
+   * upstream connection on it) and their GOAWAY only when the lame duck
+   * ends. It ends early once every connection has closed.
    */
   close(options?: CloseOptions): Promise<void>;
 }
@@ -802,13 +812,43 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
 
   let closed: Promise<void> | undefined;
   const close = async (closeOptions: CloseOptions = {}): Promise<void> => {
-    // The server says it is closing first (readiness 503, gRPC health NOT_SERVING, new calls refused), then the
-    // listener stops taking connections and the HTTP/2 sessions are told to go away (GOAWAY).
-    const drained = server.close(closeOptions);
-    const stopped = new Promise<void>((resolve) => node.close(() => resolve()));
-    if (node instanceof http.Server) node.closeIdleConnections();
-    idle?.stop();
-    for (const session of sessions) session.close();
+    const { graceMs = 10_000, lameDuckMs = 0 } = closeOptions;
+    // The server says it is closing first (readiness 503, gRPC health NOT_SERVING, new calls refused unless in a
+    // lame duck), then the listener stops taking connections and the HTTP/2 sessions are told to go away (GOAWAY).
+    const drained = server.close({ graceMs, lameDuckMs });
+    let stopped: Promise<void>;
+    if (lameDuckMs > 0 && graceMs > 0) {
+      stopped = new Promise<void>((resolve) => closeLeavingIdle(node, () => resolve()));
+      // HTTP/2 sessions get no GOAWAY yet: once a session has sent one, Node's (nghttp2's) takes no new stream,
+      // whatever its last stream id says, so a call crossing it would be lost. An idle session gets a PING instead,
+      // now, when its last call ends, and every second it stays idle: a proxy such as nginx closes an idle upstream
+      // connection when anything arrives on it (and one that was busy when its PING came is idle at the next).
+      // Other clients answer it and go on calling until the lame duck ends.
+      const nudge = (session: http2.Http2Session) => {
+        if (session.closed || session.destroyed) return;
+        try {
+          session.ping(() => {});
+        } catch {
+          // Too many PINGs unanswered: the client is told enough.
+        }
+      };
+      if (idle === undefined) for (const session of sessions) nudge(session);
+      else idle.drain(nudge);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, Math.min(lameDuckMs, graceMs, MAX_TIMER_MS))))]);
+      clearTimeout(timer);
+      idle?.stop();
+      endLameDuck(server);
+      // What the clients left open: the HTTP/1.1 connections still idle are closed now, those finishing a call after
+      // it; the sessions get their last GOAWAY.
+      if (node instanceof http.Server) node.closeIdleConnections();
+      for (const session of sessions) session.close();
+    } else {
+      idle?.stop();
+      stopped = new Promise<void>((resolve) => node.close(() => resolve()));
+      if (node instanceof http.Server) node.closeIdleConnections();
+      for (const session of sessions) session.close();
+    }
     await drained;
     // Signals have fired; give handlers a moment to answer, then cut what is left.
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -817,6 +857,23 @@ export async function listen(server: Server<any, any>, options: ListenOptions = 
     await stopped;
   };
   return Object.freeze({ url, port, server: node, close: (o?: CloseOptions) => (closed ??= close(o)) });
+}
+
+/**
+ * Closes `node`'s port, as its `close` does, but leaves the idle HTTP/1.1
+ * connections open (Node's HTTP/1.1 close closes them at once).
+ */
+function closeLeavingIdle(node: http.Server | http2.Http2Server | http2.Http2SecureServer, onClosed: () => void): void {
+  if (!(node instanceof http.Server)) {
+    node.close(onClosed);
+    return;
+  }
+  node.closeIdleConnections = () => {};
+  try {
+    node.close(onClosed);
+  } finally {
+    delete (node as { closeIdleConnections?: unknown }).closeIdleConnections;
+  }
 }
 
 /** HTTP/2's connection preface: what a client speaking h2c with prior knowledge sends first. */
@@ -867,6 +924,13 @@ function definedOnly<T extends object>(options: T): Partial<T> {
 export interface CloseOnSignalOptions {
   /** How long calls in flight may take to finish, in milliseconds. Default 10 000. */
   readonly graceMs?: number;
+  /**
+   * The lame duck ({@link CloseOptions.lameDuckMs}): how long, within
+   * `graceMs`, connections already open keep being served, so that calls a
+   * load balancer sends as the instance stops are answered, not lost. Not
+   * on SIGINT (Ctrl-C: a person waits, not a load balancer). Default 0.
+   */
+  readonly lameDuckMs?: number;
   /** The signals that close. Default SIGTERM and SIGINT. */
   readonly signals?: readonly NodeJS.Signals[];
   /** Told when a signal arrives (to log it), before closing starts. */
@@ -883,10 +947,10 @@ export type Closable = Pick<NodeListener, "close">;
  * Kubernetes and most process managers send, or SIGINT, Ctrl-C): each
  * server's readiness (`/readyz`) answers 503, its gRPC health service (if
  * one was added) answers NOT_SERVING and ends its watches, and new calls
- * are refused with 503 (gRPC UNAVAILABLE); then the listeners stop taking
- * connections (HTTP/2 sessions get GOAWAY, HTTP/1.1 answers
- * `Connection: close`), calls in flight get `graceMs` to finish, and the
- * rest are aborted and the connections closed. A second
+ * are refused with 503 (gRPC UNAVAILABLE), or served for `lameDuckMs`
+ * first; then the listeners stop taking connections (HTTP/2 sessions get
+ * GOAWAY, HTTP/1.1 answers `Connection: close`), calls in flight get
+ * `graceMs` to finish, and the rest are aborted and the connections closed. A second
  * signal ends the process at once (exit code 1). Returns a function that
  * takes the signal handlers off again.
  *
@@ -903,7 +967,8 @@ export function closeOnSignal(listeners: Closable | readonly Closable[], options
     if (closing) process.exit(1);
     closing = true;
     options.onSignal?.(signal);
-    void Promise.all(all.map((listener) => listener.close({ graceMs: options.graceMs ?? 10_000 }))).then(() => options.onClosed?.());
+    const lameDuckMs = signal === "SIGINT" ? 0 : (options.lameDuckMs ?? 0);
+    void Promise.all(all.map((listener) => listener.close({ graceMs: options.graceMs ?? 10_000, lameDuckMs }))).then(() => options.onClosed?.());
   };
   for (const signal of signals) process.on(signal, onSignal);
   return () => {

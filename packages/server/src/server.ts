@@ -8,6 +8,7 @@
  */
 import type { HandlerOf, HandlersOf, HttpRequest, HttpResponse, ServerProtocol, ServiceHost, ServiceModule, ServiceSchema, ServingState } from "@anvil/core";
 import { HttpHeaders, ProtocolError } from "@anvil/core";
+import { MAX_TIMER_MS } from "@anvil/core/protocol";
 import type { AccessLogEntry } from "./access-log.js";
 import type { AuthOptions } from "./auth.js";
 import type { CorsOptions } from "./cors.js";
@@ -118,6 +119,16 @@ export interface ExchangeInfo {
 export interface CloseOptions {
   /** How long in-flight calls may take to finish before their signals are aborted, in milliseconds. Default 10 000. */
   readonly graceMs?: number;
+  /**
+   * Lame duck: for up to this long after closing begins (and within
+   * `graceMs`), new calls are still served, not refused with 503, while
+   * readiness already answers 503 and gRPC health NOT_SERVING. A load
+   * balancer that learns of the close only from its probes, or from the
+   * connections closing, goes on sending calls for a moment; served, none of
+   * them fails. {@link NodeListener.close} ends it early once no connection
+   * is left to send a call on. Default 0: new calls are refused at once.
+   */
+  readonly lameDuckMs?: number;
 }
 
 /** Where {@link ServerOptions.health} serves its endpoints. */
@@ -226,6 +237,18 @@ export interface Server<S extends ServiceSchema, Id = unknown> {
 
 type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
 
+/** What ends a closing server's lame duck early (see {@link CloseOptions.lameDuckMs}), for as long as it lasts. */
+const lameDucks = new WeakMap<Server<any, any>, () => void>();
+
+/**
+ * Ends `server`'s lame duck now, if it is in one: from now on new calls get
+ * 503. Adapters call it once no connection is left to send a call on.
+ * Internal to the package's adapters.
+ */
+export function endLameDuck(server: Server<any, any>): void {
+  lameDucks.get(server)?.();
+}
+
 /**
  * Creates a server for a service schema.
  *
@@ -250,6 +273,8 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
   const stateListeners = new Set<(state: ServingState) => void>();
   let dispatcher: Dispatcher | undefined;
   let closing = false;
+  /** While closing, whether new calls are still served (the lame duck). */
+  let admitting = false;
   const stateNow = (): ServingState => (closing ? "closing" : dispatcher === undefined ? "starting" : "serving");
   const changed = (): void => {
     const state = stateNow();
@@ -449,7 +474,7 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
     },
 
     dispatch(request, exchange, info = {}) {
-      if (closing) return (hosted.length === 0 ? undefined : toModule(request, new ExchangeOptions(exchange, info), true)) ?? unavailable();
+      if (closing && !admitting) return (hosted.length === 0 ? undefined : toModule(request, new ExchangeOptions(exchange, info), true)) ?? unavailable();
       this.start();
       return dispatcher!(request, new ExchangeOptions(exchange, info));
     },
@@ -466,14 +491,30 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
       return stateNow();
     },
 
-    async close({ graceMs = 10_000 } = {}) {
+    async close({ graceMs = 10_000, lameDuckMs = 0 } = {}) {
+      const graceEnds = Date.now() + graceMs;
       if (!closing) {
         closing = true;
+        admitting = lameDuckMs > 0 && graceMs > 0;
         changed();
+      }
+      if (admitting) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolve) => {
+          lameDucks.set(server, resolve);
+          timer = setTimeout(resolve, Math.min(lameDuckMs, graceMs, MAX_TIMER_MS));
+        });
+        clearTimeout(timer);
+        lameDucks.delete(server);
+        admitting = false;
       }
       if (exchanges.size > 0) {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([new Promise<void>((resolve) => idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        const left = Math.max(0, graceEnds - Date.now());
+        await Promise.race([
+          new Promise<void>((resolve) => idle.push(resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(left, MAX_TIMER_MS)))),
+        ]);
         clearTimeout(timer);
       }
       // A 503 (gRPC: UNAVAILABLE): what a call still waiting for its body is answered with, and what a handler

@@ -34,11 +34,18 @@ export function retireAtAge(session: http2.Http2Session, age: SessionAge, random
 }
 
 /**
- * Tells a session to go away (`why` as the GOAWAY's debug data) without
- * losing a call the client may be sending at that moment: GOAWAY with the
- * highest stream id there is, a PING, and once it comes back (or a second
- * has passed) the GOAWAY with the last stream taken. Calls in flight finish;
- * after `graceMs` (if not 0), those left are cut.
+ * Tells a session to go away (`why` as the GOAWAY's debug data), as gRPC's
+ * A9 has it: GOAWAY with the highest stream id there is, a PING, and once
+ * it comes back (or a second has passed) the GOAWAY with the last stream
+ * taken. Calls in flight finish; after `graceMs` (if not 0), those left are
+ * cut.
+ *
+ * On Node the first step does not admit the calls crossing it: once a
+ * session has sent any GOAWAY, nghttp2 takes no new stream, whatever the
+ * last stream id said. The last GOAWAY tells the client which streams were
+ * not taken, so a gRPC client retries them (they never ran); a client that
+ * must not lose a call to a close is served by the listener's lame duck
+ * instead (`CloseOptions.lameDuckMs`).
  */
 export function retire(session: http2.Http2Session, why: string, graceMs = 0): void {
   if (session.closed || session.destroyed) return;

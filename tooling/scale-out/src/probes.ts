@@ -131,6 +131,8 @@ export interface HealthWatch {
   readonly statuses: readonly string[];
   /** The GOAWAY frames the session got (error code, last stream id). */
   readonly goaways: readonly { readonly code: number; readonly lastStreamId: number }[];
+  /** How many PINGs the server sent. */
+  readonly pings: number;
   /** The call's grpc-status once it ended. */
   readonly ended: Promise<string | undefined>;
   close(): void;
@@ -147,6 +149,8 @@ export async function watchHealth(port: number): Promise<HealthWatch> {
   session.on("error", () => undefined);
   const goaways: { code: number; lastStreamId: number }[] = [];
   session.on("goaway", (code, lastStreamId) => goaways.push({ code, lastStreamId }));
+  let pings = 0;
+  session.on("ping", () => pings++);
   const stream = session.request({ ":method": "POST", ":path": "/grpc.health.v1.Health/Watch", "content-type": "application/grpc", te: "trailers" });
   stream.on("error", () => undefined);
   // One gRPC message: not compressed, 0 bytes (HealthCheckRequest with no service named).
@@ -181,7 +185,15 @@ export async function watchHealth(port: number): Promise<HealthWatch> {
   } finally {
     clearTimeout(timer);
   }
-  return { statuses, goaways, ended, close: () => session.destroy() };
+  return {
+    statuses,
+    goaways,
+    get pings() {
+      return pings;
+    },
+    ended,
+    close: () => session.destroy(),
+  };
 }
 
 /** What a new connection to 127.0.0.1:`port` meets: `connected`, or the error code (ECONNREFUSED). */

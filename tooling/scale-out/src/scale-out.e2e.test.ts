@@ -8,14 +8,14 @@
  *
  * (a) one instance gets SIGTERM. It drains: readiness 503 on a connection
  *     held open to it, an upload under way finishes (with `Connection:
- *     close`), GOAWAY and health NOT_SERVING on an HTTP/2 session, new
- *     connections refused; it exits 0.
- *     No idempotent call fails. A non-idempotent call (a POST nginx will not
- *     send twice, a gRPC call) can fail only by racing the close: nginx wrote
- *     it on a kept-alive connection the instance closed before reading it
- *     (nginx answers 502), or the instance, stopping, refused it (503, gRPC
- *     UNAVAILABLE). Either way nginx gave it to the stopping instance alone,
- *     and it ran nowhere (no instance logged its request id).
+ *     close`), health NOT_SERVING on an HTTP/2 session (and a PING once it
+ *     is idle), new connections refused; it exits 0.
+ *     No call fails, idempotent or not: for its lame duck the instance
+ *     serves what nginx sends on the connections it holds (each HTTP/1.1
+ *     answer closing its connection; HTTP/2 sessions get no GOAWAY until it
+ *     ends), and leaves the idle ones for nginx to close, so that no call
+ *     crosses the close; nginx sends the rest to the other instances, as
+ *     the stopping one refuses connections.
  * (b) another instance gets SIGKILL. Only calls nginx gave it fail (no
  *     answer, 502; or an answer cut off), at most one per caller; every
  *     idempotent one among them is tried again (by nginx for GET and PUT, by
@@ -61,7 +61,7 @@ describe.skipIf(skip)(`three instances of the example behind nginx${reason}`, ()
     await Promise.all(instances.map((i) => i.stop()));
   });
 
-  it("serves a mixed load; SIGTERM drains an instance and fails no idempotent call; SIGKILL fails only calls sent to it", async () => {
+  it("serves a mixed load; SIGTERM drains an instance and fails no call; SIGKILL fails only calls sent to it", async () => {
     const [a, b] = instances as [Instance, Instance, Instance];
     const lb = nginx!;
     const started = Date.now();
@@ -91,7 +91,7 @@ describe.skipIf(skip)(`three instances of the example behind nginx${reason}`, ()
       expect(uploaded).toMatchObject({ status: 200, closed: true, headers: { connection: "close", etag: expect.stringMatching(/^"8-/) } });
       expect(await health.ended).toBe("0");
       expect(health.statuses).toEqual(["SERVING", "NOT_SERVING"]);
-      expect(health.goaways.length, "GOAWAY on the HTTP/2 session").toBeGreaterThan(0);
+      await expect.poll(() => health.pings, "a PING on the HTTP/2 session, idle once its watch ended").toBeGreaterThan(0);
       health.close();
       // What nginx meets from then on: a refused connection, which it retries on another instance for any method.
       await expect.poll(() => connectOutcome(a.restPort)).toBe("ECONNREFUSED");
@@ -156,17 +156,8 @@ describe.skipIf(skip)(`three instances of the example behind nginx${reason}`, ()
         "every idempotent call succeeds",
       ).toEqual([]);
 
-      // (a) Only non-idempotent calls that raced the close: nginx gave each to the stopping instance alone, which
-      // never ran it (it closed the connection before reading the request, or refused the call).
-      expect(failedA.length).toBeLessThanOrEqual(CALLERS);
-      for (const r of failedA) {
-        expect({ ...seen(r), ranOn: ranOn(r.requestId) }).toEqual({
-          name: r.name,
-          idempotent: false,
-          nginx: [{ to: "a", outcome: expect.stringMatching(/^(no answer|refused)$/) }],
-          ranOn: [],
-        });
-      }
+      // (a) No call failed as instance a stopped (the log above says what nginx saw of any that did).
+      expect(failedA.map(seen), "calls that failed as instance a stopped").toEqual([]);
 
       // (b) Only calls nginx gave the killed instance and got no answer (or only part of one) from, at most one per
       // caller, and of those only the non-idempotent ones (which it may or may not have run).
