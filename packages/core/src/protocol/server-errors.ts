@@ -6,11 +6,12 @@
  * says nothing of the cause). Each protocol says only how its responses are
  * written.
  */
-import { ModeledError, ProtocolError, SerializationError, ValidationError } from "../errors/errors.js";
+import { ModeledError, ProtocolError, SerializationError, TransportError, ValidationError } from "../errors/errors.js";
 import type { OperationSchema, ServiceSchema, StructSchema } from "../schema/schema.js";
 import { fillDefaults, SERVER_OUTPUT_DEFAULTS } from "../values/defaults.js";
 import { validationExceptionSchema } from "./error-type.js";
 import type { HttpResponse } from "./http.js";
+import { DEADLINE_EXCEEDED } from "./protocol.js";
 import { queryErrorHeader } from "./query-compat.js";
 
 /** How one protocol writes the error responses {@link errorResponse} decides on. */
@@ -33,8 +34,10 @@ export interface ErrorResponseWriter {
  * and members; invalid input as the modeled ValidationException (400, every
  * violation listed); a body that could not be read as a 400
  * `SerializationException`; the server's and the transport's refusals
- * (`ProtocolError`: 404, 413, ...) with their status; anything else as a
- * 500 `InternalFailure` that says nothing of its cause.
+ * (`ProtocolError`: 404, 413, ...) with their status; a call whose deadline
+ * passed (the server's `maxDeadlineMs`, a host's such as a Lambda's) as a
+ * 504 `DeadlineExceeded`, as gRPC's DEADLINE_EXCEEDED maps to HTTP;
+ * anything else as a 500 `InternalFailure` that says nothing of its cause.
  */
 export function errorResponse(operation: OperationSchema | undefined, error: unknown, service: ServiceSchema, writer: ErrorResponseWriter): HttpResponse {
   if (ModeledError.isModeledError(error)) {
@@ -54,6 +57,7 @@ export function errorResponse(operation: OperationSchema | undefined, error: unk
   }
   if (SerializationError.is(error)) return writer.plain(400, "SerializationException", error.message);
   if (ProtocolError.is(error)) return writer.plain(error.status, error.code, error.message);
+  if (TransportError.is(error) && error.code === DEADLINE_EXCEEDED) return writer.plain(504, DEADLINE_EXCEEDED, error.message);
   // Anything else is a bug or an outage: say nothing about it.
   return writer.plain(500, "InternalFailure", "Internal failure");
 }
