@@ -37,17 +37,16 @@ function validateSimpleRestJsonStreaming(model: Model): ValidationEvent[] {
   for (const service of model.shapesOfType("service")) {
     if (!service.traits.has(SIMPLE_REST_JSON)) continue;
     const alsoRestJson1 = service.traits.has(REST_JSON_1);
-    // A member shared by several operations (or reached twice) is reported once per service.
-    const reported = new Set<string>();
+    // Shapes are walked once per service: a member several operations reach is reported once, for the first.
+    const seen = new Set<string>();
     for (const op of serviceClosure(model, service.id).operations) {
       for (const [direction, root] of [
         ["input", op.input],
         ["output", op.output],
       ] as const) {
         if (root === undefined || root === UNIT) continue;
-        forEachMember(model, root, (member, target) => {
-          if (!target.traits.has(STREAMING) || reported.has(member.id)) return;
-          reported.add(member.id);
+        forEachMember(model, root, seen, (member, target) => {
+          if (!target.traits.has(STREAMING)) return;
           const where = member.container === root ? `${direction} member \`${member.name}\`` : `member \`${member.id}\`, reached from its ${direction},`;
           const kind = target.type === "union" ? "union (an event stream)" : target.type;
           events.push({
@@ -72,11 +71,10 @@ function validateSimpleRestJsonStreaming(model: Model): ValidationEvent[] {
 
 /**
  * Calls `visit` for every member reachable from a shape (through structures,
- * unions, lists and maps), with the member's target; each shape's members
- * are visited once.
+ * unions, lists and maps), with the member's target, skipping shapes already
+ * in `seen` (and adding those it walks).
  */
-function forEachMember(model: Model, rootId: string, visit: (member: MemberShape, target: Shape) => void): void {
-  const seen = new Set<string>();
+function forEachMember(model: Model, rootId: string, seen: Set<string>, visit: (member: MemberShape, target: Shape) => void): void {
   const stack = [rootId];
   while (stack.length > 0) {
     const id = stack.pop()!;
