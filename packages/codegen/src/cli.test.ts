@@ -58,6 +58,47 @@ describe("anvil validate", () => {
     expect(out.at(-1)).toMatch(/✗ invalid: 1 error/);
   });
 
+  describe("the REST JSON protocol rules", () => {
+    /** Validates one model file from its own folder, so locations print relative to it. */
+    const validate = (text: string) => {
+      const dir = mkdtempSync(join(tmpdir(), "anvil-cli-rest-"));
+      writeFileSync(join(dir, "svc.smithy"), `$version: "2.0"\nnamespace ex\n${text}`);
+      const { io, out } = capture();
+      const prev = process.cwd();
+      process.chdir(dir);
+      try {
+        return { code: validateCommand(parseArgs(["validate", "--model", "svc.smithy"]), io), out };
+      } finally {
+        process.chdir(prev);
+      }
+    };
+
+    it("shows an alloy JSON trait a restJson1-only service ignores as a warning, and exits 0", () => {
+      const { code, out } = validate(
+        `use aws.protocols#restJson1\nuse alloy#discriminated\n@restJson1\nservice Api { operations: [Draw] }\n` +
+          `@http(method: "POST", uri: "/draw")\noperation Draw { input := { shape: Shape } }\n@discriminated("kind")\nunion Shape { circle: Circle }\nstructure Circle {}\n`,
+      );
+      expect(code).toBe(0);
+      expect(out[1]).toMatch(
+        /^svc\.smithy:10:1: warning: `ex#Shape` has @alloy#discriminated, which only alloy#simpleRestJson honours: service `ex#Api`, which uses it, declares restJson1 and not simpleRestJson, .*Declare @simpleRestJson on the service .* \(ex#Shape\) \[AnvilRestJson1\.IgnoredAlloyTrait\]$/,
+      );
+      expect(out[2]).toBe("   10 | union Shape { circle: Circle }\n      | ^");
+      expect(out.at(-1)).toBe("✓ valid: 0 errors, 1 warning");
+    });
+
+    it("prints a @streaming member of a simpleRestJson service as an error at file:line:col, and exits 1", () => {
+      const { code, out } = validate(
+        `use alloy#simpleRestJson\n@simpleRestJson\nservice Api { operations: [Upload] }\n` +
+          `@http(method: "PUT", uri: "/upload")\noperation Upload {\n    input := {\n        @httpPayload\n        body: Body\n    }\n}\n@streaming\nblob Body\n`,
+      );
+      expect(code).toBe(1);
+      expect(out[1]).toMatch(
+        /^svc\.smithy:10:9: error: Operation `ex#Upload` streams: its input member `body` targets the @streaming blob `ex#Body`, but service `ex#Api` declares alloy#simpleRestJson, which defines no streaming: .* \[AnvilSimpleRestJson\.Streaming\]$/,
+      );
+      expect(out.at(-1)).toBe("✗ invalid: 1 error, 0 warnings");
+    });
+  });
+
   it("says what is wrong when no model is given", () => {
     const { io, err } = capture();
     expect(validateCommand(parseArgs(["validate"]), io)).toBe(2);
@@ -125,6 +166,33 @@ describe("anvil generate", () => {
     expect(generateCommand(parseArgs(["generate", "--config", join(dir, "smithy-build.json")]), io)).toBe(0);
     expect(err).toEqual([]);
     expect(readdirSync(join(dir, "generated")).sort()).toEqual(["svc.client.ts", "svc.server.ts", "svc.ts"]);
+  });
+
+  it("prints one warning line per operation without @examples, at its file:line:col, with --fakes, and still writes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "anvil-gen-fakes-"));
+    const ops = Array.from({ length: 30 }, (_, i) => `Op${i}`);
+    writeFileSync(
+      join(dir, "svc.smithy"),
+      `$version: "2.0"\nnamespace ex\nuse aws.protocols#restJson1\n@restJson1\nservice Svc { operations: [${ops.join(", ")}] }\n` +
+        ops.map((op, i) => `@readonly @http(method: "GET", uri: "/${i}")\noperation ${op} { output := { n: Integer } }\n`).join(""),
+    );
+    const { io, err, out } = capture();
+    const prev = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(generateCommand(parseArgs(["generate", "--model", "svc.smithy", "--out", "gen", "--fakes"]), io)).toBe(0);
+    } finally {
+      process.chdir(prev);
+    }
+    // Operation i is declared on line 7 + 2i; every warning is one line, none summarizes.
+    expect(err).toEqual(
+      ops.map(
+        (op, i) =>
+          `svc.smithy:${7 + 2 * i}:1: warning: operation \`ex#${op}\` has no @examples: its fake answers a synthesized output (add @examples for realistic answers) (ex#${op}) [CodegenFakes.NoExamples]`,
+      ),
+    );
+    expect(out.at(-1)).toMatch(/^✓ generated \d+ files for 1 service/);
+    expect(readdirSync(join(dir, "gen"))).toContain("svc.fakes.ts");
   });
 
   it("prints model errors as path:line:col, writes nothing and exits 1", () => {

@@ -16,6 +16,7 @@ import { DocsError, generateSite, toOpenApi } from "@anvil/docs-site";
 import { schemasFromModel } from "@anvil/dynamic";
 import { emitProto } from "@anvil/protocol-grpc";
 import type { ParsedArgs } from "./args.js";
+import { NO_EXAMPLES } from "./generate/fakes-file.js";
 import { generate } from "./generate/generate.js";
 import { writeInit } from "./init.js";
 import { resolveSettings } from "./settings.js";
@@ -169,12 +170,19 @@ function isError(e: ValidationEvent): boolean {
   return e.severity === "ERROR" || e.severity === "DANGER";
 }
 
+/**
+ * Events printed on one line, without the source line under them: one per
+ * operation, hundreds in a large model without examples, and the
+ * operation's first line adds nothing to the message.
+ */
+const ONE_LINE_EVENTS: ReadonlySet<string> = new Set([NO_EXAMPLES]);
+
 /** Prints events like a compiler, to stderr, sorted by file and position. */
 function printEvents(events: readonly ValidationEvent[], io: Io): void {
   const sources = new SourceLines();
   for (const e of [...events].sort(compareEvents)) {
     io.err(formatDiagnostic(e));
-    const snippet = formatSnippet(e, sources);
+    const snippet = ONE_LINE_EVENTS.has(e.id) ? undefined : formatSnippet(e, sources);
     if (snippet) io.err(snippet);
   }
 }
@@ -212,7 +220,7 @@ export function generateCommand(args: ParsedArgs, io: Io): number {
     onProgress: (done, total, id) => io.progress?.(`anvil: generated ${id} (${done}/${total})`),
   });
   io.progress?.(undefined);
-  printEvents([...shown, ...result.events.filter((e) => e.severity !== "NOTE")], io);
+  printEvents([...shown, ...result.events.filter((e) => e.severity !== "SUPPRESSED" && e.severity !== "NOTE")], io);
   if (result.events.some(isError)) {
     io.err(`✗ generation failed; nothing written`);
     return 1;

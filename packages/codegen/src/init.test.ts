@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadModel, serviceProtocols } from "@anvil/model";
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "./args.js";
 import { initCommand, validateCommand } from "./commands.js";
@@ -131,6 +132,14 @@ describe("planInit", () => {
     const { io, out } = capture();
     expect(validateCommand(parseArgs(["validate", "--model", join(dir, "model")]), io)).toBe(0);
     expect(out.at(-1)).toBe("✓ valid: 0 errors, 0 warnings");
+  });
+
+  it("declares restJson1 first, and names it the recommended protocol in the model and the README", () => {
+    const { model, events } = loadModel({ sources: [{ file: "service.smithy", text: fileOf(files, "model/service.smithy") }] });
+    expect(events.filter((e) => e.severity === "ERROR")).toEqual([]);
+    expect(serviceProtocols(model, model.getShape("example.mytasks#MyTasks")!)[0]).toBe("aws.protocols#restJson1");
+    expect(fileOf(files, "model/service.smithy")).toMatch(/restJson1 comes first: it is the recommended protocol for new services/);
+    expect(fileOf(files, "README.md")).toMatch(/restJson1 is declared first: it is the recommended protocol for new\s+services/);
   });
 });
 

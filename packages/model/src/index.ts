@@ -40,6 +40,7 @@ export type { JsonAst, JsonAstOptions } from "./json-ast.js";
 export { serviceClosure, serviceProtocols } from "./service-index.js";
 export type { ServiceClosure } from "./service-index.js";
 export { validateModel } from "./validation/validate-model.js";
+export { applySuppressions } from "./validation/suppressions.js";
 export type { ValidateOptions } from "./validation/validate-model.js";
 export { validateExampleValue, validateNodeValue } from "./validation/node-validator.js";
 export type { NodeProblem } from "./validation/node-validator.js";

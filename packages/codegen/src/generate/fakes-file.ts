@@ -21,6 +21,12 @@ import { ShapeRefs } from "./shapes-plan.js";
 import { runtimeValueCode } from "./traits.js";
 import { unusableExampleNote } from "../unusable-example.js";
 
+/**
+ * Event id of the warning about an operation without `@examples` (a child of
+ * `CodegenFakes`, so `@suppress(["CodegenFakes"])` silences it too).
+ */
+export const NO_EXAMPLES = "CodegenFakes.NoExamples";
+
 /** Which classes the fakes file declares, and where the surfaces it implements live. */
 export interface FakesFileOptions {
   readonly serviceModule: string;
@@ -32,14 +38,14 @@ export interface FakesFileOptions {
 
 /**
  * The fake table of every operation of a planned service, built as
- * `anvil serve --fake` builds them. Problems (no examples, examples that do
- * not fit their shapes, recursion no value can end) go to `events`; an
- * operation whose table cannot be built is missing from the result.
+ * `anvil serve --fake` builds them. Problems go to `events`: a WARNING per
+ * operation with output and no examples, a NOTE per example left out, an
+ * ERROR for recursion no value can end (that operation is then missing from
+ * the result).
  */
 export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<string, FakeOperation> {
   const schemas = schemasFromModel(plan.model);
   const tables = new Map<string, FakeOperation>();
-  const synthesized: string[] = [];
   for (const op of plan.operations) {
     const at = op.shape.location;
     const where = { shapeId: op.shape.id, ...(at.file ? { location: at } : {}) };
@@ -47,12 +53,18 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
     const leftOut = (_: string, example: ExampleRef) => events.push({ severity: "NOTE", id: "CodegenFakes", message: unusableExampleNote(example), ...where });
     try {
       const examples = operationExamples(plan.model, op.shape, leftOut);
-      const message = `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output`;
       // An operation without output answers exactly what it would with examples: nothing to say.
       if (examples.length === 0 && op.shape.output !== undefined && op.shape.output !== UNIT) {
-        synthesized.push(nameOf(op.shape.id));
-        // An operation bound to several services is reported once.
-        if (!events.some((e) => e.id === "CodegenFakes" && e.message === message)) events.push({ severity: "NOTE", id: "CodegenFakes", message, ...where });
+        // One warning per operation, at its own location, so an editor or CI annotation points at the line to add
+        // @examples to; an operation bound to several services is reported once.
+        if (!events.some((e) => e.id === NO_EXAMPLES && e.shapeId === op.shape.id)) {
+          events.push({
+            severity: "WARNING",
+            id: NO_EXAMPLES,
+            message: `operation \`${op.shape.id}\` has no @examples: its fake answers a synthesized output (add @examples for realistic answers)`,
+            ...where,
+          });
+        }
       }
       tables.set(op.method, fakeOperation(schemas.operation(op.shape.id, plan.service.id), examples, leftOut));
     } catch (e) {
@@ -67,18 +79,6 @@ export function fakeTables(plan: ServicePlan, events: ValidationEvent[]): Map<st
         events.push({ severity: "ERROR", id: "CodegenFakes", message: e.reason, ...where });
       } else throw e;
     }
-  }
-  if (synthesized.length > 0) {
-    // One line for the service (real models often have no examples at all); each operation's NOTE has its location.
-    const some = synthesized.slice(0, 5).join(", ") + (synthesized.length > 5 ? `, and ${synthesized.length - 5} more` : "");
-    const at = plan.service.location;
-    events.push({
-      severity: "WARNING",
-      id: "CodegenFakes",
-      message: `${synthesized.length} of ${plan.operations.length} operations of \`${plan.service.id}\` have no @examples: their fakes answer synthesized outputs (${some}); add @examples for realistic answers`,
-      shapeId: plan.service.id,
-      ...(at.file ? { location: at } : {}),
-    });
   }
   return tables;
 }

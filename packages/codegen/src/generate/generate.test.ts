@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "@anvil/model";
+import { NO_EXAMPLES } from "./fakes-file.js";
 import { generate } from "./generate.js";
 import { EXAMPLE_MODEL, generateInto, loadOrThrow, PACKAGE_ROOT, RICH_MODEL, scratchDir, typeCheck, WEATHER_MODEL } from "./test-support.js";
 
@@ -198,17 +199,43 @@ describe("generate", () => {
     expect(generate(model, {}).files.some((f) => f.path === "model.ts")).toBe(false);
   });
 
-  it("notes each operation without @examples with its model location, and warns once per service", () => {
+  it("warns about each operation without @examples at its own file:line:col, and about nothing else", () => {
     const { files, events } = generate(loadOrThrow([WEATHER_MODEL]), { generateFakes: true });
     expect(files.map((f) => f.path)).toContain("weather.fakes.ts");
-    const note = events.find((e) => e.id === "CodegenFakes" && e.shapeId === "example.weather#GetCurrentTime");
-    expect(note).toMatchObject({ severity: "NOTE", location: { file: expect.stringMatching(/weather\.smithy$/), line: expect.any(Number) } });
-    expect(note!.message).toBe("operation `example.weather#GetCurrentTime` has no @examples: its fake answers a synthesized output");
-    const warnings = events.filter((e) => e.id === "CodegenFakes" && e.severity === "WARNING");
-    expect(warnings.map((e) => e.shapeId)).toEqual(["example.weather#Weather"]);
-    expect(warnings[0]!.message).toMatch(
-      /^\d+ of \d+ operations of `example\.weather#Weather` have no @examples: their fakes answer synthesized outputs \(GetCurrentTime[,)]/,
+    const file = readdirSync(WEATHER_MODEL).find((f) => f.endsWith(".smithy"))!;
+    const lines = readFileSync(join(WEATHER_MODEL, file), "utf8").split("\n");
+    const lineOf = (name: string) => lines.findIndex((l) => l.startsWith(`operation ${name} `)) + 1;
+    // GetCity has an example; the other three have outputs and none (in the service's order).
+    expect(events.filter((e) => e.id.startsWith("CodegenFakes"))).toEqual(
+      ["GetCurrentTime", "ListCities", "GetForecast"].map((name) => ({
+        severity: "WARNING",
+        id: NO_EXAMPLES,
+        message: `operation \`example.weather#${name}\` has no @examples: its fake answers a synthesized output (add @examples for realistic answers)`,
+        shapeId: `example.weather#${name}`,
+        location: { file: join(WEATHER_MODEL, file), line: lineOf(name), column: 1 },
+      })),
     );
+  });
+
+  it("lets @suppress and suppressions metadata silence the warning about an operation without @examples", () => {
+    const dir = scratchDir("gen-suppress");
+    const model = (metadata: string, trait: string) => {
+      writeFileSync(
+        join(dir, "s.smithy"),
+        `$version: "2"\n${metadata}namespace test.ex\nuse aws.protocols#restJson1\n@restJson1\nservice S { version: "1", operations: [A, B] }\n` +
+          `@http(method: "GET", uri: "/a")\n@readonly\n${trait}operation A { output := { n: Integer } }\n@http(method: "GET", uri: "/b")\n@readonly\noperation B { output := { n: Integer } }\n`,
+      );
+      const { events } = generate(loadOrThrow([join(dir, "s.smithy")]), { generateFakes: true });
+      return events.filter((e) => e.id === NO_EXAMPLES).map((e) => [e.shapeId, e.severity]);
+    };
+    expect(model("", '@suppress(["CodegenFakes"])\n')).toEqual([
+      ["test.ex#A", "SUPPRESSED"],
+      ["test.ex#B", "WARNING"],
+    ]);
+    expect(model('metadata suppressions = [{ id: "CodegenFakes.NoExamples", namespace: "test.ex" }]\n', "")).toEqual([
+      ["test.ex#A", "SUPPRESSED"],
+      ["test.ex#B", "SUPPRESSED"],
+    ]);
   });
 
   it("notes an example its fake leaves out, pointing to the model's warning rather than repeating it", () => {

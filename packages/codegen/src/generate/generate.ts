@@ -6,7 +6,7 @@
 import { schemasFromModel, type DynamicSchemas } from "@anvil/dynamic";
 import type { Model, ValidationEvent } from "@anvil/model";
 import { emitProto } from "@anvil/protocol-grpc";
-import { modelToJsonAst, namespaceOf, serviceClosure, stringifyNode } from "@anvil/model";
+import { applySuppressions, modelToJsonAst, namespaceOf, serviceClosure, stringifyNode } from "@anvil/model";
 import { codegenVersion } from "../version.js";
 import { fakesFile } from "./fakes-file.js";
 import { header, type Provenance } from "./header.js";
@@ -61,7 +61,11 @@ export interface GeneratedFile {
 export interface GenerateResult {
   /** The generated files: each namespace's shapes file, then the files of each service. */
   readonly files: GeneratedFile[];
-  /** The notes, warnings and errors met while generating, such as an unknown service or an unusable example. */
+  /**
+   * The notes, warnings and errors met while generating, such as an unknown
+   * service or an operation without examples; those the model suppresses
+   * (`@suppress`, `suppressions` metadata) are SUPPRESSED.
+   */
   readonly events: ValidationEvent[];
 }
 
@@ -134,7 +138,8 @@ export function generate(model: Model, options: Partial<GenerateOptions> = {}): 
     o.onProgress?.(i + 1, ids.length, id);
   });
   if (o.embedModel) files.push({ path: "model.ts", text: modelFile(model, provenance) });
-  return { files, events };
+  // The model's `@suppress` traits and `suppressions` metadata silence generation warnings as they do the validator's.
+  return { files, events: applySuppressions(model, events) };
 }
 
 /** The options that shape the output, for the header of every file: `server, client, fakes`. */

@@ -3,13 +3,18 @@ import { isNodeObject } from "../node-value.js";
 import { serviceClosure } from "../service-index.js";
 import type { MemberShape, Shape } from "../shape.js";
 import type { ValidationEvent } from "../validation-event.js";
+import { validateRestJsonRules } from "./rest-json-rules.js";
 
 const GRPC = "alloy.proto#grpc";
 const PROTO_INDEX = "alloy.proto#protoIndex";
 
-/** Rules Anvil relies on beyond Smithy's own: HTTP binding consistency, gRPC field numbers, streaming blobs of RPC protocols. */
+/**
+ * Rules Anvil relies on beyond Smithy's own: HTTP binding consistency, gRPC
+ * field numbers, streaming blobs of RPC protocols, streaming under
+ * simpleRestJson and alloy JSON traits restJson1 ignores.
+ */
 export function validateAnvilRules(model: Model): ValidationEvent[] {
-  return [...validateHttpBindings(model), ...validateGrpcServices(model), ...validateRpcStreamingBlobs(model)];
+  return [...validateHttpBindings(model), ...validateGrpcServices(model), ...validateRpcStreamingBlobs(model), ...validateRestJsonRules(model)];
 }
 
 /**

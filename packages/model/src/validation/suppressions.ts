@@ -17,6 +17,8 @@ function idMatches(eventId: string, suppressed: string): boolean {
 /**
  * Applies `@suppress` traits and `suppressions` metadata: matching events that
  * are not ERRORs become SUPPRESSED, carrying the reason when one is given.
+ * `validateModel` applies it to its own events; tools that report more
+ * events about a model (a code generator's warnings) apply it to theirs.
  */
 export function applySuppressions(model: Model, events: readonly ValidationEvent[]): ValidationEvent[] {
   const rules: MetadataSuppression[] = [];
