@@ -18,6 +18,7 @@ import {
   type StructSchema,
 } from "@anvil/core";
 import {
+  baseMediaType,
   bodyBytes,
   binaryBody,
   CLIENT_INPUT_DEFAULTS,
@@ -35,13 +36,31 @@ import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSO
 import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
 import { contentMd5 } from "./content-md5.js";
-import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, type EventStreamMember, eventStreams, type EventStreams } from "./event-stream-support.js";
+import {
+  EVENT_STREAM_MEDIA_TYPE,
+  eventStreamPayload,
+  type EventStreamMember,
+  eventStreams,
+  type EventStreams,
+  SSE_MEDIA_TYPE,
+} from "./event-stream-support.js";
 import { encodeLabel, scalarToText } from "./text-values.js";
 
 type Obj = Record<string, unknown>;
 
+/** Client behaviour beyond the wire settings. */
+export interface HttpBindingClientOptions {
+  /**
+   * Ask for output event streams as Server-Sent Events (`Accept:
+   * text/event-stream`) rather than `application/vnd.amazon.eventstream`.
+   * Either way, a response is read in the framing its `Content-Type` names.
+   */
+  readonly serverSentEvents?: boolean;
+}
+
 /** The client protocol for one set of HTTP binding settings. */
-export function createHttpBindingClient(settings: HttpBindingSettings): ClientProtocol {
+export function createHttpBindingClient(settings: HttpBindingSettings, options: HttpBindingClientOptions = {}): ClientProtocol {
+  const askForSse = options.serverSentEvents === true;
   return Object.freeze({
     id: settings.id,
 
@@ -107,7 +126,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
         const streams = eventStreams.current ?? (await eventStreams.load());
         httpBody = streams.eventStreamBody(settings, stream, value[stream.name]);
       }
-      const accept = acceptOf(settings, operation.output);
+      const accept = askForSse && eventStreamPayload(operation.output, "response") !== undefined ? SSE_MEDIA_TYPE : acceptOf(settings, operation.output);
       if (accept !== undefined && !headers.has("accept")) headers.set("accept", accept);
 
       const prefix = operation.traits.endpointHostPrefix;
@@ -160,13 +179,18 @@ function readEventStreamOutput(
   stream: EventStreamMember,
   response: HttpResponse,
 ): Obj {
+  const contentType = response.headers.get("content-type");
   const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
   for (const m of output.members) {
     if (m.traits.required && m !== stream && value[m.name] === undefined) {
       throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
     }
   }
-  value[stream.name] = streams.eventStreamValue(settings, stream, binaryBody(response.body));
+  // The server chose the framing (Server-Sent Events when asked for them, and when it offers them).
+  const sse = contentType !== null && baseMediaType(contentType) === SSE_MEDIA_TYPE;
+  value[stream.name] = sse
+    ? streams.sseValue(settings, stream, binaryBody(response.body))
+    : streams.eventStreamValue(settings, stream, binaryBody(response.body));
   return value;
 }
 
