@@ -130,9 +130,9 @@ describe("restJson1 output event streams as Server-Sent Events", () => {
     expect(await textOf(modeled.body)).toBe('event: tick\nid: 1\ndata: {}\n\nevent: StormWarning\nid: 2\ndata: {"message":"take shelter","level":4}\n\n');
 
     const reported: unknown[] = [];
-    async function* broken(): AsyncGenerator<UnionValue> {
-      throw new Error("the sensor database is gone");
-    }
+    const broken = (): AsyncIterable<UnionValue> => ({
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("the sensor database is gone")) }),
+    });
     const failed = await server.serializeResponse(
       Watch,
       { session: "s", updates: broken() },
