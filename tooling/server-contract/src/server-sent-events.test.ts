@@ -31,8 +31,11 @@ const Feed = union("example.feed#Feed", [member("reading", Reading), member("not
 });
 
 const Follow = operation("example.feed#Follow", {
-  input: struct("example.feed#FollowInput", [member("mode", string, { required: true, httpLabel: true })]),
-  output: struct("example.feed#FollowOutput", [member("since", string, { httpHeader: "X-Since" }), member("feed", Feed, { httpPayload: true })]),
+  input: struct<{ mode: string }>("example.feed#FollowInput", [member("mode", string, { required: true, httpLabel: true })]),
+  output: struct<{ since?: string; feed: AsyncIterable<UnionValue> }>("example.feed#FollowOutput", [
+    member("since", string, { httpHeader: "X-Since" }),
+    member("feed", Feed, { httpPayload: true }),
+  ]),
   traits: { http: { method: "GET", uri: "/feeds/{mode}", code: 200 } },
 });
 const Feeds = service("example.feed#Feeds", { operations: { follow: Follow }, protocols: ["aws.protocols#restJson1"] });
@@ -108,8 +111,6 @@ afterAll(async () => {
   await h2.close({ graceMs: 100 });
 });
 
-type FeedOutput = { since?: string; feed: AsyncIterable<UnionValue> };
-
 async function drain(feed: AsyncIterable<UnionValue>): Promise<{ events: UnionValue[]; error: unknown }> {
   const events: UnionValue[] = [];
   const error = await (async () => {
@@ -153,7 +154,7 @@ describe("Server-Sent Events through the typed client", () => {
 
   it.each(Object.keys(clients))("%s: every kind of event, typed, then the modeled exception", async (name) => {
     const client = clients[name as keyof typeof clients]();
-    const output = (await client.follow({ mode: "all" })) as FeedOutput;
+    const output = await client.follow({ mode: "all" });
     expect(output.since).toBe("2024-06-01");
     const { events, error } = await drain(output.feed);
     expect(events).toEqual(EVENTS);
@@ -163,7 +164,7 @@ describe("Server-Sent Events through the typed client", () => {
 
   it("an unmodeled failure: an UnmodeledError that says nothing, and the server's onInternalError hears it", async () => {
     const client = clients["HTTP/1.1 (fetch)"]();
-    const { events, error } = await drain(((await client.follow({ mode: "broken" })) as FeedOutput).feed);
+    const { events, error } = await drain((await client.follow({ mode: "broken" })).feed);
     expect(events).toEqual([EVENTS[2]]);
     expect(error).toBeInstanceOf(UnmodeledError);
     expect(error).toMatchObject({ code: "InternalFailure", message: "Internal failure" });
@@ -173,7 +174,7 @@ describe("Server-Sent Events through the typed client", () => {
 
   it("a client that asks for the binary framing still gets it from the same server", async () => {
     const client = createClient(Feeds, { endpoint: h1.url, protocols: restJson1(), retry: { maxAttempts: 1 } });
-    const { events } = await drain(((await client.follow({ mode: "all" })) as FeedOutput).feed);
+    const { events } = await drain((await client.follow({ mode: "all" })).feed);
     expect(events).toEqual(EVENTS);
   });
 });
