@@ -39,7 +39,9 @@ export interface EventTextCodec {
 
 /** A message of a Server-Sent Events stream, before framing: its type and its data. */
 export interface ServerSentEventMessage {
+  /** The `event:` field: the event's member name, an error's shape name, or `error`. */
   readonly type: string;
+  /** The `data:`: the event's text (JSON). */
   readonly data: string;
 }
 

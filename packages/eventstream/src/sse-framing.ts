@@ -28,8 +28,11 @@ export interface ServerSentEvent {
 
 /** A message to write: its type (left out for `message`), its data (any text: each line becomes a `data:` line) and its id. */
 export interface ServerSentEventInit {
+  /** The `event:` field; none (or `message`) for a plain message. */
   readonly type?: string;
+  /** The data: any text, written as one `data:` line per line. */
   readonly data: string;
+  /** The `id:` field, if any. */
   readonly id?: string;
 }
 
