@@ -38,7 +38,13 @@ const Follow = operation("example.feed#Follow", {
   ]),
   traits: { http: { method: "GET", uri: "/feeds/{mode}", code: 200 } },
 });
-const Feeds = service("example.feed#Feeds", { operations: { follow: Follow }, protocols: ["aws.protocols#restJson1"] });
+/** A POST with a JSON body answered with an event stream: what EventSource cannot call, and fetch can. */
+const Search = operation("example.feed#Search", {
+  input: struct<{ term: string; limit?: number }>("example.feed#SearchInput", [member("term", string, { required: true }), member("limit", integer)]),
+  output: struct<{ hits: AsyncIterable<UnionValue> }>("example.feed#SearchOutput", [member("hits", Feed, { httpPayload: true })]),
+  traits: { http: { method: "POST", uri: "/search", code: 200 } },
+});
+const Feeds = service("example.feed#Feeds", { operations: { follow: Follow, search: Search }, protocols: ["aws.protocols#restJson1"] });
 
 const utf8 = new TextEncoder();
 const EVENTS: UnionValue[] = [
@@ -96,6 +102,11 @@ function follow({ mode }: { mode: string }, context: HandlerContext): { since: s
 const server = () =>
   createServer(Feeds, { protocols: [restJson1()], sseKeepAliveMs: 25, onInternalError: (e) => internal.push(e) })
     .register("follow", follow as never)
+    .register("search", async ({ term, limit = 2 }) => ({
+      hits: (async function* () {
+        for (let i = 1; i <= limit; i++) yield { $case: "note", value: { text: `${term} ${i}` } } as UnionValue;
+      })(),
+    }))
     .mapService();
 
 let h1: NodeListener;
@@ -241,6 +252,19 @@ describe("Server-Sent Events on the wire", () => {
     req.destroy();
     await expect.poll(() => h1Server.inFlight).toBe(0);
     expect(seen.produced - stalledAt).toBeLessThanOrEqual(1);
+  });
+
+  it("answers a POST with a JSON body to fetch, read with a streamed body reader", async () => {
+    const response = await fetch(`${h1.url}/search`, {
+      method: "POST",
+      headers: { accept: "text/event-stream", "content-type": "application/json" },
+      body: JSON.stringify({ term: "sleet", limit: 3 }),
+    });
+    expect([response.status, response.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    expect(text).toBe(["sleet 1", "sleet 2", "sleet 3"].map((t, i) => `event: note\nid: ${i + 1}\ndata: {"text":"${t}"}\n\n`).join(""));
   });
 
   it("through the fetch handler, a stalled reader leaves the handler at most one event ahead", async () => {
