@@ -18,9 +18,7 @@ import {
   type StructSchema,
 } from "@anvil/core";
 import {
-  baseMediaType,
   bodyBytes,
-  binaryBody,
   CLIENT_INPUT_DEFAULTS,
   correctRequired,
   fillDefaults,
@@ -36,14 +34,7 @@ import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSO
 import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
 import { contentMd5 } from "./content-md5.js";
-import {
-  EVENT_STREAM_MEDIA_TYPE,
-  eventStreamPayload,
-  type EventStreamMember,
-  eventStreams,
-  type EventStreams,
-  SSE_MEDIA_TYPE,
-} from "./event-stream-support.js";
+import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, eventStreams, SSE_MEDIA_TYPE } from "./event-stream-support.js";
 import { encodeLabel, scalarToText } from "./text-values.js";
 
 type Obj = Record<string, unknown>;
@@ -137,7 +128,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings, options: 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const stream = eventStreamPayload(operation.output, "response");
       if (stream !== undefined && response.status >= 200 && response.status < 300) {
-        return readEventStreamOutput(eventStreams.current ?? (await eventStreams.load()), settings, operation.output, stream, response);
+        return (eventStreams.current ?? (await eventStreams.load())).eventStreamOutput(settings, operation.output, stream, response);
       }
       const blob = streamingBlobPayload(settings, operation.output, "response");
       if (blob !== undefined && response.status >= 200 && response.status < 300) {
@@ -163,35 +154,6 @@ export function createHttpBindingClient(settings: HttpBindingSettings, options: 
 function isOutputStatus(output: StructSchema, status: number): boolean {
   if (status >= 200 && status < 300) return true;
   return status >= 100 && status < 400 && bindingsOf(output, "response").responseCode !== undefined;
-}
-
-/**
- * The output of an event-stream response: the bound members from the HTTP
- * message and the stream from its body, read lazily. Unlike buffered
- * responses, a missing `@required` member is an error, not corrected: the
- * headers are the stream's initial response, and a stream without its
- * required initial members is not one the operation produces.
- */
-function readEventStreamOutput(
-  streams: EventStreams,
-  settings: HttpBindingSettings,
-  output: StructSchema,
-  stream: EventStreamMember,
-  response: HttpResponse,
-): Obj {
-  const contentType = response.headers.get("content-type");
-  const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
-  for (const m of output.members) {
-    if (m.traits.required && m !== stream && value[m.name] === undefined) {
-      throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
-    }
-  }
-  // The server chose the framing (Server-Sent Events when asked for them, and when it offers them).
-  const sse = contentType !== null && baseMediaType(contentType) === SSE_MEDIA_TYPE;
-  value[stream.name] = sse
-    ? streams.sseValue(settings, stream, binaryBody(response.body))
-    : streams.eventStreamValue(settings, stream, binaryBody(response.body));
-  return value;
 }
 
 /** `Accept` for a JSON response; none when the output's payload is raw text or bytes. */

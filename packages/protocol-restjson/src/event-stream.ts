@@ -13,8 +13,8 @@
  *
  * @internal
  */
-import { SerializationError, type UnionValue } from "@anvil/core";
-import { isAsyncIterable } from "@anvil/core/protocol";
+import { type HttpResponse, SerializationError, type ServerCallContext, type StructSchema, type UnionValue } from "@anvil/core";
+import { baseMediaType, binaryBody, isAsyncIterable } from "@anvil/core/protocol";
 import { compileReader, compileWriter } from "@anvil/codec-json";
 import {
   compileEventStream,
@@ -29,7 +29,8 @@ import {
   writeServerSentEvents,
 } from "@anvil/eventstream";
 import { type HttpBindingSettings, JSON_MEDIA_TYPE } from "./bindings.js";
-import type { EventStreamMember } from "./event-stream-support.js";
+import { readMessage } from "./message.js";
+import { type EventStreamMember, SSE_MEDIA_TYPE } from "./event-stream-support.js";
 
 const payloadCodecs = new WeakMap<HttpBindingSettings, EventPayloadCodec>();
 
@@ -118,4 +119,120 @@ export function sseValue(
   body: Parameters<typeof readServerSentEventStream>[0],
 ): AsyncIterable<UnionValue> {
   return readServerSentEventStream(body, sseSerdeOf(settings, member));
+}
+
+/** How long a Server-Sent Events answer stays silent before a keep-alive comment, unless the server says otherwise. */
+export const DEFAULT_SSE_KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The answer of an output event stream as Server-Sent Events, for a caller
+ * that asked for them (a browser's `EventSource`, `fetch`, `curl -N`): the
+ * bound members' head with the SSE headers, and the events as messages.
+ */
+export function sseResponse(
+  settings: HttpBindingSettings,
+  member: EventStreamMember,
+  head: HttpResponse,
+  events: unknown,
+  context: ServerCallContext,
+  onInternalError: ((error: unknown) => void) | undefined,
+): HttpResponse {
+  const headers = head.headers;
+  headers.set("content-type", SSE_MEDIA_TYPE);
+  // Neither a cache nor a buffering proxy (nginx's X-Accel-Buffering) may hold the events back.
+  headers.set("cache-control", "no-cache");
+  headers.set("x-accel-buffering", "no");
+  headers.append("vary", "accept");
+  const options = { keepAliveMs: context.sseKeepAliveMs ?? DEFAULT_SSE_KEEP_ALIVE_MS, signal: context.signal, onInternalError };
+  return { status: head.status, headers, body: sseBody(settings, member, events, options) };
+}
+
+/** A range that could admit `text/event-stream` names `text/` (or is `*\/*`, which prefers neither). */
+const TEXT_RANGE = /text\//i;
+
+/**
+ * Whether an `Accept` prefers Server-Sent Events to
+ * `application/vnd.amazon.eventstream`: each type's quality is the q-value
+ * of the most specific range that matches it (RFC 9110, 12.5.1), and
+ * `text/event-stream` wins when its quality is higher, or as high and
+ * named more specifically (`text/event-stream, *\/*`). No `Accept`, `*\/*`
+ * or a tie keep the binary framing. A cheap look for `text/` comes first:
+ * the binary path parses nothing.
+ */
+export function prefersServerSentEvents(accept: string | null | undefined): boolean {
+  if (accept === null || accept === undefined || !TEXT_RANGE.test(accept)) return false;
+  const ranges = parseAccept(accept);
+  const sse = qualityOf(ranges, "text", "event-stream");
+  if (sse.q <= 0) return false;
+  const binary = qualityOf(ranges, "application", "vnd.amazon.eventstream");
+  return sse.q > binary.q || (sse.q === binary.q && sse.specificity > binary.specificity);
+}
+
+interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly q: number;
+}
+
+/** The ranges of an `Accept`, lower case; a range that is no `type/subtype` or has a q-value that is not one is left out. */
+function parseAccept(accept: string): MediaRange[] {
+  const out: MediaRange[] = [];
+  for (const part of accept.split(",")) {
+    const [range = "", ...params] = part.split(";");
+    const name = range.trim().toLowerCase();
+    const slash = name.indexOf("/");
+    if (slash <= 0 || slash === name.length - 1) continue;
+    let q = 1;
+    let valid = true;
+    for (const param of params) {
+      const eq = param.indexOf("=");
+      if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== "q") continue;
+      const value = param.slice(eq + 1).trim();
+      if (!/^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value)) valid = false;
+      else q = Number(value);
+    }
+    if (valid) out.push({ type: name.slice(0, slash), subtype: name.slice(slash + 1), q });
+  }
+  return out;
+}
+
+/** The quality an `Accept`'s ranges give a type, and how specific the range that gave it is (3 exact, 2 `type/*`, 1 `*\/*`, 0 none: quality 0). */
+function qualityOf(ranges: readonly MediaRange[], type: string, subtype: string): { q: number; specificity: number } {
+  let q = 0;
+  let specificity = 0;
+  for (const r of ranges) {
+    const s = r.type === type && r.subtype === subtype ? 3 : r.type === type && r.subtype === "*" ? 2 : r.type === "*" && r.subtype === "*" ? 1 : 0;
+    if (s === 0 || s < specificity) continue;
+    if (s > specificity) {
+      specificity = s;
+      q = r.q;
+    } else q = Math.max(q, r.q);
+  }
+  return { q, specificity };
+}
+
+/**
+ * The output of an event-stream response: the bound members from the HTTP
+ * message and the stream from its body, read lazily. Unlike buffered
+ * responses, a missing `@required` member is an error, not corrected: the
+ * headers are the stream's initial response, and a stream without its
+ * required initial members is not one the operation produces.
+ */
+export function eventStreamOutput(
+  settings: HttpBindingSettings,
+  output: StructSchema,
+  stream: EventStreamMember,
+  response: HttpResponse,
+): Record<string, unknown> {
+  const contentType = response.headers.get("content-type");
+  const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
+  for (const m of output.members) {
+    if (m.traits.required && m !== stream && value[m.name] === undefined) {
+      throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
+    }
+  }
+  // The server chose the framing (Server-Sent Events when asked for them, and when it offers them).
+  const sse = contentType !== null && baseMediaType(contentType) === SSE_MEDIA_TYPE;
+  value[stream.name] = sse ? sseValue(settings, stream, binaryBody(response.body)) : eventStreamValue(settings, stream, binaryBody(response.body));
+  return value;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { errorClass, type HttpResponse, type UnionValue, UnmodeledError } from "@anvil/core";
 import { blob, integer, member, operation, service, string, struct, timestamp, union } from "@anvil/core/codegenv1";
 import { restJson1, simpleRestJson } from "./index.js";
-import { prefersServerSentEvents } from "./event-stream-support.js";
+import { prefersServerSentEvents } from "./event-stream.js";
 
 // Our own fixture: a city's weather, as a stream of every kind of event.
 const Reading = struct("example.sse#Reading", [

@@ -33,14 +33,7 @@ import { bindingsOf, errorTypeHeaders, type HttpBindingSettings, JSON_MEDIA_TYPE
 import { codingsOf } from "./compression.js";
 import { labelEscapeCheckOf } from "./label-escapes.js";
 import { mediaTypeCheckOf } from "./media-types.js";
-import {
-  EVENT_STREAM_MEDIA_TYPE,
-  eventStreamPayload,
-  type EventStreamMember,
-  prefersServerSentEvents,
-  SSE_MEDIA_TYPE,
-  withEventStreams,
-} from "./event-stream-support.js";
+import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, type EventStreamMember, withEventStreams } from "./event-stream-support.js";
 import { bodyStream, bodyWriterOf, headerWriterOf, messageReaderOf, readMessage, streamingBlobPayload } from "./message.js";
 
 const utf8 = new TextEncoder();
@@ -62,9 +55,6 @@ export interface HttpBindingServerOptions {
    */
   readonly serverSentEvents?: boolean;
 }
-
-/** How long a Server-Sent Events answer stays silent before a keep-alive comment, unless the server says otherwise. */
-export const DEFAULT_SSE_KEEP_ALIVE_MS = 15_000;
 
 /** The server protocol for one set of HTTP binding settings. */
 export function createHttpBindingServer(settings: HttpBindingSettings, options: HttpBindingServerOptions = {}): ServerProtocol {
@@ -157,30 +147,14 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       const headers = response.headers;
       headers.delete("content-length");
       const onInternalError = context === undefined ? undefined : (error: unknown) => context.reportInternalError?.(error);
-      if (serverSentEvents && prefersServerSentEvents(context?.request?.headers.get("accept")))
-        return sseResponse(response, value[outputStream.name], context!, onInternalError);
-      headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
-      return withEventStreams((streams) => ({
-        status: response.status,
-        headers,
-        body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError),
-      }));
-    };
-    /** The events as Server-Sent Events, for a caller that asked for them: a browser's `EventSource`, `fetch`, `curl -N`. */
-    const sseResponse = (
-      response: HttpResponse,
-      events: unknown,
-      context: ServerCallContext,
-      onInternalError: ((error: unknown) => void) | undefined,
-    ): HttpResponse | Promise<HttpResponse> => {
-      const headers = response.headers;
-      headers.set("content-type", SSE_MEDIA_TYPE);
-      // Neither a cache nor a buffering proxy (nginx's X-Accel-Buffering) may hold the events back.
-      headers.set("cache-control", "no-cache");
-      headers.set("x-accel-buffering", "no");
-      headers.append("vary", "accept");
-      const options = { keepAliveMs: context.sseKeepAliveMs ?? DEFAULT_SSE_KEEP_ALIVE_MS, signal: context.signal, onInternalError };
-      return withEventStreams((streams) => ({ status: response.status, headers, body: streams.sseBody(settings, outputStream!, events, options) }));
+      // Server-Sent Events for a caller whose Accept prefers them (worked out with the event-stream machinery).
+      const accept = serverSentEvents ? context?.request?.headers.get("accept") : undefined;
+      return withEventStreams((streams) => {
+        if (typeof accept === "string" && streams.prefersServerSentEvents(accept))
+          return streams.sseResponse(settings, outputStream, response, value[outputStream.name], context!, onInternalError);
+        headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+        return { status: response.status, headers, body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError) };
+      });
     };
     return { read, write };
   };
