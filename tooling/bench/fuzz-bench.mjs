@@ -1,7 +1,7 @@
 // Fuzz: every decoder that reads what a peer sends, fed a nightly-sized run
 // of fast-check inputs (100 000 each; `--runs N`, `--quick` 10 000): the
 // schema-compiled JSON and CBOR readers, protocol-grpc's protobuf reader and
-// its 5-byte message framing, event-stream framing, the server's URI labels
+// its 5-byte message framing, event-stream framing and Server-Sent Events, the server's URI labels
 // and query strings, and the SigV4 verifier (fuzz/*.mjs). Inputs are
 // mutated valid encodings of values generated from models (the codec
 // contract suite's arbitraries and mutations, from @anvil/codec-contract),

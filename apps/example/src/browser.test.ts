@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationName } from "@anvil/docs-site";
 import { serviceClosure } from "@anvil/model";
 import { DEMO_TOKEN, exampleModel } from "./server.js";
-import { type RunningExample, startExample } from "./testing.js";
+import { NOW, type RunningExample, startExample } from "./testing.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
@@ -221,6 +221,63 @@ describe.skipIf(!available)("documentation in a browser", () => {
       expect(result.time[1]).toMatch(/GMT$/);
       expect(result.created).toEqual([201, "/cities/nice"]);
       expect(result.refused).toBe("TypeError");
+    } finally {
+      await page.close();
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  }, 60_000);
+  it("reads WatchAlerts as Server-Sent Events from a page on another origin, with EventSource and with fetch", async () => {
+    const site = createHttpServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>another origin</title>"));
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const port = (site.address() as AddressInfo).port;
+    const page = await browser.newPage();
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`, { timeout: 10_000 });
+      const result = await page.evaluate(async (base) => {
+        // EventSource: a GET with Accept: text/event-stream, named events dispatched to their listeners. The stream
+        // (Reykjavík's alert, then two heartbeats in the tests' example) ends, and EventSource would reconnect: the
+        // page closes it once it has heard the second heartbeat.
+        const viaEventSource = await new Promise<{ type: string; id: string; data: unknown }[]>((resolve, reject) => {
+          const source = new EventSource(`${base}/cities/reykjavik/alerts`);
+          const heard: { type: string; id: string; data: unknown }[] = [];
+          const hear = (e: MessageEvent) => {
+            heard.push({ type: e.type, id: e.lastEventId, data: JSON.parse(e.data as string) });
+            if (heard.filter((h) => h.type === "heartbeat").length === 2) {
+              source.close();
+              resolve(heard);
+            }
+          };
+          source.addEventListener("alert", hear);
+          source.addEventListener("heartbeat", hear);
+          source.addEventListener("error", () => {
+            source.close();
+            reject(new Error(`EventSource failed after ${heard.length} events`));
+          });
+        });
+        // fetch with a streamed body reader: any method works this way; the events arrive as the server writes them.
+        const response = await fetch(`${base}/cities/reykjavik/alerts`, { headers: { accept: "text/event-stream" } });
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        const arrivals: number[] = [];
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          text += r.value;
+          arrivals.push(text.split("\n\n").length - 1);
+        }
+        return { viaEventSource, fetched: { status: response.status, type: response.headers.get("content-type"), text, reads: arrivals.length } };
+      }, example.weather.url);
+      const alert = { level: 3, headline: "Gale warning for the capital region", issuedAt: expect.any(Number) };
+      const heartbeat = { at: NOW.getTime() / 1000 };
+      expect(result.viaEventSource).toEqual([
+        { type: "alert", id: "1", data: alert },
+        { type: "heartbeat", id: "2", data: heartbeat },
+        { type: "heartbeat", id: "3", data: heartbeat },
+      ]);
+      expect([result.fetched.status, result.fetched.type]).toEqual([200, "text/event-stream"]);
+      const messages = result.fetched.text.trimEnd().split("\n\n");
+      expect(messages.map((m) => m.split("\n").slice(0, 2).join(" "))).toEqual(["event: alert id: 1", "event: heartbeat id: 2", "event: heartbeat id: 3"]);
+      // The heartbeats came 20 ms apart, each as it was written: more than one read.
+      expect(result.fetched.reads).toBeGreaterThan(1);
     } finally {
       await page.close();
       site.closeAllConnections();

@@ -27,14 +27,14 @@ describe("documentation routes", () => {
     // The photo operations stream blobs: only restJson1 carries them.
     const photoPaths = Object.keys(document.paths).filter((p) => p.includes("PutCityPhoto") || p.includes("GetCityPhoto") || p.includes("/photos/"));
     expect(photoPaths).toEqual(["/cities/{cityId}/photos/{photoKey}"]);
-    // Alerts are an event stream under every protocol.
+    // Alerts are an event stream under every protocol, and Server-Sent Events too under restJson1.
     const paths = document.paths as Record<string, Record<string, { responses: Record<string, { content: object }> }>>;
-    for (const [path, method] of [
-      ["/cities/{cityId}/alerts", "get"],
-      ["/#X-Amz-Target=Weather.WatchAlerts", "post"],
-      ["/service/Weather/operation/WatchAlerts", "post"],
+    for (const [path, method, types] of [
+      ["/cities/{cityId}/alerts", "get", ["application/vnd.amazon.eventstream", "text/event-stream"]],
+      ["/#X-Amz-Target=Weather.WatchAlerts", "post", ["application/vnd.amazon.eventstream"]],
+      ["/service/Weather/operation/WatchAlerts", "post", ["application/vnd.amazon.eventstream"]],
     ] as const) {
-      expect(Object.keys(paths[path]![method]!.responses["200"]!.content), path).toEqual(["application/vnd.amazon.eventstream"]);
+      expect(Object.keys(paths[path]![method]!.responses["200"]!.content), path).toEqual(types);
     }
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "/openapi.json", config });

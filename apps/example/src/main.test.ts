@@ -46,6 +46,10 @@ describe("npm start", () => {
         const expected = line.includes("authorization: Bearer demo-token") ? "204" : "401";
         expect([line, text.split(" ")[1]]).toEqual([line, expected]);
         if (expected === "401") expect(text.toLowerCase()).toContain('www-authenticate: bearer realm="weather"');
+      } else if (line.includes("text/event-stream")) {
+        // WatchAlerts as Server-Sent Events: a few heartbeats (and any alert), then the stream ends.
+        expect(text, line).toMatch(/^event: (alert|heartbeat)\nid: 1\ndata: \{.*\}\n\n/);
+        for (const message of text.trimEnd().split("\n\n")) expect(message, line).toMatch(/^event: (alert|heartbeat)\nid: \d+\ndata: \{.*\}$/);
       } else if (line.includes("atlantis")) {
         expect([line, text.split(" ")[1]]).toEqual([line, "404"]);
       } else {

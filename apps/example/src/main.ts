@@ -54,6 +54,7 @@ Try:
   curl -s ${weather.url}/cities/seattle
   curl -s '${weather.url}/cities?pageSize=2&tag=capital'
   curl -s ${weather.url}/cities/paris/forecast?days=2
+  curl -s -N -H 'Accept: text/event-stream' ${weather.url}/cities/reykjavik/alerts   # live alerts as Server-Sent Events (EventSource reads them too)
   curl -s -X POST ${weather.url}/ -H 'content-type: application/x-amz-json-1.1' -H 'x-amz-target: Weather.GetCity' -d '{"cityId":"tokyo"}'
   curl -s -i ${simple.url}/cities/atlantis
   curl -s -i -X DELETE ${weather.url}/cities/tokyo                                  # 401: DeleteCity takes a bearer token

@@ -26,6 +26,7 @@ import { bindingsOf, structureOf, type Binding } from "./bindings.js";
 import { documentedProtocols, operationName, routeOf, type ProtocolInfo, type Route } from "./protocols.js";
 import { ComponentNames, SchemaSet, type JsonSchema } from "./schemas.js";
 import { DocsError, selectService } from "./service.js";
+import { isEventStreamMember, offersServerSentEvents, SSE_DESCRIPTION, SSE_MEDIA_TYPE, sseText } from "./server-sent-events.js";
 import { nodeToJson, toHttpString, toWireJson, type Json } from "./wire.js";
 
 /** Options of {@link toOpenApi}. */
@@ -473,6 +474,18 @@ class OperationBuilder {
     };
   }
 
+  /** The `text/event-stream` answer of an output event stream: text, with the example events as messages. */
+  private sseContent(member: MemberShape, examples: readonly (readonly [string, NodeValue | undefined])[]): Json {
+    const content: Record<string, Json> = { schema: { type: "string", description: SSE_DESCRIPTION } };
+    const ex: Record<string, Json> = {};
+    for (const [title, value] of examples) {
+      const text = sseText(this.model, member, isNodeObject(value ?? null) ? (value as Record<string, NodeValue>)[member.name] : undefined, this.protocol);
+      if (text !== undefined) ex[exampleKey(title)] = { summary: title, value: text };
+    }
+    if (Object.keys(ex).length > 0) content.examples = ex;
+    return content;
+  }
+
   private message(
     structureId: string | undefined,
     bindings: readonly Binding[],
@@ -514,6 +527,8 @@ class OperationBuilder {
       );
       if (ex !== undefined && media.includes("json")) content.examples = ex;
       out.content = { [media]: content };
+      if (offersServerSentEvents(this.protocol) && isEventStreamMember(this.model, payload.member))
+        out.content[SSE_MEDIA_TYPE] = this.sseContent(payload.member, examples);
       return out;
     }
     const body = bindings.filter((b) => b.location === "body").map((b) => b.member);

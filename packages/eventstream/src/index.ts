@@ -1,9 +1,9 @@
 /**
  * `@anvil/eventstream`: `application/vnd.amazon.eventstream` for every
- * protocol that uses it. Frames are encoded and decoded by
- * `@smithy/eventstream-codec`; a `@streaming` union compiles once into the
- * mapping between its variants and messages, with the protocol's payload
- * codec. Imports only `@anvil/core`.
+ * protocol that uses it, and Server-Sent Events (`text/event-stream`) as a
+ * second framing of output event streams. A `@streaming` union compiles
+ * once into the mapping between its variants and messages, with the
+ * protocol's payload codec. Imports only `@anvil/core`.
  *
  * @packageDocumentation
  */
@@ -16,3 +16,7 @@ export { initialMessage, openEventStream, readEventStream, writeEventStream } fr
 export type { InitialEventType, ReadEventStreamOptions } from "./stream.js";
 export { documentEventStreams, eventStreamMember } from "./document-streams.js";
 export type { DocumentEventStreamOptions, DocumentEventStreams, EventStreamMember } from "./document-streams.js";
+export { formatServerSentComment, formatServerSentEvent, readServerSentEvents, SSE_MEDIA_TYPE } from "./sse-framing.js";
+export type { ReadServerSentEventsOptions, ServerSentEvent, ServerSentEventInit } from "./sse-framing.js";
+export { compileServerSentEvents, readServerSentEventStream, SSE_ERROR_EVENT, writeServerSentEvents } from "./sse-events.js";
+export type { EventTextCodec, ServerSentEventMessage, ServerSentEventSerde, WriteServerSentEventsOptions } from "./sse-events.js";

@@ -19,7 +19,6 @@ import {
 } from "@anvil/core";
 import {
   bodyBytes,
-  binaryBody,
   CLIENT_INPUT_DEFAULTS,
   correctRequired,
   fillDefaults,
@@ -35,13 +34,24 @@ import { bindingsOf, errorStatusOf, type HttpBindingSettings, isJsonPayload, JSO
 import { bodyStream, readMessage, streamingBlobPayload, writeBody, writeHeaders, writeQuery } from "./message.js";
 import { codingsOf } from "./compression.js";
 import { contentMd5 } from "./content-md5.js";
-import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, type EventStreamMember, eventStreams, type EventStreams } from "./event-stream-support.js";
+import { EVENT_STREAM_MEDIA_TYPE, eventStreamPayload, eventStreams, SSE_MEDIA_TYPE } from "./event-stream-support.js";
 import { encodeLabel, scalarToText } from "./text-values.js";
 
 type Obj = Record<string, unknown>;
 
+/** Client behaviour beyond the wire settings. */
+export interface HttpBindingClientOptions {
+  /**
+   * Ask for output event streams as Server-Sent Events (`Accept:
+   * text/event-stream`) rather than `application/vnd.amazon.eventstream`.
+   * Either way, a response is read in the framing its `Content-Type` names.
+   */
+  readonly serverSentEvents?: boolean;
+}
+
 /** The client protocol for one set of HTTP binding settings. */
-export function createHttpBindingClient(settings: HttpBindingSettings): ClientProtocol {
+export function createHttpBindingClient(settings: HttpBindingSettings, options: HttpBindingClientOptions = {}): ClientProtocol {
+  const askForSse = options.serverSentEvents === true;
   return Object.freeze({
     id: settings.id,
 
@@ -107,7 +117,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
         const streams = eventStreams.current ?? (await eventStreams.load());
         httpBody = streams.eventStreamBody(settings, stream, value[stream.name]);
       }
-      const accept = acceptOf(settings, operation.output);
+      const accept = askForSse && eventStreamPayload(operation.output, "response") !== undefined ? SSE_MEDIA_TYPE : acceptOf(settings, operation.output);
       if (accept !== undefined && !headers.has("accept")) headers.set("accept", accept);
 
       const prefix = operation.traits.endpointHostPrefix;
@@ -118,7 +128,7 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
       const stream = eventStreamPayload(operation.output, "response");
       if (stream !== undefined && response.status >= 200 && response.status < 300) {
-        return readEventStreamOutput(eventStreams.current ?? (await eventStreams.load()), settings, operation.output, stream, response);
+        return (eventStreams.current ?? (await eventStreams.load())).eventStreamOutput(settings, operation.output, stream, response);
       }
       const blob = streamingBlobPayload(settings, operation.output, "response");
       if (blob !== undefined && response.status >= 200 && response.status < 300) {
@@ -144,30 +154,6 @@ export function createHttpBindingClient(settings: HttpBindingSettings): ClientPr
 function isOutputStatus(output: StructSchema, status: number): boolean {
   if (status >= 200 && status < 300) return true;
   return status >= 100 && status < 400 && bindingsOf(output, "response").responseCode !== undefined;
-}
-
-/**
- * The output of an event-stream response: the bound members from the HTTP
- * message and the stream from its body, read lazily. Unlike buffered
- * responses, a missing `@required` member is an error, not corrected: the
- * headers are the stream's initial response, and a stream without its
- * required initial members is not one the operation produces.
- */
-function readEventStreamOutput(
-  streams: EventStreams,
-  settings: HttpBindingSettings,
-  output: StructSchema,
-  stream: EventStreamMember,
-  response: HttpResponse,
-): Obj {
-  const value = readMessage(settings, output, "response", { headers: response.headers, status: response.status }, new Uint8Array(0));
-  for (const m of output.members) {
-    if (m.traits.required && m !== stream && value[m.name] === undefined) {
-      throw new SerializationError(`decode ${settings.name}: the event stream's initial response lacks the required member ${m.name}`, { path: `/${m.name}` });
-    }
-  }
-  value[stream.name] = streams.eventStreamValue(settings, stream, binaryBody(response.body));
-  return value;
 }
 
 /** `Accept` for a JSON response; none when the output's payload is raw text or bytes. */

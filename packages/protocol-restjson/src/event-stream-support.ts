@@ -14,6 +14,9 @@ import { lazyModule } from "./lazy-module.js";
 /** `application/vnd.amazon.eventstream` (`@anvil/eventstream`'s `EVENT_STREAM_MEDIA_TYPE`, spelled here so that naming it loads nothing). */
 export const EVENT_STREAM_MEDIA_TYPE = "application/vnd.amazon.eventstream";
 
+/** `text/event-stream`: Server-Sent Events, the framing browsers read (`@anvil/eventstream`'s `SSE_MEDIA_TYPE`). */
+export const SSE_MEDIA_TYPE = "text/event-stream";
+
 /** A member carrying an event stream. */
 export interface EventStreamMember extends MemberSchema {
   readonly target: UnionSchema;

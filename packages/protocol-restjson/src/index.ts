@@ -6,6 +6,6 @@
  * @packageDocumentation
  */
 export { restJson1 } from "./rest-json.js";
-export type { RestJsonProtocol } from "./rest-json.js";
+export type { RestJsonOptions, RestJsonProtocol } from "./rest-json.js";
 export { simpleRestJson } from "./simple-rest-json.js";
 export type { HttpBindingSettings } from "./bindings.js";

@@ -48,11 +48,18 @@ export interface HttpBindingServerOptions {
    * protocols whose peers may send bodies without a `Content-Type`.
    */
   readonly mediaTypeChecks?: boolean;
+  /**
+   * Answer output event streams as Server-Sent Events (`text/event-stream`)
+   * to requests whose `Accept` prefers them (restJson1); the binary
+   * framing otherwise.
+   */
+  readonly serverSentEvents?: boolean;
 }
 
 /** The server protocol for one set of HTTP binding settings. */
 export function createHttpBindingServer(settings: HttpBindingSettings, options: HttpBindingServerOptions = {}): ServerProtocol {
   const mediaTypeChecks = options.mediaTypeChecks === true;
+  const serverSentEvents = options.serverSentEvents === true;
   const routeCache = new WeakMap<ServiceSchema, readonly Route[]>();
 
   /** A response of a structure's bound members: status, headers, body. */
@@ -139,13 +146,15 @@ export function createHttpBindingServer(settings: HttpBindingSettings, options: 
       // The events follow the bound members, written as the transport reads them.
       const headers = response.headers;
       headers.delete("content-length");
-      headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
       const onInternalError = context === undefined ? undefined : (error: unknown) => context.reportInternalError?.(error);
-      return withEventStreams((streams) => ({
-        status: response.status,
-        headers,
-        body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError),
-      }));
+      // Server-Sent Events for a caller whose Accept prefers them (worked out with the event-stream machinery).
+      const accept = serverSentEvents ? context?.request?.headers.get("accept") : undefined;
+      return withEventStreams((streams) => {
+        if (typeof accept === "string" && streams.prefersServerSentEvents(accept))
+          return streams.sseResponse(settings, outputStream, response, value[outputStream.name], context!, onInternalError);
+        headers.set("content-type", EVENT_STREAM_MEDIA_TYPE);
+        return { status: response.status, headers, body: streams.eventStreamBody(settings, outputStream, value[outputStream.name], onInternalError) };
+      });
     };
     return { read, write };
   };

@@ -183,3 +183,28 @@ describe("any request", () => {
     );
   });
 });
+
+describe("the call context a protocol serializes with", () => {
+  it("carries the request and the server's sseKeepAliveMs; a negative interval is refused", async () => {
+    const seen: { request: HttpRequest | undefined; sseKeepAliveMs: number | undefined }[] = [];
+    const protocol = testProtocol("test#json");
+    const watching = {
+      ...protocol,
+      serializeResponse: (...args: Parameters<typeof protocol.serializeResponse>) => {
+        seen.push({ request: args[2].request, sseKeepAliveMs: args[2].sseKeepAliveMs });
+        return protocol.serializeResponse(...args);
+      },
+    };
+    const handlers = { getCity: async () => ({ name: "x" }) };
+    for (const sseKeepAliveMs of [undefined, 250, 0]) {
+      const dispatch = createDispatcher({ service: Weather, protocols: [watching], handlers, ...(sseKeepAliveMs !== undefined ? { sseKeepAliveMs } : {}) });
+      expect((await dispatch(request("/cities/paris", "{}", { accept: "text/event-stream" }))).status).toBe(200);
+    }
+    expect(seen.map((s) => [s.request?.headers.get("accept"), s.sseKeepAliveMs])).toEqual([
+      ["text/event-stream", undefined],
+      ["text/event-stream", 250],
+      ["text/event-stream", 0],
+    ]);
+    expect(() => createDispatcher({ service: Weather, protocols: [watching], handlers, sseKeepAliveMs: -1 })).toThrow(RangeError);
+  });
+});

@@ -125,6 +125,14 @@ export interface DispatcherOptions<S extends ServiceSchema, Id = unknown> {
    */
   readonly maxDeadlineMs?: number;
   /**
+   * How long a Server-Sent Events answer (an output event stream a caller
+   * asked for as `text/event-stream`, restJson1) may stay silent before a
+   * comment goes out to keep proxies and browsers from closing it, in
+   * milliseconds: sent only while the handler's stream has no event ready.
+   * Default 15 000; 0 for none.
+   */
+  readonly sseKeepAliveMs?: number;
+  /**
    * Called once per request with its access-log entry (service, operation,
    * protocol, status, duration, request id, peer, sizes, identity), when the
    * answer's head is ready: a plain object for pino or any JSON logger
@@ -236,6 +244,9 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
   const maxDeadlineMs = options.maxDeadlineMs;
   if (maxDeadlineMs !== undefined && !(maxDeadlineMs > 0))
     throw new RangeError(`createDispatcher: maxDeadlineMs must be a positive number of milliseconds (got ${maxDeadlineMs})`);
+  const sseKeepAliveMs = options.sseKeepAliveMs;
+  if (sseKeepAliveMs !== undefined && !(sseKeepAliveMs >= 0))
+    throw new RangeError(`createDispatcher: sseKeepAliveMs must be 0 or a positive number of milliseconds (got ${sseKeepAliveMs})`);
   const fallback = options.fallback;
   const given = (options.interceptors ?? []) as readonly (ServerInterceptor | RequestHooks)[];
   const shared = given.filter((i): i is ServerInterceptor => typeof i === "function");
@@ -392,6 +403,7 @@ export function createDispatcher<S extends ServiceSchema, Id = unknown>(options:
     const context = new Context(service, request, match, dispatchOptions, onInternalError);
     if (dispatchOptions.log !== undefined) dispatchOptions.log.context = context;
     if (requestIds) context.returnsRequestId = true;
+    if (sseKeepAliveMs !== undefined) context.sseKeepAliveMs = sseKeepAliveMs;
     const endpoint = endpoints.get(match.operation);
     if (endpoint === undefined) return failure(context, new Error(`no endpoint for ${match.operation.id}`), true);
     context.bodyLimit = endpoint.bodyLimit;
@@ -848,6 +860,8 @@ class Context implements ServerCallContext, HandlerContext {
   #responseHeaders: Headers | undefined;
   /** What the call failed with, once it did (for request hooks): set on failure only, so that a call that succeeds pays no store. */
   declare failure: unknown;
+  /** The server's `sseKeepAliveMs`, when it set one (no field otherwise). */
+  declare sseKeepAliveMs: number | undefined;
 
   constructor(
     readonly service: ServiceSchema,

@@ -49,6 +49,13 @@ export interface ServerOptions<S extends ServiceSchema, Id = unknown> {
    */
   readonly maxDeadlineMs?: number;
   /**
+   * How often an idle Server-Sent Events answer gets a keep-alive comment,
+   * in milliseconds: an output event stream a caller asked for as
+   * `text/event-stream` (restJson1) sends one whenever the handler's
+   * stream has had no event for this long. Default 15 000; 0 for none.
+   */
+  readonly sseKeepAliveMs?: number;
+  /**
    * Verifiers of the auth schemes the model declares (`bearer`, `apiKey`,
    * `basic`): calls to operations that take them are authenticated before
    * their body is read, and the identity reaches handlers as
@@ -458,6 +465,7 @@ export function createServer<S extends ServiceSchema, Id = unknown>(service: S, 
         ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.bodyLimits !== undefined ? { bodyLimits: options.bodyLimits } : {}),
         ...(options.maxDeadlineMs !== undefined ? { maxDeadlineMs: options.maxDeadlineMs } : {}),
+        ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
         ...(modules.length > 0 ? { fallback: (request: HttpRequest, dispatchOptions: DispatchOptions) => toModule(request, dispatchOptions) } : {}),
       });
       hosted = modules.flatMap((module) =>

@@ -9,6 +9,7 @@ export const TARGETS = {
   protobuf: () => import("./grpc.mjs").then((m) => m.protobuf),
   "grpc-frames": () => import("./grpc.mjs").then((m) => m.grpcFrames),
   eventstream: () => import("./eventstream.mjs").then((m) => m.eventstream),
+  sse: () => import("./sse.mjs").then((m) => m.sse),
   uri: () => import("./uri.mjs").then((m) => m.uri),
   sigv4: () => import("./sigv4.mjs").then((m) => m.sigv4Target),
 };

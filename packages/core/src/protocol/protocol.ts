@@ -87,6 +87,18 @@ export interface ServerCallContext {
    * inflates a compressed body holds the inflated bytes to it too.
    */
   readonly bodyLimit?: number | undefined;
+  /**
+   * The request being answered, as the transport received it: what a
+   * protocol negotiates a streamed answer's framing by (its `Accept`).
+   * Absent where a server does not give it.
+   */
+  readonly request?: HttpRequest;
+  /**
+   * How long a Server-Sent Events answer may stay silent before a comment
+   * keeps its connection open, in milliseconds (the server's
+   * `sseKeepAliveMs`; 0 for none). Absent: the protocol's default.
+   */
+  readonly sseKeepAliveMs?: number | undefined;
 }
 
 /**

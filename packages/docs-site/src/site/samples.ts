@@ -7,6 +7,7 @@ import { getErrorKind, getHttp, getHttpError, isNodeObject, nameOf, type Model, 
 import { bindingsOf, structureOf, type Binding } from "../bindings.js";
 import { diagnostic, encodeCbor, hexDump } from "../cbor.js";
 import { operationName, routeOf, type ProtocolInfo } from "../protocols.js";
+import { isEventStreamMember, offersServerSentEvents, SSE_MEDIA_TYPE, sseText } from "../server-sent-events.js";
 import { toHttpString, toWireCbor, toWireJson } from "../wire.js";
 
 /** One rendered sample: a label and preformatted text. */
@@ -199,6 +200,20 @@ export function exampleSamples(
           const headers2: [string, string][] = [...o.headers];
           if (o.body !== undefined && !o.headers.some(([k]) => k.toLowerCase() === "content-type")) headers2.unshift(["Content-Type", protocol.contentType]);
           samples.push({ label: "Response", text: httpResponse(status, headers2, o.binary ? `(the bytes of ${o.body})` : o.body) });
+          const stream = offersServerSentEvents(protocol)
+            ? bindingsOf(model, outputId).find((b) => b.location === "payload" && isEventStreamMember(model, b.member))
+            : undefined;
+          const events = stream === undefined ? undefined : sseText(model, stream.member, objectOf(example.output)[stream.member.name], protocol);
+          if (events !== undefined) {
+            // The same call read as Server-Sent Events, as a browser or `curl -N` reads it.
+            const sseRequest = curl(route.method, path, [...headers, ["Accept", SSE_MEDIA_TYPE]], parts.body, parts.binary === true).replace(
+              /^curl /,
+              "curl -N ",
+            );
+            samples.push({ label: "Request (Server-Sent Events)", text: sseRequest });
+            const sseHeaders: [string, string][] = [["Content-Type", SSE_MEDIA_TYPE], ["Cache-Control", "no-cache"], ...o.headers];
+            samples.push({ label: "Response (Server-Sent Events)", text: httpResponse(status, sseHeaders, events.trimEnd()) });
+          }
         }
         break;
       }
