@@ -1,10 +1,14 @@
-// @anvil/client-core calls/s against a bare `fetch` making the same request
+// @anvil/client-core calls/s against a bare client making the same request
 // (same route, same JSON payload, same server, same concurrency), measured in
-// interleaved rounds in one run. The server is a bare node:http process of its
-// own, so that it does not share the client's event loop.
+// interleaved rounds in one run, for each HTTP/1.1 transport: over `fetch`
+// against a bare `fetch`, and over the default transport on Node (node:http)
+// against a bare node:http request on a keep-alive agent. The server is a
+// bare node:http process of its own, so that it does not share the client's
+// event loop.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createClient } from "@anvil/client-core";
+import http from "node:http";
+import { createClient, fetchTransport } from "@anvil/client-core";
 import { integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
 import { median } from "./timing.mjs";
@@ -82,38 +86,60 @@ export async function runClientBench({ quick }) {
   const [port] = await once(child, "message");
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    const client = createClient(Items, { endpoint, protocols: [restJson1()] });
     const url = `${endpoint}/items/${encodeURIComponent(input.id)}`;
     const { id: _id, ...bodyInput } = input;
-    const bare = async () => {
-      const body = JSON.stringify({ ...bodyInput, updatedAt: bodyInput.updatedAt.getTime() / 1000 });
-      const res = await fetch(url, { method: "PUT", headers: { "content-type": "application/json" }, body });
-      const out = await res.json();
+    const bodyOf = () => JSON.stringify({ ...bodyInput, updatedAt: bodyInput.updatedAt.getTime() / 1000 });
+    const outputOf = (out) => {
       out.updatedAt = new Date(out.updatedAt * 1000);
       return out;
     };
-    const anvil = () => client.putItem(input);
-    const check = await anvil();
-    if (check.name !== input.name || check.updatedAt.getTime() !== input.updatedAt.getTime()) throw new Error("client bench: the client's answer is wrong");
-
+    const bareFetch = async () => {
+      const res = await fetch(url, { method: "PUT", headers: { "content-type": "application/json" }, body: bodyOf() });
+      return outputOf(await res.json());
+    };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+    const bareHttp = () =>
+      new Promise((resolve, reject) => {
+        const body = bodyOf();
+        const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+        const req = http.request(url, { method: "PUT", agent, headers }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve(outputOf(JSON.parse(text))));
+          res.on("error", reject);
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const pairs = [
+      ["fetch", "bare fetch", bareFetch, createClient(Items, { endpoint, protocols: [restJson1()], transport: fetchTransport() })],
+      ["node:http, the default on Node", "bare node:http", bareHttp, createClient(Items, { endpoint, protocols: [restJson1()] })],
+    ];
     const rounds = quick ? 4 : 10;
     const sliceMs = quick ? 300 : 1000;
-    const rows = [];
-    for (const concurrency of [1, 16]) {
-      await callsPerSecond(bare, concurrency, 300);
-      await callsPerSecond(anvil, concurrency, 300);
-      const samples = [[], []];
-      for (let r = 0; r < rounds; r++) {
-        const order = r % 2 === 0 ? [0, 1] : [1, 0];
-        for (const k of order) samples[k].push(await callsPerSecond(k === 0 ? bare : anvil, concurrency, sliceMs));
+    for (const [transport, bareName, bare, client] of pairs) {
+      const anvil = () => client.putItem(input);
+      const check = await anvil();
+      if (check.name !== input.name || check.updatedAt.getTime() !== input.updatedAt.getTime()) throw new Error("client bench: the client's answer is wrong");
+      const rows = [];
+      for (const concurrency of [1, 16]) {
+        await callsPerSecond(bare, concurrency, 300);
+        await callsPerSecond(anvil, concurrency, 300);
+        const samples = [[], []];
+        for (let r = 0; r < rounds; r++) {
+          const order = r % 2 === 0 ? [0, 1] : [1, 0];
+          for (const k of order) samples[k].push(await callsPerSecond(k === 0 ? bare : anvil, concurrency, sliceMs));
+        }
+        const ratio = median(samples[1].map((x, r) => x / samples[0][r]));
+        rows.push([concurrency, median(samples[0]), median(samples[1]), ratio]);
       }
-      const ratio = median(samples[1].map((x, r) => x / samples[0][r]));
-      rows.push([concurrency, median(samples[0]), median(samples[1]), ratio]);
+      console.log(`\n## Client (@anvil/client-core, restJson1 over ${transport}) vs ${bareName}\n`);
+      console.log(`| concurrency | ${bareName} calls/s | anvil client calls/s | ratio |`);
+      console.log("|---:|---:|---:|---:|");
+      for (const [c, b, a, r] of rows) console.log(`| ${c} | ${Math.round(b)} | ${Math.round(a)} | ${r.toFixed(2)}× |`);
     }
-    console.log("\n## Client (@anvil/client-core, restJson1 over fetch) vs bare fetch\n");
-    console.log("| concurrency | bare fetch calls/s | anvil client calls/s | ratio |");
-    console.log("|---:|---:|---:|---:|");
-    for (const [c, b, a, r] of rows) console.log(`| ${c} | ${Math.round(b)} | ${Math.round(a)} | ${r.toFixed(2)}× |`);
+    agent.destroy();
   } finally {
     child.kill();
   }

@@ -1,10 +1,10 @@
 // The stream-memory bench's clients, each in a process of its own so that
 // its peak memory (VmHWM) is its own: `node stream-client.mjs anvil` calls
-// the Blobs service with @anvil/client-core (fetch over HTTP/1.1, the
-// HTTP/2 transport over h2c); `node stream-client.mjs bare` does the same
-// exchanges with bare node:http and node:http2, writing chunk by chunk and
-// waiting for `drain`. Both send the same chunks (blob-model.mjs) and drop
-// what they download as it arrives.
+// the Blobs service with @anvil/client-core (its default transport over
+// HTTP/1.1, node:http on Node; the HTTP/2 transport over h2c);
+// `node stream-client.mjs bare` does the same exchanges with bare node:http
+// and node:http2, writing chunk by chunk and waiting for `drain`. Both send
+// the same chunks (blob-model.mjs) and drop what they download as it arrives.
 //
 // Told over IPC { type: "upload" | "download", origin, version: "1.1" | "2", size };
 // answers { ms, bytes } (bytes: what the server said it received, or what

@@ -1,7 +1,8 @@
 /** What a client is configured with, and how the defaults fill it in. */
 import { type AuthScheme, type ClientProtocol, type RequestCustomization, type ServiceSchema, withRequestCustomizations } from "@anvil/core";
 import { assertSigV4Configured } from "./auth/auth-scheme.js";
-import { fetchTransport } from "./fetch-transport.js";
+// `default-transport-node.ts` under the `node` condition (node:http), else `default-transport.ts` (fetch): package.json's `imports`.
+import { defaultTransport } from "#default-transport";
 import type { ClientInterceptor, Interceptor } from "./interceptor.js";
 import { type RetryStrategy, standardRetry, type StandardRetryOptions } from "./retry.js";
 import { sleep } from "./sleep.js";
@@ -25,7 +26,13 @@ export interface ClientConfig {
   readonly protocols: ProtocolValue | readonly ProtocolValue[];
   /** The id of the protocol to speak (e.g. `aws.protocols#awsJson1_1`), among `protocols`. */
   readonly protocol?: string;
-  /** How requests travel. Default {@link fetchTransport} (HTTP/1.1). */
+  /**
+   * How requests travel. Default, over HTTP/1.1: on Node, one
+   * `nodeHttpTransport()` (from `@anvil/client-core/node`) shared by the
+   * clients made without a transport; elsewhere (browsers, Workers, Deno,
+   * Bun) `fetchTransport()`. A protocol that needs HTTP/2 gets an
+   * HTTP/2 transport of the client's own instead (see `requiresHttp2`).
+   */
   readonly transport?: Transport;
   /** Retry strategy, or settings of the standard one (the default: 3 attempts). */
   readonly retry?: RetryStrategy | Partial<StandardRetryOptions>;
@@ -118,7 +125,8 @@ export function resolveConfig(service: ServiceSchema, config: ClientConfig): Res
 /**
  * The transport given (it must speak HTTP/2 for a protocol that needs it);
  * else, for such a protocol, an HTTP/2 transport of the client's own where
- * the platform has `node:http2`; else the fetch transport.
+ * the platform has `node:http2`; else the platform's default (`node:http`
+ * on Node, `fetch` elsewhere).
  */
 function transportFor(protocol: ClientProtocol, transport: Transport | undefined): Transport {
   if (protocol.requiresHttp2 === true) {
@@ -133,7 +141,7 @@ function transportFor(protocol: ClientProtocol, transport: Transport | undefined
       );
     }
   }
-  return transport ?? fetchTransport();
+  return transport ?? defaultTransport();
 }
 
 /**

@@ -2,7 +2,8 @@
  * `@anvil/client-core`: typed clients over any Anvil protocol. Protocols,
  * transports, retry strategies, interceptors and auth schemes are values
  * passed to {@link createClient}; this package imports only `@anvil/core`.
- * The HTTP/2 transport lives in `@anvil/client-core/node`.
+ * The `node:http` transport (HTTP/1.1, the default on Node) and the HTTP/2
+ * one live in `@anvil/client-core/node`.
  *
  * @packageDocumentation
  */
@@ -12,7 +13,18 @@ export { selectProtocol } from "./config.js";
 export type { ClientConfig, ProtocolValue } from "./config.js";
 export type { ClientMetadata, WithMetadata } from "./metadata.js";
 export { requestIdsOf } from "./metadata.js";
-export { ABORTED, isIdempotent, isUnsent, noRetry, retryKindOf, standardRetry, TIMED_OUT, UNREAD_BODY_TIMEOUT, UNSENT_ERROR_CODES } from "./retry.js";
+export {
+  ABORTED,
+  CONNECT_TIMEOUT,
+  isIdempotent,
+  isUnsent,
+  noRetry,
+  retryKindOf,
+  standardRetry,
+  TIMED_OUT,
+  UNREAD_BODY_TIMEOUT,
+  UNSENT_ERROR_CODES,
+} from "./retry.js";
 export type { RetryContext, RetryKind, RetryStrategy, StandardRetryOptions } from "./retry.js";
 export type { Transport, TransportRequest } from "./transport.js";
 export { requestUrl } from "./transport.js";

@@ -42,6 +42,13 @@ export interface StandardRetryOptions {
 const DEFAULTS: StandardRetryOptions = Object.freeze({ maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 20_000, random: Math.random });
 
 /**
+ * The code of the error a transport fails with when a new connection (with
+ * its TLS handshake) took longer than it allows (`nodeHttpTransport`'s
+ * `connectTimeoutMs`): one of the {@link UNSENT_ERROR_CODES}.
+ */
+export const CONNECT_TIMEOUT = "ConnectTimeout";
+
+/**
  * Transport error codes meaning the request never reached the server (no
  * connection, or the server refused the stream before reading it), so that
  * sending it again cannot repeat its effect. Transports report such failures
@@ -54,6 +61,7 @@ export const UNSENT_ERROR_CODES: ReadonlySet<string> = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
   "UND_ERR_CONNECT_TIMEOUT",
+  CONNECT_TIMEOUT,
   "ERR_HTTP2_GOAWAY_SESSION",
   "ERR_HTTP2_STREAM_CANCEL",
   "ERR_HTTP2_STREAM_REFUSED",

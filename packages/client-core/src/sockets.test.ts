@@ -1,7 +1,8 @@
 /**
- * The client over real sockets, against small servers built here: the fetch
- * transport with restJson1 and with the test protocol, streaming both ways,
- * connection failures, and the HTTP/2 transport with reconnects.
+ * The client over real sockets, against small servers built here: both
+ * HTTP/1.1 transports (node:http, the default on Node, and fetch) with
+ * restJson1 and with the test protocol, streaming both ways, connection
+ * failures, and the HTTP/2 transport with reconnects.
  */
 import { once } from "node:events";
 import { createSecureServer } from "node:http2";
@@ -14,8 +15,11 @@ import { restJson1 } from "@anvil/protocol-restjson";
 import { hasOpenssl, selfSignedCertificate } from "@anvil/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "./client.js";
+import { fetchTransport } from "./fetch-transport.js";
 import { createHttp2Transport } from "./http2-transport.js";
+import { nodeHttpTransport } from "./node-http-transport.js";
 import { http2Transport } from "./node-http2.js";
+import type { Transport } from "./transport.js";
 import { testJson, Things } from "./test-fixtures.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -70,7 +74,20 @@ const Cities = service("test.cities#Cities", {
   },
 });
 
-describe("fetch transport over HTTP/1.1", () => {
+/** The HTTP/1.1 transports, and how each reports a connection the server closed under a call it sent. */
+const HTTP1_TRANSPORTS: readonly { name: string; make: () => Transport; resetCode: string }[] = [
+  { name: "node:http (the default on Node)", make: () => nodeHttpTransport(), resetCode: "ECONNRESET" },
+  { name: "fetch", make: () => fetchTransport(), resetCode: "UND_ERR_SOCKET" },
+];
+
+describe.each(HTTP1_TRANSPORTS)("HTTP/1.1 transport: $name", ({ make, resetCode }) => {
+  /** A transport of this kind, closed after the test. */
+  const http1 = (): Transport => {
+    const transport = make();
+    closers.push(async () => transport.close?.());
+    return transport;
+  };
+
   it("calls a restJson1 service: labels, query, base path, output, request id, modeled errors", async () => {
     const seen: string[] = [];
     const endpoint = await listen((req, res) => {
@@ -83,7 +100,7 @@ describe("fetch transport over HTTP/1.1", () => {
         res.end(JSON.stringify({ message: "no such city", cityId: "atlantis" }));
       }
     });
-    const client = createClient(Cities, { endpoint: `${endpoint}/api`, protocols: [restJson1()] });
+    const client = createClient(Cities, { endpoint: `${endpoint}/api`, protocols: [restJson1()], transport: http1() });
     const city = await client.getCity({ cityId: "paris", units: "metric & more" });
     expect(city).toEqual({ cityId: "paris", name: "Paris" });
     expect(city.$metadata).toEqual({ httpStatus: 200, httpStatusCode: 200, requestId: "rid-1", attempts: 1, totalRetryDelay: 0 });
@@ -100,7 +117,7 @@ describe("fetch transport over HTTP/1.1", () => {
       res.writeHead(calls === 1 ? 503 : 200, { "content-type": "application/json" });
       res.end(calls === 1 ? "" : JSON.stringify({ id: "a" }));
     });
-    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport: http1(), retry: { baseDelayMs: 1 } });
     expect((await client.getThing({ id: "a" })).$metadata.attempts).toBe(2);
   });
 
@@ -123,7 +140,7 @@ describe("fetch transport over HTTP/1.1", () => {
       await arrived; // would deadlock if the client buffered the body
       yield new Uint8Array(24);
     }
-    const client = createClient(Things, { endpoint, protocols: [testJson()] });
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport: http1() });
     expect(await client.upload({ data: body() })).toEqual({ id: "1024" });
     expect(transferEncoding).toBe("chunked");
   });
@@ -137,7 +154,7 @@ describe("fetch transport over HTTP/1.1", () => {
       await finished;
       res.end("last");
     });
-    const client = createClient(Things, { endpoint, protocols: [testJson()] });
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport: http1() });
     const out = await client.download({ id: "a" });
     const decoder = new TextDecoder();
     let text = "";
@@ -149,7 +166,7 @@ describe("fetch transport over HTTP/1.1", () => {
   });
 
   it("retries a refused connection of a non-idempotent call, then reports it", async () => {
-    const client = createClient(Things, { endpoint: await closedPort(), protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    const client = createClient(Things, { endpoint: await closedPort(), protocols: [testJson()], transport: http1(), retry: { baseDelayMs: 1 } });
     const error = await client.createThing({ id: "a" }).catch((e: unknown) => e);
     expect(TransportError.is(error)).toBe(true);
     expect(error).toMatchObject({ code: "ECONNREFUSED", $metadata: { attempts: 3 } });
@@ -157,8 +174,8 @@ describe("fetch transport over HTTP/1.1", () => {
 
   /**
    * A server that closes a connection idle for `keepAliveTimeout` (100 ms)
-   * without saying so (no `Keep-Alive: timeout=` hint, which undici would
-   * heed), and calls `whenIdleClosed` as it closes one: a call made then
+   * without saying so (no `Keep-Alive: timeout=` hint, which both
+   * transports heed), and calls `whenIdleClosed` as it closes one: a call made then
    * goes out on a socket the server has closed, before the client could
    * see it close.
    */
@@ -183,7 +200,7 @@ describe("fetch transport over HTTP/1.1", () => {
   it("L4: a keep-alive race (the server closes the idle socket as the next call goes out) is retried once for an idempotent call", async () => {
     let next!: () => void;
     const { endpoint, connections } = await keepAliveServer(() => next());
-    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport: http1(), retry: { baseDelayMs: 1 } });
     expect((await client.getThing({ id: "first" })).id).toBe("first");
     const out = await new Promise<Awaited<ReturnType<typeof client.getThing>>>((resolve, reject) => {
       next = () => void client.getThing({ id: "after idle" }).then(resolve, reject);
@@ -195,18 +212,18 @@ describe("fetch transport over HTTP/1.1", () => {
   it("L4: a non-idempotent call sent on a socket the server closed is not sent again (the server may have acted on it)", async () => {
     let next!: () => void;
     const { endpoint } = await keepAliveServer(() => next());
-    const client = createClient(Things, { endpoint, protocols: [testJson()], retry: { baseDelayMs: 1 } });
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport: http1(), retry: { baseDelayMs: 1 } });
     expect((await client.createThing({ id: "first" })).id).toBe("first");
     const error = await new Promise<unknown>((resolve) => {
       next = () => void client.createThing({ id: "after idle" }).then(resolve, resolve);
     });
     expect(TransportError.is(error)).toBe(true);
-    expect(error).toMatchObject({ code: "UND_ERR_SOCKET", $metadata: { attempts: 1 } });
+    expect(error).toMatchObject({ code: resetCode, $metadata: { attempts: 1 } });
   });
 
   it("times out against a server that never answers", async () => {
     const endpoint = await listen(() => {});
-    const client = createClient(Things, { endpoint, protocols: [testJson()] });
+    const client = createClient(Things, { endpoint, protocols: [testJson()], transport: http1() });
     const error = await client.getThing({ id: "a" }, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "RequestTimeout", $metadata: { attempts: 1 } });
   });

@@ -1,7 +1,8 @@
 /**
  * Transports move a protocol's request to the server and bring its response
- * back. They are values, like protocols: the fetch transport is the default,
- * `@anvil/client-core/node` adds HTTP/2, and tests pass fakes.
+ * back. They are values, like protocols: `@anvil/client-core/node` has the
+ * `node:http` one (the default on Node) and the HTTP/2 one, the fetch
+ * transport is the default elsewhere, and tests pass fakes.
  */
 import type { HttpBody, HttpRequest, HttpResponse } from "@anvil/core";
 

@@ -1,7 +1,7 @@
 /**
  * L5: a streamed output that its caller never reads cannot hold a pooled
- * connection for good, over HTTP/1.1 (fetch, with a pool of a fixed size)
- * and HTTP/2 (a server allowing a fixed number of concurrent streams): the
+ * connection for good, over HTTP/1.1 (node:http and fetch, each with a pool
+ * of a fixed size) and HTTP/2 (a server allowing a fixed number of concurrent streams): the
  * client releases it after `unreadBodyTimeoutMs`, or at once when the
  * caller disposes of it.
  */
@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "./client.js";
 import type { ClientConfig } from "./config.js";
 import { fetchTransport } from "./fetch-transport.js";
+import { nodeHttpTransport } from "./node-http-transport.js";
 import { http2Transport } from "./node-http2.js";
 import { UNREAD_BODY_TIMEOUT } from "./retry.js";
 import { testJson, Things } from "./test-fixtures.js";
@@ -177,8 +178,17 @@ async function pooledFetch(connections: number): Promise<typeof fetch> {
   return (input, init) => fetch(input, { ...init, dispatcher } as RequestInit);
 }
 
-/** Both transports, each with room for `slots` bodies at once. */
+/** The transports, each with room for `slots` bodies at once. */
 const transports = [
+  {
+    name: "HTTP/1.1 (node:http, a pool of N sockets)",
+    server: () => http1Server(),
+    transport: async (slots: number) => {
+      const transport = nodeHttpTransport({ maxSockets: slots });
+      closers.push(() => transport.close());
+      return transport;
+    },
+  },
   {
     name: "HTTP/1.1 (fetch, a pool of N sockets)",
     server: () => http1Server(),

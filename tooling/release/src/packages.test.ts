@@ -34,6 +34,8 @@ interface Manifest {
   readonly engines?: Readonly<Record<string, string>>;
   readonly publishConfig?: { readonly access?: string };
   readonly exports?: unknown;
+  /** Package-internal specifiers (`#name`), resolved by condition where the package is used. */
+  readonly imports?: unknown;
   readonly bin?: string | Readonly<Record<string, string>>;
   readonly dependencies?: Deps;
   readonly devDependencies?: Deps;
@@ -239,21 +241,24 @@ interface Target {
 }
 
 /** Every target of an `exports` field, with its subpath and conditions. */
-function exportTargets(exports: unknown): Target[] {
+function exportTargets(exports: unknown, keyPrefix = "."): Target[] {
   const out: Target[] = [];
   const walk = (value: unknown, subpath: string, conditions: readonly string[]): void => {
     if (typeof value === "string") out.push({ subpath, conditions, path: value });
     else if (Array.isArray(value)) for (const v of value) walk(v, subpath, conditions);
     else if (value !== null && typeof value === "object") {
       for (const [key, v] of Object.entries(value)) {
-        if (key.startsWith(".")) walk(v, key, conditions);
+        if (key.startsWith(keyPrefix)) walk(v, key, conditions);
         else walk(v, subpath, [...conditions, key]);
       }
     }
   };
-  walk(exports, ".", []);
+  walk(exports, keyPrefix, []);
   return out;
 }
+
+/** The targets of a manifest's `imports` (`#name` specifiers), by condition, as {@link exportTargets} lists exports. */
+const importTargets = (manifest: Manifest): Target[] => exportTargets(manifest.imports, "#");
 
 /** Whether a packed file is an exports or bin target; `*` in a subpath pattern stands for any non-empty text. */
 function matchesTarget(target: string, file: string): boolean {
@@ -643,6 +648,14 @@ for (const pkg of PUBLIC) {
           if (!CODE.test(file) && !/\.d\.[cm]?ts$/.test(file)) continue;
           for (const specifier of bareImports(readFileSync(join(root, file), "utf8"))) {
             if (isBuiltin(specifier)) continue;
+            if (specifier.startsWith("#")) {
+              // The package's own `imports`: every target, whichever condition picks it, must be packed.
+              const targets = importTargets(pkg.manifest).filter((t) => t.subpath === specifier);
+              if (targets.length === 0) wrong.add(`${file}: ${specifier} (not in the package's imports)`);
+              for (const t of targets)
+                if (!files.has(packPath(t.path))) wrong.add(`${file}: ${specifier} [${t.conditions.join(", ")}] → ${t.path} (not packed)`);
+              continue;
+            }
             const name = packageNameOf(specifier);
             if (name !== pkg.name && !declared.has(name)) wrong.add(`${file}: ${specifier} (not a dependency)`);
             const target = BY_NAME.get(name);

@@ -1,12 +1,13 @@
 /**
  * A `@streaming` blob input goes from the restJson1 client to the server as
- * it comes, over HTTP/1.1 (fetch) and HTTP/2: the client's stream only goes
- * on once the server's handler has read what came before, which a client
- * that buffered the whole body first could never do. Bodies that must be
+ * it comes, over HTTP/1.1 (node:http, the default on Node, and fetch) and
+ * HTTP/2: the client's stream only goes on once the server's handler has
+ * read what came before, which a client that buffered the whole body first
+ * could never do. Bodies that must be
  * whole before they go (`@requiresLength`, request compression) still are.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "@anvil/client-core";
+import { createClient, fetchTransport } from "@anvil/client-core";
 import { http2Transport } from "@anvil/client-core/node";
 import { schemasFromModel } from "@anvil/dynamic";
 import { loadModel } from "@anvil/model";
@@ -78,7 +79,8 @@ async function* lockstep(count: number, lockstepOn = true): AsyncGenerator<Uint8
 }
 
 describe.each([
-  ["HTTP/1.1 (fetch)", () => ({})],
+  ["HTTP/1.1 (node:http, the default on Node)", () => ({})],
+  ["HTTP/1.1 (fetch)", () => ({ transport: fetchTransport() })],
   ["HTTP/2", () => ({ transport: http2Transport() })],
 ])("restJson1 client over %s: a streamed upload", (_name, transport) => {
   const client = () => createClient(service, { endpoint: listener.url, protocols: [restJson1()], ...transport() }) as unknown as Uploads;
