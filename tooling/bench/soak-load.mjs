@@ -27,8 +27,8 @@
 import http from "node:http";
 import http2 from "node:http2";
 import { createHistogram, monitorEventLoopDelay } from "node:perf_hooks";
-import { createClient, fetchTransport, noRetry } from "@anvil/client-core";
-import { http2Transport } from "@anvil/client-core/node";
+import { createClient, noRetry } from "@anvil/client-core";
+import { http2Transport, nodeHttpTransport } from "@anvil/client-core/node";
 import { collectBytes } from "@anvil/core";
 import { awsJson1_0, awsJson1_1 } from "@anvil/protocol-awsjson";
 import { grpc } from "@anvil/protocol-grpc";
@@ -276,13 +276,17 @@ async function makeLanes(endpoints, t) {
         corpus,
         specs: [],
         send: h2 ? sendH2 : sendH1,
-        agent: h2 ? undefined : new http.Agent({ keepAlive: true, maxSockets: H1_LANE }),
+        // Idle sockets are closed at 4 s, before the server's keep-alive (5 s) would: a request written on a socket
+        // the server is closing for idleness would fail with ECONNRESET (the keep-alive race), which is not the
+        // server's fault. (Node's agent takes no notice of the server's `Keep-Alive: timeout=5`.)
+        agent: h2 ? undefined : new http.Agent({ keepAlive: true, maxSockets: H1_LANE, timeout: 4_000 }),
         session: undefined,
       };
-      const inner = h2 ? http2Transport() : fetchTransport();
+      const inner = h2 ? http2Transport() : nodeHttpTransport();
       const options = { endpoint: url.origin, protocols: PROTOCOLS, protocol, retry: noRetry, timeoutMs: TIMEOUT_MS };
       const recordingClient = createClient(Inventory, { ...options, transport: recording(inner, (x) => corpus.push(x)) });
-      // The live calls: HTTP/1.1 through fetch (the default transport), HTTP/2 on the transport's session (not the replay's).
+      // The live calls: HTTP/1.1 through node:http (the default transport on Node), HTTP/2 on the transport's session
+      // (not the replay's).
       lane.client = createClient(Inventory, { ...options, transport: inner });
       lane.transport = inner;
       for (let n = 0; n < CORPUS; n++) {
