@@ -2,7 +2,8 @@
  * `@anvil/client-core`: typed clients over any Anvil protocol. Protocols,
  * transports, retry strategies, interceptors and auth schemes are values
  * passed to {@link createClient}; this package imports only `@anvil/core`.
- * The HTTP/2 transport lives in `@anvil/client-core/node`.
+ * The HTTP/2 transport lives in `@anvil/client-core/node`, waiters in
+ * `@anvil/client-core/waiters`.
  *
  * @packageDocumentation
  */
@@ -23,4 +24,9 @@ export { selectAuthScheme } from "./auth/auth-scheme.js";
 // Auth schemes are core's interface, so that scheme packages need only `@anvil/core`.
 export type { AuthScheme, Provider, SigningContext } from "@anvil/core";
 export { httpApiKeyAuth, httpBasicAuth, httpBearerAuth } from "./auth/http-auth.js";
+export { paginate, PaginationError } from "./paginate.js";
+export type { ItemPaginator, PageCall, PaginateOptions, PaginationErrorCode, Paginator } from "./paginate.js";
+// The waiter itself is `@anvil/client-core/waiters` (it carries a JMESPath engine); its error is here, to catch.
+export { WaiterError } from "./waiter-error.js";
+export type { WaiterErrorInit, WaiterFailureState } from "./waiter-error.js";
 export type { ApiKeyAuthOptions, BasicAuthOptions, BearerAuthOptions } from "./auth/http-auth.js";
