@@ -5,7 +5,10 @@
  * operation), one per operation (the handler type picked down to that
  * operation, to register it alone), and the client type
  * (`ClientOf<typeof Weather>`). Their methods carry the operations'
- * documentation from the service file's operations type.
+ * documentation from the service file's operations type. Beside the client
+ * type, its paginators and waiters: thin typed wrappers over
+ * `@anvil/client-core`'s `paginate` and `waitUntil`, which read the
+ * operation schema's `@paginated` and `smithy.waiters#waitable`.
  */
 import { getPaginated, isNodeObject, nameOf, type NodeValue, type Paginated } from "@anvil/model";
 import { docComment } from "./code.js";
