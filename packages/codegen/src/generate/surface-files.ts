@@ -52,7 +52,8 @@ export function clientFile(plan: ServicePlan, serviceModule: string, provenance:
   // The runtime's names first: a shape of the same name is then imported under another.
   for (const name of RUNTIME_NAMES) scope.both(name);
   const helpers = clientHelpers(plan, scope);
-  for (const h of helpers) scope.value(h.op.name);
+  // The operation constants they import from the service file.
+  for (const name of new Set(helpers.map((h) => h.op.name))) scope.value(name);
   const refs = new ShapeRefs(plan.shapes, imports, scope);
   const service = imports.from(serviceModule, plan.serviceName, "type");
   const clientOf = imports.type("ClientOf");
@@ -66,8 +67,19 @@ export function clientFile(plan: ServicePlan, serviceModule: string, provenance:
   return `${header(provenance, `${plan.service.id}: ${what}`)}\n${imports.render()}\n${out.join("")}`;
 }
 
-/** Names the client file imports from the client runtime. */
-const RUNTIME_NAMES = ["paginate", "Paginator", "ItemPaginator", "PaginateOptions", "waitUntil", "WaiterOptions", "WaiterResult"] as const;
+/** Names the client file imports from the client runtime, and the globals its signatures use (a shape of the same name is imported under another). */
+const RUNTIME_NAMES = [
+  "paginate",
+  "Paginator",
+  "ItemPaginator",
+  "PaginateOptions",
+  "waitUntil",
+  "WaiterOptions",
+  "WaiterResult",
+  "Pick",
+  "Omit",
+  "NonNullable",
+] as const;
 
 /** A paginator or a waiter of an operation, named. */
 type ClientHelper =
@@ -83,8 +95,10 @@ type ClientHelper =
 function clientHelpers(plan: ServicePlan, scope: NameScope): ClientHelper[] {
   const out: ClientHelper[] = [];
   for (const op of plan.operations) {
+    // The operation's name in the service (its `rename` applied), not its constant's (which may be escaped: `_Object`).
+    const opName = plan.service.rename?.[op.shape.id] ?? nameOf(op.shape.id);
     const paginated = getPaginated(op.shape, plan.service);
-    if (paginated?.inputToken && paginated.outputToken) out.push({ kind: "paginator", op, name: scope.value(`paginate${op.name}`), paginated });
+    if (paginated?.inputToken && paginated.outputToken) out.push({ kind: "paginator", op, name: scope.value(`paginate${opName}`), paginated });
     const waitable = op.shape.traits.get("smithy.waiters#waitable");
     if (!isNodeObject(waitable)) continue;
     for (const [waiter, definition] of Object.entries(waitable)) {
