@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Weather } from "./generated/weather.js";
 import { ExampleFake } from "./fake.js";
 import { WeatherGrpc } from "./generated/weather-grpc.js";
-import { WeatherFakes } from "./generated/weather.fakes.js";
+import { WeatherFakeClient, WeatherFakes } from "./generated/weather.fakes.js";
 import { WeatherGrpcFakes } from "./generated/weather-grpc.fakes.js";
 import { paginateListCities } from "./generated/weather.client.js";
 import { createWeatherServers, PROTOCOLS } from "./server.js";
@@ -52,6 +52,12 @@ describe("the example's paginator on its fake", () => {
       ["paris", "reykjavik"],
       ["seattle", "tokyo"],
     ]);
+  });
+
+  it("pages the same over the fake client, in memory", async () => {
+    const cities = [];
+    for await (const city of paginateListCities(new WeatherFakeClient(), { pageSize: 2 }).items()) cities.push(city.cityId);
+    expect(cities).toEqual(["paris", "reykjavik", "seattle", "tokyo"]);
   });
 });
 
