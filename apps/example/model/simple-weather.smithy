@@ -14,6 +14,7 @@ use smithy.framework#ValidationException
 /// rpcv2Cbor routes).
 @simpleRestJson
 @title("Weather Service (simpleRestJson)")
+@paginated(inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize")
 service SimpleWeather {
     version: "2024-06-01"
     operations: [GetCurrentTime, CreateCity, GetCity, ListCities, GetForecast]

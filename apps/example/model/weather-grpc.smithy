@@ -16,6 +16,7 @@ use smithy.framework#ValidationException
 /// bidirectional.
 @grpc
 @title("Weather Service (gRPC)")
+@paginated(inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize")
 service WeatherGrpc {
     version: "2024-06-01"
     operations: [GetCurrentTime, CreateCity, GetCity, ListCities, GetForecast, ReportObservation, WatchAlerts, StreamReadings]

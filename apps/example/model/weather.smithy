@@ -7,6 +7,7 @@ use aws.protocols#awsJson1_1
 use aws.protocols#restJson1
 use smithy.framework#ValidationException
 use smithy.protocols#rpcv2Cbor
+use smithy.waiters#waitable
 
 /// Cities, their forecasts, weather observations from ground stations, photos
 /// and live weather alerts.
@@ -166,6 +167,25 @@ operation CreateCity {
 /// Looks up one city.
 @readonly
 @http(method: "GET", uri: "/cities/{cityId}")
+@waitable(
+    CityExists: {
+        documentation: "Waits until a city can be looked up: a city added elsewhere shows up here."
+        minDelay: 1
+        maxDelay: 10
+        acceptors: [
+            {
+                state: "success"
+                matcher: {
+                    inputOutput: { path: "output.city.cityId == input.cityId", expected: "true", comparator: "booleanEquals" }
+                }
+            }
+            {
+                state: "retry"
+                matcher: { errorType: "NoSuchCity" }
+            }
+        ]
+    }
+)
 @examples([
     {
         title: "Look up Seattle"
@@ -259,6 +279,15 @@ operation DeleteCity {
         output: {
             items: [{ cityId: "paris", name: "Paris" }, { cityId: "reykjavik", name: "Reykjavík" }]
             nextToken: "2"
+            totalCount: 4
+        }
+    }
+    {
+        title: "The next two cities"
+        documentation: "The page after the first: the fake's paginator follows the token from one example to the other."
+        input: { pageSize: 2, nextToken: "2" }
+        output: {
+            items: [{ cityId: "seattle", name: "Seattle" }, { cityId: "tokyo", name: "Tokyo" }]
             totalCount: 4
         }
     }

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Weather } from "./generated/weather.js";
 import { ExampleFake } from "./fake.js";
 import { WeatherGrpc } from "./generated/weather-grpc.js";
-import { WeatherFakes } from "./generated/weather.fakes.js";
+import { WeatherFakeClient, WeatherFakes } from "./generated/weather.fakes.js";
 import { WeatherGrpcFakes } from "./generated/weather-grpc.fakes.js";
+import { paginateListCities } from "./generated/weather.client.js";
 import { createWeatherServers, PROTOCOLS } from "./server.js";
 
 let listener: NodeListener;
@@ -40,6 +41,23 @@ describe.each(Weather.protocols.map((p) => [p]))("the example on its fake, over 
         expect(output).toEqual(example.output);
       }
     }
+  });
+});
+
+describe("the example's paginator on its fake", () => {
+  it("follows the token from the first page's example to the next page's, then stops", async () => {
+    const pages = [];
+    for await (const page of paginateListCities(client(Weather.protocols[0]!), {}, { pageSize: 2 })) pages.push(page.items.map((c) => c.cityId));
+    expect(pages).toEqual([
+      ["paris", "reykjavik"],
+      ["seattle", "tokyo"],
+    ]);
+  });
+
+  it("pages the same over the fake client, in memory", async () => {
+    const cities = [];
+    for await (const city of paginateListCities(new WeatherFakeClient(), { pageSize: 2 }).items()) cities.push(city.cityId);
+    expect(cities).toEqual(["paris", "reykjavik", "seattle", "tokyo"]);
   });
 });
 

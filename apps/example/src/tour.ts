@@ -6,6 +6,7 @@
 import { collectBytes, UnmodeledError } from "@anvil/core";
 import type { Client } from "@anvil/client-core";
 import type { SimpleWeather } from "./generated/simple-weather.js";
+import { paginateListCities, waitUntilCityExists } from "./generated/simple-weather.client.js";
 import { CityAlreadyExists, NoSuchCity, type ReadingEvents, ServiceUnavailable, Sky } from "./generated/example.weather.shapes.js";
 import { ValidationException } from "./generated/smithy.framework.shapes.js";
 import type { WeatherGrpc } from "./generated/weather-grpc.js";
@@ -135,6 +136,10 @@ export async function tourShared(weather: Client<typeof SimpleWeather>, protocol
   print(`listCities(pageSize 2) → ${page.items.map((c) => c.cityId).join(", ")} of ${page.totalCount}, next page ${page.nextToken}`);
   const next = await weather.listCities({ pageSize: 2, ...(page.nextToken === undefined ? {} : { nextToken: page.nextToken }) });
   print(`listCities(nextToken ${page.nextToken}) → ${next.items.map((c) => c.cityId).join(", ")}`);
+  // The paginator sends the token on for us, a call per page; items() walks the cities of every page.
+  const everyCity: string[] = [];
+  for await (const city of paginateListCities(weather, {}, { pageSize: 2 }).items()) everyCity.push(city.cityId);
+  print(`paginateListCities(pageSize 2).items() → ${everyCity.join(", ")}`);
   const coastal = await weather.listCities({ tags: ["coastal"], filters: { country: "US" } });
   print(`listCities(tag coastal, country US) → ${coastal.items.map((c) => c.name).join(", ")}`);
 
@@ -145,8 +150,16 @@ export async function tourShared(weather: Client<typeof SimpleWeather>, protocol
 
   const spec = NEW_CITY[protocol] ?? NEW_CITY["aws.protocols#restJson1"]!;
   const input = { name: spec.name, country: spec.country, coordinates: { latitude: spec.latitude, longitude: spec.longitude }, tags: ["coastal"] };
+  // A waiter polls GetCity until the city shows up (the model's CityExists waiter; NoSuchCity means "not yet"),
+  // here started before the city is created; the delays are the demo's, far below the model's 1 to 10 s.
+  const cityId = spec.name.toLowerCase();
+  const appeared = waitUntilCityExists(weather, { cityId }, { maxWaitTime: 10, minDelay: 0.05, maxDelay: 0.2 });
   const created = await weather.createCity({ ...input, clientToken: `demo-${spec.name}` });
   print(`createCity(${spec.name}) → ${created.city.cityId} at ${created.location}, status ${created.$metadata.httpStatus}`);
+  const waited = await appeared;
+  print(
+    `waitUntilCityExists(${cityId}) → ${waited.state}: ${waited.output?.city.name}, after ${waited.attempts} call${waited.attempts === 1 ? "" : "s"} of getCity`,
+  );
   await expectError(print, `createCity(${spec.name}) again, new token`, CityAlreadyExists, () => weather.createCity(input));
 
   const forecast = await weather.getForecast({ cityId: "paris", days: 2 });

@@ -3,7 +3,8 @@
  * transports, retry strategies, interceptors and auth schemes are values
  * passed to {@link createClient}; this package imports only `@anvil/core`.
  * The `node:http` transport (HTTP/1.1, the default on Node) and the HTTP/2
- * one live in `@anvil/client-core/node`.
+ * one live in `@anvil/client-core/node`, waiters in
+ * `@anvil/client-core/waiters`.
  *
  * @packageDocumentation
  */
@@ -35,4 +36,9 @@ export { selectAuthScheme } from "./auth/auth-scheme.js";
 // Auth schemes are core's interface, so that scheme packages need only `@anvil/core`.
 export type { AuthScheme, Provider, SigningContext } from "@anvil/core";
 export { httpApiKeyAuth, httpBasicAuth, httpBearerAuth } from "./auth/http-auth.js";
+export { paginate, PaginationError } from "./paginate.js";
+export type { ItemPaginator, PageCall, PaginateOptions, PaginationErrorCode, Paginator } from "./paginate.js";
+// The waiter itself is `@anvil/client-core/waiters` (it carries a JMESPath engine); its error is here, to catch.
+export { WaiterError } from "./waiter-error.js";
+export type { WaiterErrorInit, WaiterFailureState } from "./waiter-error.js";
 export type { ApiKeyAuthOptions, BasicAuthOptions, BearerAuthOptions } from "./auth/http-auth.js";

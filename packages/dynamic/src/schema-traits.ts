@@ -47,6 +47,24 @@ const carried = (id: string): boolean => !MODEL_ONLY_TRAITS.has(id) && !id.start
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** `smithy.waiters#waitable`: the waiters a client polls an operation with. */
+const WAITABLE = "smithy.waiters#waitable";
+
+/** The waiters as clients run them: acceptors and delays, without the documentation and tags only docs read. */
+function waitersForClients(value: NodeValue): NodeValue {
+  if (!isNodeObject(value)) return value;
+  const out: Record<string, NodeValue> = {};
+  for (const [name, waiter] of Object.entries(value)) {
+    if (!isNodeObject(waiter)) {
+      out[name] = waiter;
+      continue;
+    }
+    const { documentation: _d, tags: _t, ...rest } = waiter;
+    out[name] = rest;
+  }
+  return out;
+}
+
 const str = (v: NodeValue): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: NodeValue): number | undefined => (typeof v === "number" ? v : undefined);
 
@@ -228,7 +246,7 @@ export function operationTraits(operation: Shape, service: Shape | undefined): O
   let hasCustom = false;
   for (const [id, value] of t) {
     if (OPERATION_TRAITS.has(id) || !carried(id)) continue;
-    custom[id] = value;
+    custom[id] = id === WAITABLE ? waitersForClients(value) : value;
     hasCustom = true;
   }
   if (hasCustom) out.custom = Object.freeze(custom);

@@ -106,6 +106,34 @@ describe("fakeOperation + fakeAnswer", () => {
     expect((answer("listAnimals", {}) as { output: unknown }).output).toEqual({ names: ["lion"] });
   });
 
+  it("keeps a token another example's input carries, and compares the later page's example first: a paginator follows the chain", () => {
+    const paged = loadModel({
+      sources: [
+        {
+          file: "paged.smithy",
+          text: `$version: "2.0"
+namespace ex
+@paginated(inputToken: "token", outputToken: "next", items: "names")
+@examples([
+  { title: "first", input: { size: 2 }, output: { names: ["a", "b"], next: "t2" } }
+  { title: "second", input: { size: 2, token: "t2" }, output: { names: ["c"] } }
+  { title: "dangling", input: { size: 9 }, output: { names: ["x"], next: "nowhere" } }
+])
+operation List { input := { token: String, size: Integer }, output := { next: String, names: Names } }
+list Names { member: String }
+service S { version: "1", operations: [List] }`,
+        },
+      ],
+    }).model;
+    const op = schemasFromModel(paged).service("ex#S").operations["list"]!;
+    const table = fakeOperation(op, operationExamples(paged, paged.getShape("ex#List")!));
+    expect(table.examples.map((e) => e.title)).toEqual(["second", "first", "dangling"]);
+    expect(fakeAnswer(op, table, { size: 2 })).toMatchObject({ output: { names: ["a", "b"], next: "t2" } });
+    expect(fakeAnswer(op, table, { size: 2, token: "t2" })).toMatchObject({ output: { names: ["c"] } });
+    // A token no example's input carries is still left out: one page.
+    expect(fakeAnswer(op, table, { size: 9 })).toEqual({ source: 'example "dangling"', output: { names: ["x"] } });
+  });
+
   it("streams: the example's events in order, blob bytes as a stream", async () => {
     const streams = schemas.service("example.fakes#Streams");
     const watch = answer("watch", {}, streams) as { output: { events: AsyncIterable<unknown> } };

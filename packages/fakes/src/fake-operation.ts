@@ -30,7 +30,10 @@ export interface OperationExample {
  *    members it lacks synthesized, optional ones omitted);
  * 4. without one, a synthesized output.
  * A paginated operation's output token is left out of every output, so a
- * paginator stops after one page.
+ * paginator stops after one page, unless another example's input carries
+ * that very token: then the token stays, and examples whose input carries
+ * a token are compared first, so a paginator follows the chain of pages
+ * the examples describe (and still ends, as the last page has no token).
  *
  * @param operation - The operation's schema.
  * @param examples - Its `@examples`, in model order.
@@ -53,8 +56,9 @@ export function fakeOperation(
     );
     return false;
   });
+  const chained = chainedTokens(operation, usable);
   const outputOf = (given: Readonly<Record<string, unknown>> | undefined) =>
-    withoutOutputToken(operation, completeStructure(operation.output as StructSchema<unknown>, given ?? {}));
+    withoutOutputToken(operation, completeStructure(operation.output as StructSchema<unknown>, given ?? {}), chained);
   const table: FakeExample[] = usable.map((e) => {
     if (e.error) {
       const schema = operation.errors.find((s) => s.id === e.error!.shapeId)!;
@@ -65,12 +69,43 @@ export function fakeOperation(
   });
   const first = table.find((e) => e.error === undefined);
   const match = table.length > 1 || table.some((e) => e.error !== undefined);
-  const output = first ? first.output : withoutOutputToken(operation, synthesize(operation.output, operation.name) as Record<string, unknown>);
-  return first ? { examples: match ? table : [], output, outputFrom: first.title } : { examples: match ? table : [], output };
+  const output = first ? first.output : withoutOutputToken(operation, synthesize(operation.output, operation.name) as Record<string, unknown>, chained);
+  // A later page's example is more specific than the first page's (whose input has no token, so matches any): it goes first.
+  const ordered =
+    chained.size === 0 ? table : [...table.filter((e) => hasInputToken(operation, e.input)), ...table.filter((e) => !hasInputToken(operation, e.input))];
+  return first ? { examples: match ? ordered : [], output, outputFrom: first.title } : { examples: match ? ordered : [], output };
 }
 
-/** The output without the pagination output token (one page only), when the token is optional. */
-function withoutOutputToken(operation: OperationSchema, output: Record<string, unknown>): Record<string, unknown> {
+/** The path of an operation's input token, when it is paginated. */
+function inputTokenPath(operation: OperationSchema): string[] | undefined {
+  return operation.traits.paginated?.inputToken?.split(".");
+}
+
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const key of path) v = v !== null && typeof v === "object" && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
+
+function hasInputToken(operation: OperationSchema, input: unknown): boolean {
+  const path = inputTokenPath(operation);
+  return path !== undefined && typeof valueAt(input, path) === "string";
+}
+
+/** The (string) tokens some example's input carries: an output token among them links two pages. */
+function chainedTokens(operation: OperationSchema, examples: readonly OperationExample[]): Set<string> {
+  const path = inputTokenPath(operation);
+  const out = new Set<string>();
+  if (!path) return out;
+  for (const e of examples) {
+    const token = valueAt(e.input, path);
+    if (typeof token === "string" && token !== "") out.add(token);
+  }
+  return out;
+}
+
+/** The output without the pagination output token (one page only), when the token is optional and no example's input carries it. */
+function withoutOutputToken(operation: OperationSchema, output: Record<string, unknown>, chained: ReadonlySet<string>): Record<string, unknown> {
   const path = operation.traits.paginated?.outputToken?.split(".");
   if (!path) return output;
   const strip = (schema: StructSchema<unknown>, value: Record<string, unknown>, i: number): Record<string, unknown> => {
@@ -78,7 +113,7 @@ function withoutOutputToken(operation: OperationSchema, output: Record<string, u
     if (!member || value[member.name] === undefined) return value;
     const out = { ...value };
     if (i === path.length - 1) {
-      if (!member.traits.required) delete out[member.name];
+      if (!member.traits.required && !chained.has(value[member.name] as string)) delete out[member.name];
     } else if (member.target.kind === "structure") {
       out[member.name] = strip(member.target, value[member.name] as Record<string, unknown>, i + 1);
     }

@@ -57,6 +57,10 @@ structure Acceptor {
     /// Condition that triggers the transition.
     @required
     matcher: Matcher
+
+    /// JMESPath expression over the output giving a human-readable message
+    /// (a string or a list of strings); only for a `failure` state.
+    message: String
 }
 
 @private

@@ -29,7 +29,9 @@ describe("layering", () => {
     expect(ALLOWED["@anvil/protocol-restjson"]).toEqual(["@anvil/core", "@anvil/codec-json", "@anvil/eventstream"]);
     const deps = (name: string) => workspacePackages(root).find((p) => p.name === name)?.dependencies;
     expect(deps("@anvil/core")).toEqual([]);
-    expect(deps("@anvil/client-core")).toEqual(["@anvil/core"]);
+    // JMESPath is for waiters alone, loaded only by the `@anvil/client-core/waiters` entry point
+    // (tooling/release/src/waiter-bundle.test.ts: a program that does not wait does not bundle it).
+    expect(deps("@anvil/client-core")).toEqual(["@anvil/core", "@jmespath-community/jmespath"]);
     // Frames are written and read by eventstream itself, so that it bundles for Workers and browsers without Node built-ins.
     expect(deps("@anvil/eventstream")).toEqual(["@anvil/core"]);
     expect(deps("@anvil/auth-sigv4")).toEqual(["@anvil/core", "@anvil/eventstream", "@aws-sdk/credential-provider-node", "@smithy/signature-v4"]);

@@ -34,7 +34,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
   "@anvil/docs-site": ["@anvil/model", "@anvil/core"],
   // The generator runs at build time: it takes its schema traits from dynamic's mapping (one
   // source of truth) and its runtime value types from core. What it emits imports only
-  // @anvil/core (codegen's generate.test.ts checks every generated file's imports).
+  // @anvil/core, but the client file, whose paginators and waiters call @anvil/client-core
+  // (and its /waiters entry) as a client's program does anyway (codegen's generate.test.ts
+  // checks every generated file's imports).
   // `anvil generate --fakes` builds fake tables with @anvil/fakes (the same ones `anvil serve --fake`
   // answers from); `anvil serve` runs a server (@anvil/server) on every protocol package; `anvil proto`
   // emits .proto files with protocol-grpc's emitter (the same layout its codec uses). `anvil init`

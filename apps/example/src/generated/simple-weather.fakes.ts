@@ -120,6 +120,14 @@ export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]
   listCities: {
     examples: [
       {
+        title: "The next two cities",
+        input: { pageSize: 2, nextToken: "2" },
+        output: {
+          items: [{ cityId: "seattle", name: "Seattle" }, { cityId: "tokyo", name: "Tokyo" }],
+          totalCount: 4,
+        },
+      },
+      {
         title: "The first two cities",
         input: { pageSize: 2 },
         output: {

@@ -55,7 +55,31 @@ export const GetCity: OperationSchema<GetCityInput, GetCityOutput> = /*@__PURE__
   input: GetCityInputSchema,
   output: GetCityOutputSchema,
   errors: [NoSuchCitySchema, ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: { http: { method: "GET", uri: "/cities/{cityId}", code: 200 }, readonly: true },
+  traits: {
+    http: { method: "GET", uri: "/cities/{cityId}", code: 200 },
+    readonly: true,
+    custom: {
+      "smithy.waiters#waitable": {
+        CityExists: {
+          minDelay: 1,
+          maxDelay: 10,
+          acceptors: [
+            {
+              state: "success",
+              matcher: {
+                inputOutput: {
+                  path: "output.city.cityId == input.cityId",
+                  expected: "true",
+                  comparator: "booleanEquals",
+                },
+              },
+            },
+            { state: "retry", matcher: { errorType: "NoSuchCity" } },
+          ],
+        },
+      },
+    },
+  },
 });
 
 /**
@@ -68,7 +92,11 @@ export const ListCities: OperationSchema<ListCitiesInput, ListCitiesOutput> = /*
   input: ListCitiesInputSchema,
   output: ListCitiesOutputSchema,
   errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: { http: { method: "GET", uri: "/cities", code: 200 }, readonly: true, paginated: { items: "items" } },
+  traits: {
+    http: { method: "GET", uri: "/cities", code: 200 },
+    readonly: true,
+    paginated: { inputToken: "nextToken", outputToken: "nextToken", items: "items", pageSize: "pageSize" },
+  },
 });
 
 /** Returns the forecast of a city for the coming days. */
@@ -140,5 +168,8 @@ export const SimpleWeather: ServiceSchema<SimpleWeatherOperations> = /*@__PURE__
   protocols: ["alloy#simpleRestJson"],
   errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
   auth: [],
-  traits: { "alloy#simpleRestJson": {} },
+  traits: {
+    "alloy#simpleRestJson": {},
+    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
+  },
 });

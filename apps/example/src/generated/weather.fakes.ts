@@ -174,9 +174,18 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
   listCities: {
     examples: [
       {
+        title: "The next two cities",
+        input: { pageSize: 2, nextToken: "2" },
+        output: {
+          items: [{ cityId: "seattle", name: "Seattle" }, { cityId: "tokyo", name: "Tokyo" }],
+          totalCount: 4,
+        },
+      },
+      {
         title: "The first two cities",
         input: { pageSize: 2 },
         output: {
+          nextToken: "2",
           items: [{ cityId: "paris", name: "Paris" }, { cityId: "reykjavik", name: "Reykjavík" }],
           totalCount: 4,
         },
@@ -188,6 +197,7 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
       },
     ],
     output: {
+      nextToken: "2",
       items: [{ cityId: "paris", name: "Paris" }, { cityId: "reykjavik", name: "Reykjavík" }],
       totalCount: 4,
     },

@@ -98,7 +98,31 @@ export const GetCity: OperationSchema<GetCityInput, GetCityOutput> = /*@__PURE__
   input: GetCityInputSchema,
   output: GetCityOutputSchema,
   errors: [NoSuchCitySchema, ValidationExceptionSchema, ServiceUnavailableSchema],
-  traits: { http: { method: "GET", uri: "/cities/{cityId}", code: 200 }, readonly: true },
+  traits: {
+    http: { method: "GET", uri: "/cities/{cityId}", code: 200 },
+    readonly: true,
+    custom: {
+      "smithy.waiters#waitable": {
+        CityExists: {
+          minDelay: 1,
+          maxDelay: 10,
+          acceptors: [
+            {
+              state: "success",
+              matcher: {
+                inputOutput: {
+                  path: "output.city.cityId == input.cityId",
+                  expected: "true",
+                  comparator: "booleanEquals",
+                },
+              },
+            },
+            { state: "retry", matcher: { errorType: "NoSuchCity" } },
+          ],
+        },
+      },
+    },
+  },
 });
 
 /**

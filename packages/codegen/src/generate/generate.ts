@@ -75,7 +75,7 @@ export interface GenerateResult {
  * classes of those shapes, each declared once whichever services use it.
  * Per service `Name` (file names in kebab case): `name.ts` (operations and
  * the service descriptor), `name.server.ts` (handler interfaces, when `server`),
- * `name.client.ts` (client interface, when `client`), `name.fakes.ts`
+ * `name.client.ts` (client interface, paginators and waiters, when `client`), `name.fakes.ts`
  * (fake answers, handler and client, when `generateFakes`) and `name.proto`
  * (for gRPC services, when `proto`); and once, `model.ts` (the model itself,
  * when `embedModel`).

@@ -7,8 +7,12 @@ import type { StructSchema } from "../schema/schema.js";
 
 const KIND = Symbol.for("anvil.error.kind");
 
-/** Which branch of the hierarchy an error belongs to. */
-export type AnvilErrorKind = "modeled" | "unmodeled" | "validation" | "serialization" | "protocol" | "transport";
+/**
+ * Which branch of the hierarchy an error belongs to. `waiter` and
+ * `pagination` are the client's helpers' own (`@anvil/client-core`'s
+ * `WaiterError` and `PaginationError`).
+ */
+export type AnvilErrorKind = "modeled" | "unmodeled" | "validation" | "serialization" | "protocol" | "transport" | "waiter" | "pagination";
 
 /** What is known about the response (or request) an error came with. */
 export interface ResponseMetadata {
