@@ -24,7 +24,7 @@ import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.
 import type { AttemptContext, AttemptResult, ClientNext } from "./interceptor.js";
 import { attachMetadata, type CallFacts, metadataOf, type WithMetadata } from "./metadata.js";
 import { ABORTED, TIMED_OUT } from "./retry.js";
-import { requestUrl } from "./transport.js";
+import { requestUrl, type TransportRequest } from "./transport.js";
 
 /** Per-call options. */
 export interface ClientCallOptions extends CallOptions {
@@ -76,7 +76,7 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
     const direct = (input: unknown, options: ClientCallOptions) =>
       call(resolved, service, operation, schemeOf(operation), (streaming ??= streamingOf(operation)), input, options);
     let method: (input?: unknown, options?: ClientCallOptions) => Promise<unknown>;
-    if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? {});
+    if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? NO_OPTIONS);
     else {
       // The call interceptors, outermost first, around the call itself.
       let next: ClientNext = (c) => direct(c.input, c.options);
@@ -97,13 +97,15 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
 
 /** The input of a call made without one (every member of its input is optional). */
 const NO_INPUT: Readonly<Record<string, never>> = Object.freeze({});
+/** The options of a call made without them. */
+const NO_OPTIONS: ClientCallOptions = Object.freeze({});
 
 /** Why a call's signal fired when the client's timer fired it. */
 class CallTimeout {
   constructor(readonly ms: number) {}
 }
 
-async function call(
+function call(
   config: ResolvedConfig,
   service: ServiceSchema,
   operation: OperationSchema,
@@ -112,13 +114,28 @@ async function call(
   input: unknown,
   options: ClientCallOptions,
 ): Promise<unknown> {
-  const outer = options.signal;
   const limit = options.timeoutMs ?? config.timeoutMs;
   const deadline = options.deadline;
   // What is left of a deadline the caller was given, when it comes sooner than the time limit (never below 0).
   const timeoutMs = deadline === undefined ? limit : Math.max(0, Math.min(deadline - Date.now(), limit ?? Number.POSITIVE_INFINITY));
-  // Without a time limit, for an output read whole, the caller's signal (or none) serves as it is: no controller, no listener.
-  if (timeoutMs === undefined && !streaming.output) return attempts(config, service, operation, scheme, input, options, outer, undefined);
+  // Without a time limit, for an output read whole, the caller's signal (or none) serves as it is: no controller, no
+  // listener, and the attempts' promise is the call's (not wrapped in another async function's).
+  if (timeoutMs === undefined && !streaming.output) return attempts(config, service, operation, scheme, input, options, options.signal, undefined);
+  return guardedCall(config, service, operation, scheme, streaming, input, options, timeoutMs);
+}
+
+/** A call with a signal of its own: under a time limit, or with an output that streams. */
+async function guardedCall(
+  config: ResolvedConfig,
+  service: ServiceSchema,
+  operation: OperationSchema,
+  scheme: AuthScheme | undefined,
+  streaming: Streaming,
+  input: unknown,
+  options: ClientCallOptions,
+  timeoutMs: number | undefined,
+): Promise<unknown> {
+  const outer = options.signal;
   // A streamed output gets a signal of its own even without a time limit: it is how its body is released.
   const controller = new AbortController();
   const signal = controller.signal;
@@ -170,6 +187,8 @@ function streamingOf(operation: OperationSchema): Streaming {
   return Object.freeze({ output: operation.output.members.some(streams), input: operation.input.members.some(streams) });
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 async function attempts(
   config: ResolvedConfig,
   service: ServiceSchema,
@@ -180,81 +199,82 @@ async function attempts(
   signal: AbortSignal | undefined,
   deadline: number | undefined,
 ): Promise<unknown> {
-  const context: ClientCallContext = {
-    endpoint: config.endpoint,
-    service,
-    ...(signal === undefined ? {} : { signal }),
-    ...(deadline === undefined ? {} : { deadline }),
-    ...(config.idempotencyToken === undefined ? {} : { idempotencyToken: config.idempotencyToken }),
-  };
-  let facts: CallFacts = { attempts: 0, totalRetryDelay: 0 };
+  // Built field by field: optional fields spread in would cost an object each, on every call.
+  const context: Mutable<ClientCallContext> = { endpoint: config.endpoint, service };
+  if (signal !== undefined) context.signal = signal;
+  if (deadline !== undefined) context.deadline = deadline;
+  if (config.idempotencyToken !== undefined) context.idempotencyToken = config.idempotencyToken;
+  let attempt = 0;
+  let totalRetryDelay = 0;
   let request: HttpRequest;
   try {
     if (signal?.aborted) throw signal.reason;
     request = withExtraHeaders(await config.protocol.serializeRequest(operation, input, context), config.headers, options.headers);
   } catch (error) {
-    throw finish(callError(error, signal, operation), facts);
+    throw finish(callError(error, signal, operation), { attempts: 0, totalRetryDelay: 0 });
   }
   const replayable = request.body === undefined || request.body instanceof Uint8Array;
-  const signing: SigningContext = { service, operation, endpoint: config.endpoint, ...(signal === undefined ? {} : { signal }) };
+  const signing: Mutable<SigningContext> = { service, operation, endpoint: config.endpoint };
+  if (signal !== undefined) signing.signal = signal;
+  const hooks = config.interceptors;
   // Whether the scheme has had its one attempt after correcting itself (see AuthScheme.recoverFrom).
   let recovered = scheme?.recoverFrom === undefined;
 
-  for (let attempt = 1; ; attempt++) {
-    const attemptContext: AttemptContext = {
-      service,
-      operation,
-      protocol: config.protocol.id,
-      endpoint: config.endpoint,
-      input,
-      attempt,
-      ...(signal === undefined ? {} : { signal }),
-    };
+  for (;;) {
+    attempt++;
+    let attemptContext: AttemptContext | undefined;
+    if (hooks.length > 0) {
+      const c: Mutable<AttemptContext> = { service, operation, protocol: config.protocol.id, endpoint: config.endpoint, input, attempt };
+      if (signal !== undefined) c.signal = signal;
+      attemptContext = c;
+    }
     // Interceptors may change headers in place; each attempt starts from the serialized request.
-    let sent = config.interceptors.length === 0 ? request : { ...request, headers: new HttpHeaders(request.headers) };
+    let sent = hooks.length === 0 ? request : { ...request, headers: new HttpHeaders(request.headers) };
     let response: HttpResponse | undefined;
-    let result: AttemptResult;
+    let output: unknown;
+    let failure: { error: unknown } | undefined;
     try {
-      for (const interceptor of config.interceptors) {
-        if (interceptor.beforeAttempt) sent = (await interceptor.beforeAttempt(sent, attemptContext)) ?? sent;
+      for (const interceptor of hooks) {
+        if (interceptor.beforeAttempt) sent = (await interceptor.beforeAttempt(sent, attemptContext!)) ?? sent;
       }
       if (scheme !== undefined) sent = await scheme.sign(sent, signing);
-      response = await config.transport.send({
-        method: sent.method,
-        url: requestUrl(config.endpoint, sent),
-        headers: sent.headers,
-        body: sent.body,
-        ...(signal === undefined ? {} : { signal }),
-        ...(sent.trailers === undefined ? {} : { trailers: sent.trailers }),
-      });
-      const output = await config.protocol.deserializeResponse(operation, response, context);
-      result = { request: sent, response, output };
+      const outgoing: Mutable<TransportRequest> = { method: sent.method, url: requestUrl(config.endpoint, sent), headers: sent.headers, body: sent.body };
+      if (signal !== undefined) outgoing.signal = signal;
+      if (sent.trailers !== undefined) outgoing.trailers = sent.trailers;
+      response = await config.transport.send(outgoing);
+      output = await config.protocol.deserializeResponse(operation, response, context);
     } catch (error) {
-      result = { request: sent, ...(response === undefined ? {} : { response }), error: callError(error, signal, operation) };
+      failure = { error: callError(error, signal, operation) };
+    }
+    if (hooks.length > 0) {
+      const result: AttemptResult =
+        failure === undefined
+          ? { request: sent, response: response!, output }
+          : { request: sent, ...(response === undefined ? {} : { response }), error: failure.error };
+      for (const interceptor of hooks) {
+        if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext!);
+      }
     }
     // The metadata describes the last attempt: a response of an earlier one does not carry over.
-    facts = {
-      attempts: attempt,
-      totalRetryDelay: facts.totalRetryDelay,
-      ...(response === undefined ? {} : { status: response.status, headers: response.headers }),
-    };
-    for (const interceptor of config.interceptors) {
-      if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
+    const facts: Mutable<CallFacts> = { attempts: attempt, totalRetryDelay };
+    if (response !== undefined) {
+      facts.status = response.status;
+      facts.headers = response.headers;
     }
-    if (!("error" in result)) return attachMetadata(result.output, metadataOf(facts));
+    if (failure === undefined) return attachMetadata(output, metadataOf(facts));
 
     // Refused for how it was signed (a skewed clock): signed again at once, once; the server did not act on it.
-    if (!recovered && !signal?.aborted && scheme!.recoverFrom!(result.error, response)) {
+    if (!recovered && !signal?.aborted && scheme!.recoverFrom!(failure.error, response)) {
       recovered = true;
       if (replayable) continue;
     }
-    const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
-    if (delay === undefined) throw finish(result.error, facts);
-    facts = { ...facts, totalRetryDelay: facts.totalRetryDelay + delay };
+    const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: failure.error, attempt, replayable });
+    if (delay === undefined) throw finish(failure.error, facts);
+    totalRetryDelay += delay;
     try {
       await config.sleep(delay, signal);
     } catch (error) {
-      throw finish(callError(error, signal, operation), facts);
+      throw finish(callError(error, signal, operation), { ...facts, totalRetryDelay });
     }
   }
 }
