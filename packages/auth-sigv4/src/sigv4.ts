@@ -116,7 +116,7 @@ type CredentialProvider = () => Promise<AwsCredentials>;
 let defaultChain: Promise<CredentialProvider> | undefined;
 let signerClass: Promise<typeof SignatureV4> | undefined;
 
-/** `@smithy/signature-v4`'s signer, imported when first needed and shared (clients that never sign never load it). */
+/** `@smithy/signature-v4`'s signer, imported when first needed (a presigned URL, an event stream, a verifier) and shared. */
 export function loadSignatureV4(): Promise<typeof SignatureV4> {
   signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
   return signerClass;
