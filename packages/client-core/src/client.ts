@@ -76,7 +76,7 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
     const direct = (input: unknown, options: ClientCallOptions) =>
       call(resolved, service, operation, schemeOf(operation), (streaming ??= streamingOf(operation)), input, options);
     let method: (input?: unknown, options?: ClientCallOptions) => Promise<unknown>;
-    if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? NO_OPTIONS);
+    if (wrappers.length === 0) method = (input, options) => direct(input ?? NO_INPUT, options ?? {});
     else {
       // The call interceptors, outermost first, around the call itself.
       let next: ClientNext = (c) => direct(c.input, c.options);
@@ -97,15 +97,13 @@ export function createClient<S extends ServiceSchema>(service: S, config: Client
 
 /** The input of a call made without one (every member of its input is optional). */
 const NO_INPUT: Readonly<Record<string, never>> = Object.freeze({});
-/** The options of a call made without them. */
-const NO_OPTIONS: ClientCallOptions = Object.freeze({});
 
 /** Why a call's signal fired when the client's timer fired it. */
 class CallTimeout {
   constructor(readonly ms: number) {}
 }
 
-function call(
+async function call(
   config: ResolvedConfig,
   service: ServiceSchema,
   operation: OperationSchema,
@@ -114,28 +112,13 @@ function call(
   input: unknown,
   options: ClientCallOptions,
 ): Promise<unknown> {
+  const outer = options.signal;
   const limit = options.timeoutMs ?? config.timeoutMs;
   const deadline = options.deadline;
   // What is left of a deadline the caller was given, when it comes sooner than the time limit (never below 0).
   const timeoutMs = deadline === undefined ? limit : Math.max(0, Math.min(deadline - Date.now(), limit ?? Number.POSITIVE_INFINITY));
-  // Without a time limit, for an output read whole, the caller's signal (or none) serves as it is: no controller, no
-  // listener, and the attempts' promise is the call's (not wrapped in another async function's).
-  if (timeoutMs === undefined && !streaming.output) return attempts(config, service, operation, scheme, input, options, options.signal, undefined);
-  return guardedCall(config, service, operation, scheme, streaming, input, options, timeoutMs);
-}
-
-/** A call with a signal of its own: under a time limit, or with an output that streams. */
-async function guardedCall(
-  config: ResolvedConfig,
-  service: ServiceSchema,
-  operation: OperationSchema,
-  scheme: AuthScheme | undefined,
-  streaming: Streaming,
-  input: unknown,
-  options: ClientCallOptions,
-  timeoutMs: number | undefined,
-): Promise<unknown> {
-  const outer = options.signal;
+  // Without a time limit, for an output read whole, the caller's signal (or none) serves as it is: no controller, no listener.
+  if (timeoutMs === undefined && !streaming.output) return attempts(config, service, operation, scheme, input, options, outer, undefined);
   // A streamed output gets a signal of its own even without a time limit: it is how its body is released.
   const controller = new AbortController();
   const signal = controller.signal;
