@@ -1,7 +1,8 @@
 /**
  * `@anvil/auth-sigv4`: AWS Signature Version 4 (`aws.auth#sigv4`) as an
- * Anvil auth scheme, on `@smithy/signature-v4`, with credentials given or
- * from the standard AWS chain. Pass `sigv4({ region })` in a client's
+ * Anvil auth scheme (requests signed here; presigned URLs and event-stream
+ * messages by `@smithy/signature-v4`), with credentials given or from the
+ * standard AWS chain. Pass `sigv4({ region })` in a client's
  * `auth`; on a server, `sigv4Verifier({ secretOf })` in `createServer`'s
  * `auth.schemes` checks the signatures of the calls it serves. Imports
  * `@anvil/core` (whose `AuthScheme` and `ServerAuthScheme` it implements) and

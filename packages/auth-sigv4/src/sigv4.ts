@@ -1,15 +1,17 @@
 /**
- * AWS Signature Version 4 (`aws.auth#sigv4`, SPEC §6), on
- * `@smithy/signature-v4`. Credentials come from the caller or, by default,
- * from the standard AWS chain (`@aws-sdk/credential-provider-node`: env,
- * shared files, SSO, web identity, ECS/EC2 metadata). Both libraries are
- * imported when the first request is signed, so clients that do not sign
- * never load them.
+ * AWS Signature Version 4 (`aws.auth#sigv4`, SPEC §6). Requests are signed
+ * by `signer.ts`; presigned URLs and the messages of signed event streams
+ * by `@smithy/signature-v4`, imported when first needed. Credentials come
+ * from the caller or, by default, from the standard AWS chain
+ * (`@aws-sdk/credential-provider-node`: env, shared files, SSO, web
+ * identity, ECS/EC2 metadata), imported when a request is first signed
+ * without credentials given: a client given credentials never loads it.
  */
 import { AnvilError, type AuthScheme, type HttpRequest, type HttpResponse, type Provider, type SigningContext } from "@anvil/core";
 import type { SignatureV4, SignatureV4Init } from "@smithy/signature-v4";
 import { signEventStream, STREAMING_EVENTS } from "./event-signing.js";
-import { WebCryptoSha256 } from "./sha256.js";
+import { smithySha256 } from "./sha256.js";
+import { requestSigner, type SigningCredentials } from "./signer.js";
 
 /** AWS credentials. */
 export interface AwsCredentials {
@@ -110,12 +112,11 @@ const CLOCK_SKEW_CODES: ReadonlySet<string> = new Set([
 const SKEW_THRESHOLD_MS = 4 * 60 * 1000;
 
 type CredentialProvider = () => Promise<AwsCredentials>;
-type SmithyRequest = Parameters<SignatureV4["sign"]>[0];
 
 let defaultChain: Promise<CredentialProvider> | undefined;
 let signerClass: Promise<typeof SignatureV4> | undefined;
 
-/** `@smithy/signature-v4`'s signer, imported when first needed and shared (clients that never sign never load it). */
+/** `@smithy/signature-v4`'s signer, imported when first needed (a presigned URL, an event stream, a verifier) and shared. */
 export function loadSignatureV4(): Promise<typeof SignatureV4> {
   signerClass ??= import("@smithy/signature-v4").then((m) => m.SignatureV4);
   return signerClass;
@@ -135,16 +136,17 @@ function defaultCredentials(): Promise<AwsCredentials> {
  * other streamed bodies are signed as `UNSIGNED-PAYLOAD`.
  */
 export function sigv4(options: SigV4Options): SigV4Scheme {
-  const credentials: SignatureV4Init["credentials"] =
-    options.credentials === undefined
-      ? defaultCredentials
-      : typeof options.credentials === "function"
-        ? async () => (options.credentials as () => AwsCredentials | Promise<AwsCredentials>)()
-        : options.credentials;
+  const given = options.credentials;
+  // Credentials now: the value given, what the provider given answers (called for every request), or the chain's.
+  const credentialsNow: () => AwsCredentials | Promise<AwsCredentials> =
+    given === undefined ? defaultCredentials : typeof given === "function" ? (given as () => AwsCredentials | Promise<AwsCredentials>) : () => given;
+  // @smithy/signature-v4's form of the same, for presigning and event streams.
+  const credentials: SignatureV4Init["credentials"] = async () => credentialsNow();
   const clock = options.now ?? (() => new Date());
   // Server time minus local time, learnt from an answer that said the clock is off; kept for every later call.
   let offset = 0;
   const signingTime = (): Date => (offset === 0 ? clock() : new Date(clock().getTime() + offset));
+  const requests = requestSigner({ region: options.region, applyChecksum: options.applyChecksum ?? true, uriEscapePath: options.uriEscapePath ?? true });
   const signers = new Map<string, SignatureV4>();
   const signerFor = async (name: string): Promise<SignatureV4> => {
     const existing = signers.get(name);
@@ -157,7 +159,7 @@ export function sigv4(options: SigV4Options): SigV4Scheme {
         service: name,
         region: options.region,
         credentials,
-        sha256: WebCryptoSha256,
+        sha256: smithySha256(),
         applyChecksum: options.applyChecksum ?? true,
         uriEscapePath: options.uriEscapePath ?? true,
       });
@@ -170,31 +172,20 @@ export function sigv4(options: SigV4Options): SigV4Scheme {
     async sign(request: HttpRequest, context: SigningContext): Promise<HttpRequest> {
       const name = options.signingName ?? signingNameOf(context);
       const host = request.host ?? context.endpoint.host;
-      const headers: Record<string, string> = { host };
-      request.headers.forEach((value, key) => {
-        headers[key] = value;
-      });
-      const unsigned: SmithyRequest = {
-        method: request.method,
-        protocol: context.endpoint.protocol,
-        hostname: host,
-        path: request.path,
-        query: queryBag(request.query),
-        headers,
-        body: request.body instanceof Uint8Array ? request.body : undefined,
-      };
-      const streamed = request.body !== undefined && !(request.body instanceof Uint8Array) && typeof request.body !== "string";
+      const body = request.body;
+      const streamed = body !== undefined && !(body instanceof Uint8Array) && typeof body !== "string";
       const events = streamed && request.headers.get("content-type")?.startsWith("application/vnd.amazon.eventstream") === true;
-      if (streamed) headers["x-amz-content-sha256"] = events ? STREAMING_EVENTS : "UNSIGNED-PAYLOAD";
-      const signer = await signerFor(name);
-      const signed = await signer.sign(unsigned, { signingDate: signingTime() });
-      const out = new Headers();
-      for (const [key, value] of Object.entries(signed.headers)) if (key.toLowerCase() !== "host") out.set(key, value);
-      if (!events) return { ...request, headers: out };
+      const now = credentialsNow();
+      // Given credentials are used as they are: no promise to wait for.
+      const resolved: SigningCredentials = isPromise(now) ? await now : now;
+      const signed = requests.sign(request, host, name, signingTime(), resolved, streamed ? (events ? STREAMING_EVENTS : "UNSIGNED-PAYLOAD") : undefined);
+      const headers = isPromise(signed) ? await signed : signed;
+      if (!events) return { ...request, headers };
       // The event stream's messages are signed as they go, each chained to the one before, the first to the request.
-      const seed = /Signature=([0-9a-f]{64})/.exec(out.get("authorization") ?? "")![1]!;
-      out.delete("content-length");
-      return { ...request, headers: out, body: signEventStream(request.body, signer, seed, signingTime) };
+      const signer = await signerFor(name);
+      const seed = /Signature=([0-9a-f]{64})/.exec(headers.get("authorization") ?? "")![1]!;
+      headers.delete("content-length");
+      return { ...request, headers, body: signEventStream(body, signer, seed, signingTime) };
     },
 
     async presign(request: HttpRequest, presignOptions: SigV4PresignOptions): Promise<string> {
@@ -258,6 +249,10 @@ function signingNameOf(context: SigningContext): string {
   const trait = context.service.traits[SIGV4] as { name?: unknown } | undefined;
   if (typeof trait?.name === "string") return trait.name;
   throw new TypeError(`sigv4: service ${context.service.id} has no @aws.auth#sigv4 name; pass signingName`);
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function queryBag(query: HttpRequest["query"]): Record<string, string | string[]> {

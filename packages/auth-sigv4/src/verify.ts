@@ -9,7 +9,7 @@
 import type { AuthCall, HttpRequest, ServerAuthScheme, ServiceSchema } from "@anvil/core";
 import type { SignatureV4 } from "@smithy/signature-v4";
 import { sameText, STREAMING_EVENTS, verifyEventStream } from "./event-signing.js";
-import { sha256Hex, WebCryptoSha256 } from "./sha256.js";
+import { sha256Hex, smithySha256 } from "./sha256.js";
 import { loadSignatureV4 } from "./sigv4.js";
 
 /** Settings of {@link sigv4Verifier}. `Id` is the identity handlers get for a verified caller. */
@@ -192,7 +192,7 @@ async function signerOf(claimed: Claimed, secret: string, uriEscapePath: boolean
     service: claimed.service,
     region: claimed.region,
     credentials: { accessKeyId: claimed.accessKeyId, secretAccessKey: secret },
-    sha256: WebCryptoSha256,
+    sha256: smithySha256(),
     applyChecksum: false,
     uriEscapePath,
   });

@@ -24,7 +24,7 @@ import { type ClientConfig, resolveConfig, type ResolvedConfig } from "./config.
 import type { AttemptContext, AttemptResult, ClientNext } from "./interceptor.js";
 import { attachMetadata, type CallFacts, metadataOf, type WithMetadata } from "./metadata.js";
 import { ABORTED, TIMED_OUT } from "./retry.js";
-import { requestUrl } from "./transport.js";
+import { requestUrl, type TransportRequest } from "./transport.js";
 
 /** Per-call options. */
 export interface ClientCallOptions extends CallOptions {
@@ -170,6 +170,8 @@ function streamingOf(operation: OperationSchema): Streaming {
   return Object.freeze({ output: operation.output.members.some(streams), input: operation.input.members.some(streams) });
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 async function attempts(
   config: ResolvedConfig,
   service: ServiceSchema,
@@ -180,81 +182,82 @@ async function attempts(
   signal: AbortSignal | undefined,
   deadline: number | undefined,
 ): Promise<unknown> {
-  const context: ClientCallContext = {
-    endpoint: config.endpoint,
-    service,
-    ...(signal === undefined ? {} : { signal }),
-    ...(deadline === undefined ? {} : { deadline }),
-    ...(config.idempotencyToken === undefined ? {} : { idempotencyToken: config.idempotencyToken }),
-  };
-  let facts: CallFacts = { attempts: 0, totalRetryDelay: 0 };
+  // Built field by field: optional fields spread in would cost an object each, on every call.
+  const context: Mutable<ClientCallContext> = { endpoint: config.endpoint, service };
+  if (signal !== undefined) context.signal = signal;
+  if (deadline !== undefined) context.deadline = deadline;
+  if (config.idempotencyToken !== undefined) context.idempotencyToken = config.idempotencyToken;
+  let attempt = 0;
+  let totalRetryDelay = 0;
   let request: HttpRequest;
   try {
     if (signal?.aborted) throw signal.reason;
     request = withExtraHeaders(await config.protocol.serializeRequest(operation, input, context), config.headers, options.headers);
   } catch (error) {
-    throw finish(callError(error, signal, operation), facts);
+    throw finish(callError(error, signal, operation), { attempts: 0, totalRetryDelay: 0 });
   }
   const replayable = request.body === undefined || request.body instanceof Uint8Array;
-  const signing: SigningContext = { service, operation, endpoint: config.endpoint, ...(signal === undefined ? {} : { signal }) };
+  const signing: Mutable<SigningContext> = { service, operation, endpoint: config.endpoint };
+  if (signal !== undefined) signing.signal = signal;
+  const hooks = config.interceptors;
   // Whether the scheme has had its one attempt after correcting itself (see AuthScheme.recoverFrom).
   let recovered = scheme?.recoverFrom === undefined;
 
-  for (let attempt = 1; ; attempt++) {
-    const attemptContext: AttemptContext = {
-      service,
-      operation,
-      protocol: config.protocol.id,
-      endpoint: config.endpoint,
-      input,
-      attempt,
-      ...(signal === undefined ? {} : { signal }),
-    };
+  for (;;) {
+    attempt++;
+    let attemptContext: AttemptContext | undefined;
+    if (hooks.length > 0) {
+      const c: Mutable<AttemptContext> = { service, operation, protocol: config.protocol.id, endpoint: config.endpoint, input, attempt };
+      if (signal !== undefined) c.signal = signal;
+      attemptContext = c;
+    }
     // Interceptors may change headers in place; each attempt starts from the serialized request.
-    let sent = config.interceptors.length === 0 ? request : { ...request, headers: new HttpHeaders(request.headers) };
+    let sent = hooks.length === 0 ? request : { ...request, headers: new HttpHeaders(request.headers) };
     let response: HttpResponse | undefined;
-    let result: AttemptResult;
+    let output: unknown;
+    let failure: { error: unknown } | undefined;
     try {
-      for (const interceptor of config.interceptors) {
-        if (interceptor.beforeAttempt) sent = (await interceptor.beforeAttempt(sent, attemptContext)) ?? sent;
+      for (const interceptor of hooks) {
+        if (interceptor.beforeAttempt) sent = (await interceptor.beforeAttempt(sent, attemptContext!)) ?? sent;
       }
       if (scheme !== undefined) sent = await scheme.sign(sent, signing);
-      response = await config.transport.send({
-        method: sent.method,
-        url: requestUrl(config.endpoint, sent),
-        headers: sent.headers,
-        body: sent.body,
-        ...(signal === undefined ? {} : { signal }),
-        ...(sent.trailers === undefined ? {} : { trailers: sent.trailers }),
-      });
-      const output = await config.protocol.deserializeResponse(operation, response, context);
-      result = { request: sent, response, output };
+      const outgoing: Mutable<TransportRequest> = { method: sent.method, url: requestUrl(config.endpoint, sent), headers: sent.headers, body: sent.body };
+      if (signal !== undefined) outgoing.signal = signal;
+      if (sent.trailers !== undefined) outgoing.trailers = sent.trailers;
+      response = await config.transport.send(outgoing);
+      output = await config.protocol.deserializeResponse(operation, response, context);
     } catch (error) {
-      result = { request: sent, ...(response === undefined ? {} : { response }), error: callError(error, signal, operation) };
+      failure = { error: callError(error, signal, operation) };
+    }
+    if (hooks.length > 0) {
+      const result: AttemptResult =
+        failure === undefined
+          ? { request: sent, response: response!, output }
+          : { request: sent, ...(response === undefined ? {} : { response }), error: failure.error };
+      for (const interceptor of hooks) {
+        if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext!);
+      }
     }
     // The metadata describes the last attempt: a response of an earlier one does not carry over.
-    facts = {
-      attempts: attempt,
-      totalRetryDelay: facts.totalRetryDelay,
-      ...(response === undefined ? {} : { status: response.status, headers: response.headers }),
-    };
-    for (const interceptor of config.interceptors) {
-      if (interceptor.afterAttempt) await interceptor.afterAttempt(result, attemptContext);
+    const facts: Mutable<CallFacts> = { attempts: attempt, totalRetryDelay };
+    if (response !== undefined) {
+      facts.status = response.status;
+      facts.headers = response.headers;
     }
-    if (!("error" in result)) return attachMetadata(result.output, metadataOf(facts));
+    if (failure === undefined) return attachMetadata(output, metadataOf(facts));
 
     // Refused for how it was signed (a skewed clock): signed again at once, once; the server did not act on it.
-    if (!recovered && !signal?.aborted && scheme!.recoverFrom!(result.error, response)) {
+    if (!recovered && !signal?.aborted && scheme!.recoverFrom!(failure.error, response)) {
       recovered = true;
       if (replayable) continue;
     }
-    const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: result.error, attempt, replayable });
-    if (delay === undefined) throw finish(result.error, facts);
-    facts = { ...facts, totalRetryDelay: facts.totalRetryDelay + delay };
+    const delay = signal?.aborted ? undefined : config.retry.retryDelay({ operation, error: failure.error, attempt, replayable });
+    if (delay === undefined) throw finish(failure.error, facts);
+    totalRetryDelay += delay;
     try {
       await config.sleep(delay, signal);
     } catch (error) {
-      throw finish(callError(error, signal, operation), facts);
+      throw finish(callError(error, signal, operation), { ...facts, totalRetryDelay });
     }
   }
 }
