@@ -40,6 +40,7 @@ const AUTHORITY = ":authority";
 const SCHEME = ":scheme";
 const STATUS = ":status";
 const NGHTTP2_REFUSED_STREAM = 7;
+const NGHTTP2_NO_ERROR = 0;
 const NGHTTP2_CANCEL = 8;
 
 /** A transport over HTTP/2 sessions made by `connect`. Call `close()` to end its sessions. */
@@ -174,7 +175,10 @@ function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise
     const onTrailers = (head: IncomingHttpHeaders): void => resolveTrailers(toHeaders(head));
     const onResponse = (head: IncomingHttpHeaders): void => {
       headed = true;
-      resolve({ status: Number(head[STATUS]), headers: toHeaders(head), body: bodyOf(stream), trailers });
+      const status = Number(head[STATUS]);
+      // An answer to HEAD, a 204 and a 304 carry no body, whatever their content-length says.
+      const length = request.method === "HEAD" || status === 204 || status === 304 ? undefined : head["content-length"];
+      resolve({ status, headers: toHeaders(head), body: bodyOf(stream, signal, length), trailers });
     };
     // The stream's one close listener takes the exchange's listeners off: Node keeps a closed stream until a
     // full collection, and with it whatever its listeners hold (the response among them).
@@ -241,12 +245,34 @@ function headersEntries(headers: Headers): [string, string][] {
   return out;
 }
 
-/** The response body: the stream's chunks (Buffers are Uint8Arrays), errors as TransportErrors. */
-async function* bodyOf(stream: ClientHttp2Stream): AsyncIterable<Uint8Array> {
+/**
+ * The response body: the stream's chunks (Buffers are Uint8Arrays), errors
+ * as TransportErrors. Node ends the readable side of a reset stream as if
+ * the body were complete, so a body cut short fails here instead of ending
+ * quietly: when the caller aborted, when the server reset the stream with
+ * an error code, or when fewer bytes came than its `content-length` said
+ * (a server may reset with NO_ERROR).
+ */
+async function* bodyOf(stream: ClientHttp2Stream, signal: AbortSignal | undefined, contentLength: string | undefined): AsyncIterable<Uint8Array> {
+  let received = 0;
   try {
-    for await (const chunk of stream) yield chunk as Uint8Array;
+    for await (const chunk of stream) {
+      received += (chunk as Uint8Array).byteLength;
+      yield chunk as Uint8Array;
+    }
   } catch (error) {
-    throw transportErrorOf(error);
+    throw signal?.aborted ? signal.reason : transportErrorOf(error);
+  }
+  if (signal?.aborted) throw signal.reason;
+  const code = stream.rstCode;
+  if (code !== undefined && code !== NGHTTP2_NO_ERROR) {
+    throw new TransportError("ERR_HTTP2_STREAM_ERROR", `http2: the server reset stream ${stream.id} (code ${code}) before its body ended`);
+  }
+  if (contentLength !== undefined && received !== Number(contentLength)) {
+    throw new TransportError(
+      "ERR_HTTP2_STREAM_ERROR",
+      `http2: stream ${stream.id} ended after ${received} of the ${contentLength} bytes its content-length announced`,
+    );
   }
 }
 
