@@ -32,8 +32,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * event streams and MD5 were loaded on demand, a plain call loaded them
  * too: 108,290 minified, 36,588 gzip. A change that goes over budget should
  * say why a browser client needs it, and raise these in the same commit.
+ * 2 December 2026: 90,011 minified, 32,524 gzip, once the node:http
+ * default transport, the restJson1 client's reading of SSE answers and
+ * the leaner per-call path landed together; client-core's retry codes,
+ * shared by more of its entries, now come as a chunk of their own (one
+ * more file, about 1 KB gzip). Gzip raised by 100 bytes.
  */
-const BUDGET = { minified: 92_000, gzip: 32_500 };
+const BUDGET = { minified: 92_000, gzip: 32_600 };
 
 /** Code a call without event streams or checksums must not load. */
 const LAZY_ONLY: readonly [string, RegExp][] = [
