@@ -91,7 +91,7 @@ describe.skipIf(skip)(`three instances of the example behind nginx${reason}`, ()
       expect(uploaded).toMatchObject({ status: 200, closed: true, headers: { connection: "close", etag: expect.stringMatching(/^"8-/) } });
       expect(await health.ended).toBe("0");
       expect(health.statuses).toEqual(["SERVING", "NOT_SERVING"]);
-      await expect.poll(() => health.pings, "a PING on the HTTP/2 session, idle once its watch ended").toBeGreaterThan(0);
+      await expect.poll(() => health.pings, { message: "a PING on the HTTP/2 session, idle once its watch ended" }).toBeGreaterThan(0);
       health.close();
       // What nginx meets from then on: a refused connection, which it retries on another instance for any method.
       await expect.poll(() => connectOutcome(a.restPort)).toBe("ECONNREFUSED");
