@@ -29,7 +29,8 @@ import { transformSync } from "esbuild";
 import { median } from "./timing.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const MODEL = join(here, "..", "server-contract", "models", "dynamodb.smithy");
+/** Our own model of a few DynamoDB operations; `--aws-model FILE` takes AWS's (the JSON AST of aws/api-models-aws) instead. */
+const OUR_MODEL = join(here, "..", "server-contract", "models", "dynamodb.smithy");
 /** Where the generated client goes: inside this package, so that `@anvil/core` resolves from it. */
 export const GENERATED = join(here, ".generated", "dynamodb");
 
@@ -38,9 +39,9 @@ export const GENERATED = join(here, ".generated", "dynamodb");
  * JavaScript (esbuild strips the types, as a user's build would) and
  * returns the path of the service module.
  */
-export function generateDynamoDbClient() {
-  const text = readFileSync(MODEL, "utf8");
-  const { model } = loadModel({ sources: [{ file: MODEL, text }] });
+export function generateDynamoDbClient(modelFile = OUR_MODEL) {
+  const text = readFileSync(modelFile, "utf8");
+  const { model } = loadModel({ sources: [{ file: modelFile, text }] });
   mkdirSync(GENERATED, { recursive: true });
   let serviceModule;
   for (const file of generate(model, { client: true, server: false }).files) {
@@ -73,10 +74,10 @@ async function runNode(script, args, cpu) {
 }
 
 /** Starts `anvil serve --fake` on the DynamoDB model, pinned to CPU 1 when it can; resolves with its port and a stop function. */
-async function startFakeServer(pin) {
+async function startFakeServer(pin, modelFile) {
   const cli = join(here, "node_modules", "@anvil", "codegen", "dist", "cli.js");
   const port = 20000 + (process.pid % 20000);
-  const args = [cli, "serve", "--model", MODEL, "--fake", "--port", String(port), "--no-docs", "--no-health"];
+  const args = [cli, "serve", "--model", modelFile, "--fake", "--port", String(port), "--no-docs", "--no-health"];
   const child = pin
     ? spawn("taskset", ["-c", "1", process.execPath, ...args], { stdio: ["ignore", "pipe", "inherit"] })
     : spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -96,19 +97,21 @@ async function startFakeServer(pin) {
 const fmt = (x, digits = 0) => x.toFixed(digits);
 
 /** Runs the bench and prints its tables. */
-export async function runClientCpuBench({ quick }) {
-  generateDynamoDbClient();
+export async function runClientCpuBench({ quick, awsModel }) {
+  const modelFile = awsModel ?? OUR_MODEL;
+  generateDynamoDbClient(modelFile);
   const pin = canPin();
   const worker = join(here, "client-cpu-worker.mjs");
 
   console.log("\n## Client CPU per call: Anvil (generated DynamoDB client, awsJson1_0, SigV4) vs AWS SDK v3 (@aws-sdk/client-dynamodb)\n");
+  console.log(`Model: ${awsModel === undefined ? "our own (tooling/server-contract/models/dynamodb.smithy)" : awsModel}.\n`);
   const inProcess = await runNode(worker, ["in-process", quick ? "quick" : "full"], pin ? 0 : undefined);
   console.log("In process (a recorded answer, no socket):\n");
   console.log("| client | CPU µs/call | calls/s | vs SDK (CPU) |");
   console.log("|---|---:|---:|---:|");
   for (const row of inProcess.rows) console.log(`| ${row.name} | ${fmt(row.cpuUs)} | ${fmt(row.callsPerSecond)} | ${fmt(row.cpuRatio, 2)}× |`);
 
-  const server = await startFakeServer(pin);
+  const server = await startFakeServer(pin, modelFile);
   try {
     const loopback = await runNode(worker, ["loopback", quick ? "quick" : "full", String(server.port)], pin ? 0 : undefined);
     console.log(`\nLoopback (anvil serve --fake ${pin ? "on CPU 1, clients on CPU 0" : "unpinned"}; default transports, keep-alive):\n`);

@@ -24,6 +24,7 @@ const { positionals, values } = parseArgs({
     duration: { type: "string" },
     runs: { type: "string" },
     size: { type: "string" },
+    "aws-model": { type: "string" },
   },
 });
 const only = new Set(positionals);
@@ -33,6 +34,7 @@ const options = {
   against: values.against,
   duration: values.duration,
   runs: values.runs,
+  awsModel: values["aws-model"],
   size: values.size,
 };
 
