@@ -11,7 +11,10 @@ import http from "node:http";
 import { createClient, fetchTransport } from "@anvil/client-core";
 import { integer, member, operation, service, string, struct, timestamp } from "@anvil/core/codegenv1";
 import { restJson1 } from "@anvil/protocol-restjson";
-import { median } from "./timing.mjs";
+import { callLoops, median } from "./timing.mjs";
+
+/** Calls per second of `call` run by `concurrency` loops for `ms` milliseconds. */
+const callsPerSecond = async (call, concurrency, ms) => (await callLoops(call, concurrency, ms)).callsPerSecond;
 
 const Item = struct("bench#Item", [
   member("id", string, { required: true }),
@@ -64,21 +67,6 @@ const input = {
   owner: "someone@example.com",
   updatedAt: new Date(Date.UTC(2024, 5, 1, 12, 30)),
 };
-
-/** Calls per second of `call` run by `concurrency` loops for `ms` milliseconds. */
-async function callsPerSecond(call, concurrency, ms) {
-  let calls = 0;
-  const end = performance.now() + ms;
-  const loop = async () => {
-    while (performance.now() < end) {
-      await call();
-      calls++;
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  return calls / ((performance.now() - start) / 1000);
-}
 
 /** Runs the client bench and prints its table. */
 export async function runClientBench({ quick }) {

@@ -9,7 +9,7 @@
 // A cold run's totalMs is performance.now() at the first answer: the time
 // since the process started (Node's time origin).
 import { join } from "node:path";
-import { median } from "./timing.mjs";
+import { callLoops, median } from "./timing.mjs";
 
 const [mode, arg, portText] = process.argv.slice(2);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -97,32 +97,14 @@ async function inProcessClients() {
   ];
 }
 
-/** Calls/s and CPU µs per call of `call` run by `concurrency` loops for `ms` milliseconds. */
-async function measure(call, concurrency, ms) {
-  let calls = 0;
-  const end = performance.now() + ms;
-  const loop = async () => {
-    while (performance.now() < end) {
-      await call();
-      calls++;
-    }
-  };
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  const seconds = (performance.now() - start) / 1000;
-  const used = process.cpuUsage(cpu);
-  return { callsPerSecond: calls / seconds, cpuUs: (used.user + used.system) / calls };
-}
-
 /** Both clients in alternating rounds; the SDK (second) is the baseline of the ratios. */
 async function compare(clients, concurrency, rounds, sliceMs, warmMs) {
   // Past the optimizing compiler's tier-up: the SDK's longer path takes thousands of calls to get there.
-  for (const [, call] of clients) await measure(call, concurrency, warmMs);
+  for (const [, call] of clients) await callLoops(call, concurrency, warmMs);
   const samples = clients.map(() => []);
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? [0, 1] : [1, 0];
-    for (const k of order) samples[k].push(await measure(clients[k][1], concurrency, sliceMs));
+    for (const k of order) samples[k].push(await callLoops(clients[k][1], concurrency, sliceMs));
   }
   return clients.map(([name], k) => ({
     name,

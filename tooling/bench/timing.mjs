@@ -37,3 +37,21 @@ export function interleaved(fns, totalMs, rounds = 15) {
   }
   return samples.map((s) => ({ ms: median(s), timeRatio: median(s.map((x, r) => x / samples[0][r])) }));
 }
+
+/** Calls/s and CPU µs per call (of the whole process) of `call` run by `concurrency` loops for `ms` milliseconds. */
+export async function callLoops(call, concurrency, ms) {
+  let calls = 0;
+  const end = performance.now() + ms;
+  const loop = async () => {
+    while (performance.now() < end) {
+      await call();
+      calls++;
+    }
+  };
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { callsPerSecond: calls / seconds, cpuUs: (used.user + used.system) / calls };
+}
