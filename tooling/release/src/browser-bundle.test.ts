@@ -15,16 +15,16 @@
  * Needs the packages built: `npx --yes pnpm@12.4.2 exec turbo run build --filter=@anvil/client-core... --filter=@anvil/protocol-restjson...`.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { builtinModules } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { build, type BuildResult, type Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eagerOutputs, linkedApp } from "./bundle-app.js";
 
 /**
  * What a plain call may load, in bytes. Measured on 1 December 2026: 89,137
@@ -48,7 +48,6 @@ const LAZY_ONLY: readonly [string, RegExp][] = [
   ["@smithy/*", /\/@smithy\//],
 ];
 
-const root = join(import.meta.dirname, "..", "..", "..");
 const PACKAGES = ["core", "client-core", "protocol-restjson"] as const;
 
 // `anvil generate --client` of a one-operation restJson1 model (the service, its shapes and one error), verbatim but for doc comments.
@@ -148,18 +147,6 @@ interface Output {
   readonly inputs: readonly string[];
 }
 
-/** The outputs an entry loads before it runs: itself and what it imports statically, transitively. */
-function eagerOutputs(metafile: Metafile, entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const imported of metafile.outputs[file]!.imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
-  };
-  visit(entry);
-  return seen;
-}
-
 /** Imports of the bundle's inputs that reach outside it, or a Node built-in (esbuild marks those a `browser` field disables as `(disabled):`). */
 function nodeOrExternalImports(metafile: Metafile): string[] {
   const builtins = new Set(builtinModules);
@@ -181,19 +168,7 @@ describe("C5: a browser client of one restJson1 operation", () => {
   let entryOutput: string;
 
   beforeAll(async () => {
-    for (const pkg of PACKAGES) {
-      if (!existsSync(join(root, "packages", pkg, "dist", "index.js"))) {
-        throw new Error(`browser bundle: packages/${pkg} is not built; run \`npx --yes pnpm@12.4.2 exec turbo run build --filter=@anvil/${pkg}...\` first`);
-      }
-    }
-    // Real path: esbuild names its outputs by it (a tmpdir behind a symlink would not match).
-    dir = realpathSync(mkdtempSync(join(tmpdir(), "anvil-browser-bundle-")));
-    // The application's node_modules, as an install links them: each package's own dependencies resolve beside its real folder.
-    mkdirSync(join(dir, "node_modules", "@anvil"), { recursive: true });
-    for (const pkg of PACKAGES) symlinkSync(join(root, "packages", pkg), join(dir, "node_modules", "@anvil", pkg), "dir");
-    writeFileSync(join(dir, "hello.ts"), GENERATED);
-    writeFileSync(join(dir, "entry.ts"), ENTRY);
-    writeFileSync(join(dir, "run.mjs"), RUN);
+    dir = linkedApp("browser bundle", PACKAGES, { "hello.ts": GENERATED, "entry.ts": ENTRY, "run.mjs": RUN });
 
     result = await build({
       absWorkingDir: dir,

@@ -15,16 +15,15 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { build, type BuildResult, type Metafile } from "esbuild";
+import { build, type BuildResult } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eagerOutputs, linkedApp } from "./bundle-app.js";
 
-const root = join(import.meta.dirname, "..", "..", "..");
 const PACKAGES = ["core", "client-core", "codec-json", "eventstream", "protocol-awsjson", "auth-sigv4"] as const;
 
 /** Code a plain call with credentials given must not load. */
@@ -94,18 +93,6 @@ const output = await readNote(process.argv[2], "n-1");
 console.log(JSON.stringify({ text: output.text, httpStatus: output.$metadata.httpStatus }));
 `;
 
-/** The outputs an entry loads before it runs: itself and what it imports statically, transitively. */
-function eagerOutputs(metafile: Metafile, entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const imported of metafile.outputs[file]!.imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
-  };
-  visit(entry);
-  return seen;
-}
-
 describe("a Node client of a SigV4 service given its credentials, bundled", () => {
   let dir: string;
   let result: BuildResult<{ metafile: true; write: false }>;
@@ -114,17 +101,7 @@ describe("a Node client of a SigV4 service given its credentials, bundled", () =
   const inputsOf = new Map<string, string[]>();
 
   beforeAll(async () => {
-    for (const pkg of PACKAGES) {
-      if (!existsSync(join(root, "packages", pkg, "dist", "index.js"))) {
-        throw new Error(`node bundle: packages/${pkg} is not built; run \`npx --yes pnpm@12.4.2 exec turbo run build --filter=@anvil/${pkg}...\` first`);
-      }
-    }
-    dir = realpathSync(mkdtempSync(join(tmpdir(), "anvil-node-bundle-")));
-    mkdirSync(join(dir, "node_modules", "@anvil"), { recursive: true });
-    for (const pkg of PACKAGES) symlinkSync(join(root, "packages", pkg), join(dir, "node_modules", "@anvil", pkg), "dir");
-    writeFileSync(join(dir, "notes.ts"), GENERATED);
-    writeFileSync(join(dir, "entry.ts"), ENTRY);
-    writeFileSync(join(dir, "run.mjs"), RUN);
+    dir = linkedApp("node bundle", PACKAGES, { "notes.ts": GENERATED, "entry.ts": ENTRY, "run.mjs": RUN });
     result = await build({
       absWorkingDir: dir,
       entryPoints: ["entry.ts"],
