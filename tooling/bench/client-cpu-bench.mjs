@@ -21,7 +21,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generate } from "@anvil/codegen";
 import { loadModel } from "@anvil/model";
@@ -96,10 +96,98 @@ async function startFakeServer(pin, modelFile) {
 
 const fmt = (x, digits = 0) => x.toFixed(digits);
 
+/**
+ * The two programs the bundles are made of: one GetItem with static
+ * credentials, as each client's documentation writes it. Anvil's builds a
+ * service of the one operation (`withOperations`), so a bundler can leave
+ * the model's other operations out.
+ */
+const BUNDLED_PROGRAMS = {
+  anvil: (serviceModule) => `import { createClient } from "@anvil/client-core";
+import { withOperations } from "@anvil/core";
+import { awsJson1_0 } from "@anvil/protocol-awsjson";
+import { sigv4 } from "@anvil/auth-sigv4";
+import { DynamoDB_20120810Base, GetItem } from ${JSON.stringify(serviceModule)};
+
+const client = createClient(withOperations(DynamoDB_20120810Base, { getItem: GetItem }), {
+  endpoint: process.argv[2],
+  protocols: [awsJson1_0()],
+  auth: [sigv4({ region: "us-east-1", credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" } })],
+});
+console.log(await client.getItem({ TableName: "widgets", Key: { id: { $case: "S", value: "item-42" } } }));
+`,
+  sdk: () => `import { DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
+
+const client = new DynamoDBClient({ region: "us-east-1", endpoint: process.argv[2], credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" } });
+console.log(await client.send(new GetItemCommand({ TableName: "widgets", Key: { id: { S: "item-42" } } })));
+`,
+};
+
+/** The outputs an entry loads before it runs: itself and what it imports statically, transitively. */
+function eagerOutputs(metafile, entry) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of metafile.outputs[file].imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+  };
+  visit(entry);
+  return seen;
+}
+
+/**
+ * Bundles each program with esbuild for Node, minified, two ways: one file
+ * (every `import()` inlined, as esbuild does without splitting), and split
+ * as bundlers split `import()`s, counting what the program loads (its entry
+ * and the chunks that imports statically). Bytes minified and gzipped.
+ */
+async function bundleSizes(serviceModule) {
+  const { build } = await import("esbuild");
+  const { gzipSync } = await import("node:zlib");
+  const dir = join(here, ".generated", "bundles");
+  mkdirSync(dir, { recursive: true });
+  const sizes = {};
+  for (const [name, program] of Object.entries(BUNDLED_PROGRAMS)) {
+    const entry = join(dir, `${name}.mjs`);
+    writeFileSync(entry, program(serviceModule));
+    const common = { absWorkingDir: here, entryPoints: [entry], bundle: true, minify: true, platform: "node", format: "esm", write: false, logLevel: "silent" };
+    const single = await build({ ...common, outfile: join(dir, "out", `${name}.mjs`) });
+    const split = await build({ ...common, outdir: join(dir, "split", name), splitting: true, metafile: true });
+    const entryOut = Object.entries(split.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)[0];
+    const eager = eagerOutputs(split.metafile, entryOut);
+    const loaded = split.outputFiles.filter((f) => eager.has(relative(here, f.path)));
+    const sum = (files, f) => files.reduce((n, file) => n + f(file.contents), 0);
+    sizes[name] = {
+      single: single.outputFiles[0].contents.byteLength,
+      singleGzip: gzipSync(single.outputFiles[0].contents).byteLength,
+      loaded: sum(loaded, (c) => c.byteLength),
+      loadedGzip: sum(loaded, (c) => gzipSync(c).byteLength),
+    };
+  }
+  return sizes;
+}
+
+function printBundleSizes(sizes) {
+  const kib = (bytes) => `${fmt(bytes / 1024, 1)} KiB`;
+  const ratio = (key) => `${fmt(sizes.anvil[key] / sizes.sdk[key], 2)}×`;
+  console.log("\nBundle of one GetItem with static credentials (esbuild for Node, minified; gzip in brackets):\n");
+  console.log("| bundle | Anvil | AWS SDK | Anvil/SDK |");
+  console.log("|---|---:|---:|---:|");
+  console.log(
+    `| what the program loads (split as bundlers split \`import()\`) | ${kib(sizes.anvil.loaded)} (${kib(sizes.anvil.loadedGzip)}) | ${kib(sizes.sdk.loaded)} (${kib(sizes.sdk.loadedGzip)}) | ${ratio("loaded")} (${ratio("loadedGzip")}) |`,
+  );
+  console.log(
+    `| one file, every \`import()\` inlined | ${kib(sizes.anvil.single)} (${kib(sizes.anvil.singleGzip)}) | ${kib(sizes.sdk.single)} (${kib(sizes.sdk.singleGzip)}) | ${ratio("single")} (${ratio("singleGzip")}) |`,
+  );
+  console.log(
+    "\nAnvil loads the AWS credential chain (`@aws-sdk/credential-provider-node`) by `import()` only for a client given no credentials; the SDK imports it always. Inlined, the chain is most of both files.",
+  );
+}
+
 /** Runs the bench and prints its tables. */
 export async function runClientCpuBench({ quick, awsModel }) {
   const modelFile = awsModel ?? OUR_MODEL;
-  generateDynamoDbClient(modelFile);
+  const serviceModule = generateDynamoDbClient(modelFile);
   const pin = canPin();
   const worker = join(here, "client-cpu-worker.mjs");
 
@@ -143,4 +231,5 @@ export async function runClientCpuBench({ quick, awsModel }) {
   } finally {
     server.stop();
   }
+  printBundleSizes(await bundleSizes(serviceModule));
 }

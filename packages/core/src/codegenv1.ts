@@ -33,6 +33,7 @@ export {
   timestamp,
   union,
   unit,
+  withOperations,
 } from "./schema/builders.js";
 export type { Lazy, OperationInit, ServiceInit } from "./schema/builders.js";
 export { errorClass } from "./errors/errors.js";

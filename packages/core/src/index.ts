@@ -30,6 +30,7 @@ export type {
   ValueOf,
 } from "./schema/schema.js";
 export { isMemberOptional } from "./schema/schema.js";
+export { withOperations } from "./schema/builders.js";
 export type { Bounds, HttpBinding, OperationTraits, ProtoNumType, TimestampFormat, Traits } from "./schema/traits.js";
 export type { CallOptions, ClientMethod, ClientOf, HandlerOf, HandlersOf, InputOf, OutputOf, Sendable } from "./schema/mapped-types.js";
 export { BigDecimal } from "./values/big-decimal.js";

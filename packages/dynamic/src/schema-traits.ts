@@ -42,8 +42,15 @@ const MODEL_ONLY_TRAITS: ReadonlySet<string> = new Set([
   "smithy.api#noReplace",
 ]);
 
-/** Whether schemas carry a trait: every trait but {@link MODEL_ONLY_TRAITS} and `smithy.test#` test cases. */
-const carried = (id: string): boolean => !MODEL_ONLY_TRAITS.has(id) && !id.startsWith("smithy.test#");
+/**
+ * Test cases: the protocol tests (`smithy.test#`) and the endpoint rule
+ * set's (`smithy.rules#endpointTests`, often most of an AWS service's
+ * model: 200 KB of DynamoDB's). Test runners read them from the model.
+ */
+const isTestCase = (id: string): boolean => id.startsWith("smithy.test#") || id === "smithy.rules#endpointTests";
+
+/** Whether schemas carry a trait: every trait but {@link MODEL_ONLY_TRAITS} and test cases. */
+const carried = (id: string): boolean => !MODEL_ONLY_TRAITS.has(id) && !isTestCase(id);
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -475,6 +475,8 @@ structure ServiceUnavailable {
     message: String
 }
 
+@smithy.rules#endpointRuleSet({ version: "1.0", parameters: {}, rules: [] })
+@smithy.rules#endpointTests({ version: "1.0", testCases: [{ documentation: "none", expect: { error: "no rules" } }] })
 service Other {
     operations: [Ping]
 }
@@ -540,6 +542,8 @@ describe("schemasFromModel: operations and services", () => {
     expect(model.getShape("w#Ping")!.traits.has("smithy.test#httpRequestTests")).toBe(true);
     expect(model.getShape("w#Ping")!.traits.has("smithy.api#tags")).toBe(true);
     expect(Object.keys(ping.traits.custom ?? {})).toEqual(["w#rateLimited"]);
+    // The endpoint rules are carried, their test cases (most of an AWS model's size) are not.
+    expect(Object.keys(schemas.service("w#Other").traits)).toEqual(["smithy.rules#endpointRuleSet"]);
   });
 
   it("merges @paginated with the service's", () => {

@@ -63,6 +63,7 @@ import {
   string,
   struct,
   timestamp,
+  withOperations,
 } from "@anvil/core/codegenv1";
 import type {
   ModeledError,
@@ -77,8 +78,8 @@ export interface GetGreetingInput {
   excitement?: number;
 }
 export const GetGreetingInputSchema: StructSchema<GetGreetingInput> = /*@__PURE__*/ struct("example.hello#GetGreetingInput", [
-  member("name", string, { required: true, httpLabel: true }),
-  member("excitement", integer, { httpQuery: "excitement", range: { min: 0, max: 5 } }),
+  /*@__PURE__*/ member("name", string, { required: true, httpLabel: true }),
+  /*@__PURE__*/ member("excitement", integer, { httpQuery: "excitement", range: { min: 0, max: 5 } }),
 ], { custom: { "smithy.api#input": {} } });
 
 export interface GetGreetingOutput {
@@ -86,15 +87,15 @@ export interface GetGreetingOutput {
   greetedAt?: Date;
 }
 export const GetGreetingOutputSchema: StructSchema<GetGreetingOutput> = /*@__PURE__*/ struct("example.hello#GetGreetingOutput", [
-  member("message", string, { required: true }),
-  member("greetedAt", timestamp, { httpHeader: "X-Greeted-At" }),
+  /*@__PURE__*/ member("message", string, { required: true }),
+  /*@__PURE__*/ member("greetedAt", timestamp, { httpHeader: "X-Greeted-At" }),
 ], { custom: { "smithy.api#output": {} } });
 
 export interface NoSuchPersonMembers {
   message: string;
 }
 export const NoSuchPersonSchema: StructSchema<NoSuchPersonMembers> = /*@__PURE__*/ struct("example.hello#NoSuchPerson", [
-  member("message", string, { required: true }),
+  /*@__PURE__*/ member("message", string, { required: true }),
 ], { error: "client", httpError: 404 });
 export const NoSuchPerson: ModeledErrorClass<NoSuchPersonMembers> = /*@__PURE__*/ errorClass(NoSuchPersonSchema);
 export type NoSuchPerson = ModeledError<NoSuchPersonMembers> & NoSuchPersonMembers;
@@ -110,14 +111,16 @@ export type HelloOperations = {
   readonly getGreeting: typeof GetGreeting;
 };
 
-export const Hello: ServiceSchema<HelloOperations> = /*@__PURE__*/ service("example.hello#Hello", {
+export const HelloBase: ServiceSchema<Record<string, never>> = /*@__PURE__*/ service("example.hello#Hello", {
   version: "2024-06-01",
-  operations: { getGreeting: GetGreeting },
+  operations: {},
   protocols: ["aws.protocols#restJson1"],
   errors: [],
   auth: [],
   traits: { "smithy.api#documentation": "Greets people.", "aws.protocols#restJson1": {} },
 });
+
+export const Hello: ServiceSchema<HelloOperations> = /*@__PURE__*/ withOperations(HelloBase, { getGreeting: GetGreeting });
 `;
 
 // The application: one client, one call.

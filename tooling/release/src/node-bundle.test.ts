@@ -34,21 +34,21 @@ const LAZY_ONLY: readonly [string, RegExp][] = [
 ];
 
 // `anvil generate --client` of a one-operation awsJson1_0 model signed with SigV4, verbatim but for doc comments.
-const GENERATED = `import { member, operation, service, string, struct } from "@anvil/core/codegenv1";
+const GENERATED = `import { member, operation, service, string, struct, withOperations } from "@anvil/core/codegenv1";
 import type { OperationSchema, ServiceSchema, StructSchema } from "@anvil/core";
 
 export interface GetNoteInput {
   id: string;
 }
 export const GetNoteInputSchema: StructSchema<GetNoteInput> = /*@__PURE__*/ struct("example.notes#GetNoteInput", [
-  member("id", string, { required: true }),
+  /*@__PURE__*/ member("id", string, { required: true }),
 ], { custom: { "smithy.api#input": {} } });
 
 export interface GetNoteOutput {
   text?: string;
 }
 export const GetNoteOutputSchema: StructSchema<GetNoteOutput> = /*@__PURE__*/ struct("example.notes#GetNoteOutput", [
-  member("text", string),
+  /*@__PURE__*/ member("text", string),
 ], { custom: { "smithy.api#output": {} } });
 
 export const GetNote: OperationSchema<GetNoteInput, GetNoteOutput> = /*@__PURE__*/ operation("example.notes#GetNote", {
@@ -62,14 +62,16 @@ export type NotesOperations = {
   readonly getNote: typeof GetNote;
 };
 
-export const Notes: ServiceSchema<NotesOperations> = /*@__PURE__*/ service("example.notes#Notes", {
+export const NotesBase: ServiceSchema<Record<string, never>> = /*@__PURE__*/ service("example.notes#Notes", {
   version: "2024-06-01",
-  operations: { getNote: GetNote },
+  operations: {},
   protocols: ["aws.protocols#awsJson1_0"],
   errors: [],
   auth: ["aws.auth#sigv4"],
   traits: { "aws.auth#sigv4": { name: "notes" }, "aws.protocols#awsJson1_0": {} },
 });
+
+export const Notes: ServiceSchema<NotesOperations> = /*@__PURE__*/ withOperations(NotesBase, { getNote: GetNote });
 `;
 
 // The application: one client given its credentials, one call.

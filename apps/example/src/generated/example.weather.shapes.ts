@@ -46,8 +46,8 @@ export interface GetCurrentTimeOutput {
 }
 /** Schema of {@link GetCurrentTimeOutput}. */
 export const GetCurrentTimeOutputSchema: StructSchema<GetCurrentTimeOutput> = /*@__PURE__*/ struct("example.weather#GetCurrentTimeOutput", [
-  member("time", timestamp, { required: true, protoIndex: 1 }),
-  member("date", timestamp, { httpHeader: "Date", protoIndex: 2 }),
+  /*@__PURE__*/ member("time", timestamp, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("date", timestamp, { httpHeader: "Date", protoIndex: 2 }),
 ]);
 
 /** A city's display name. */
@@ -75,8 +75,8 @@ export interface CityCoordinates {
 }
 /** Schema of {@link CityCoordinates}. */
 export const CityCoordinatesSchema: StructSchema<CityCoordinates> = /*@__PURE__*/ struct("example.weather#CityCoordinates", [
-  member("latitude", double, { required: true, range: { min: -90, max: 90 }, protoIndex: 1 }),
-  member("longitude", double, { required: true, range: { min: -180, max: 180 }, protoIndex: 2 }),
+  /*@__PURE__*/ member("latitude", double, { required: true, range: { min: -90, max: 90 }, protoIndex: 1 }),
+  /*@__PURE__*/ member("longitude", double, { required: true, range: { min: -180, max: 180 }, protoIndex: 2 }),
 ]);
 
 /** How many people live in a city. */
@@ -93,7 +93,7 @@ export type TagList = string[];
 /** Schema of {@link TagList}. */
 export const TagListSchema: ListSchema<TagList> = /*@__PURE__*/ list(
   "example.weather#TagList",
-  member("member", string, { length: { min: 1, max: 32 } }),
+  /*@__PURE__*/ member("member", string, { length: { min: 1, max: 32 } }),
   { uniqueItems: true },
 );
 
@@ -110,12 +110,12 @@ export interface CreateCityInput {
 }
 /** Schema of {@link CreateCityInput}. */
 export const CreateCityInputSchema: StructSchema<CreateCityInput> = /*@__PURE__*/ struct("example.weather#CreateCityInput", [
-  member("name", CityNameSchema, { required: true, protoIndex: 1 }),
-  member("country", CountryCodeSchema, { required: true, protoIndex: 2 }),
-  member("coordinates", CityCoordinatesSchema, { required: true, protoIndex: 3 }),
-  member("population", PopulationSchema, { protoIndex: 4 }),
-  member("tags", TagListSchema, { httpHeader: "X-City-Tags", protoIndex: 5 }),
-  member("clientToken", string, { idempotencyToken: true, httpHeader: "X-Client-Token", protoIndex: 6 }),
+  /*@__PURE__*/ member("name", CityNameSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("country", CountryCodeSchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("coordinates", CityCoordinatesSchema, { required: true, protoIndex: 3 }),
+  /*@__PURE__*/ member("population", PopulationSchema, { protoIndex: 4 }),
+  /*@__PURE__*/ member("tags", TagListSchema, { httpHeader: "X-City-Tags", protoIndex: 5 }),
+  /*@__PURE__*/ member("clientToken", string, { idempotencyToken: true, httpHeader: "X-Client-Token", protoIndex: 6 }),
 ]);
 
 /** A city's identifier: lower-case letters, digits and dashes. */
@@ -140,13 +140,13 @@ export interface CityDetails {
 }
 /** Schema of {@link CityDetails}. */
 export const CityDetailsSchema: StructSchema<CityDetails> = /*@__PURE__*/ struct("example.weather#CityDetails", [
-  member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
-  member("name", CityNameSchema, { required: true, protoIndex: 2 }),
-  member("country", CountryCodeSchema, { required: true, protoIndex: 3 }),
-  member("coordinates", CityCoordinatesSchema, { required: true, protoIndex: 4 }),
-  member("population", PopulationSchema, { protoIndex: 5 }),
-  member("tags", TagListSchema, { protoIndex: 6 }),
-  member("createdAt", timestamp, { required: true, protoIndex: 7 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("name", CityNameSchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("country", CountryCodeSchema, { required: true, protoIndex: 3 }),
+  /*@__PURE__*/ member("coordinates", CityCoordinatesSchema, { required: true, protoIndex: 4 }),
+  /*@__PURE__*/ member("population", PopulationSchema, { protoIndex: 5 }),
+  /*@__PURE__*/ member("tags", TagListSchema, { protoIndex: 6 }),
+  /*@__PURE__*/ member("createdAt", timestamp, { required: true, protoIndex: 7 }),
 ]);
 
 /** @generated from shape: example.weather#CreateCityOutput */
@@ -157,8 +157,8 @@ export interface CreateCityOutput {
 }
 /** Schema of {@link CreateCityOutput}. */
 export const CreateCityOutputSchema: StructSchema<CreateCityOutput> = /*@__PURE__*/ struct("example.weather#CreateCityOutput", [
-  member("city", CityDetailsSchema, { required: true, protoIndex: 1 }),
-  member("location", string, { httpHeader: "Location", protoIndex: 2 }),
+  /*@__PURE__*/ member("city", CityDetailsSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("location", string, { httpHeader: "Location", protoIndex: 2 }),
 ]);
 
 /** A city with that identifier exists already. */
@@ -168,8 +168,8 @@ export interface CityAlreadyExistsMembers {
 }
 /** Schema of {@link CityAlreadyExists}. */
 export const CityAlreadyExistsSchema: StructSchema<CityAlreadyExistsMembers> = /*@__PURE__*/ struct("example.weather#CityAlreadyExists", [
-  member("message", string, { required: true, protoIndex: 1 }),
-  member("cityId", CityIdSchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("message", string, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, protoIndex: 2 }),
 ], { error: "client", httpError: 409 });
 /**
  * A city with that identifier exists already.
@@ -186,7 +186,7 @@ export interface GetCityInput {
 }
 /** Schema of {@link GetCityInput}. */
 export const GetCityInputSchema: StructSchema<GetCityInput> = /*@__PURE__*/ struct("example.weather#GetCityInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
 ]);
 
 /** @generated from shape: example.weather#GetCityOutput */
@@ -197,8 +197,8 @@ export interface GetCityOutput {
 }
 /** Schema of {@link GetCityOutput}. */
 export const GetCityOutputSchema: StructSchema<GetCityOutput> = /*@__PURE__*/ struct("example.weather#GetCityOutput", [
-  member("city", CityDetailsSchema, { required: true, protoIndex: 1 }),
-  member("lastModified", timestamp, { httpHeader: "Last-Modified", protoIndex: 2 }),
+  /*@__PURE__*/ member("city", CityDetailsSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("lastModified", timestamp, { httpHeader: "Last-Modified", protoIndex: 2 }),
 ]);
 
 /** The city does not exist. */
@@ -208,8 +208,8 @@ export interface NoSuchCityMembers {
 }
 /** Schema of {@link NoSuchCity}. */
 export const NoSuchCitySchema: StructSchema<NoSuchCityMembers> = /*@__PURE__*/ struct("example.weather#NoSuchCity", [
-  member("message", string, { required: true, protoIndex: 1 }),
-  member("cityId", CityIdSchema, { protoIndex: 2 }),
+  /*@__PURE__*/ member("message", string, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { protoIndex: 2 }),
 ], { error: "client", httpError: 404 });
 /**
  * The city does not exist.
@@ -225,8 +225,8 @@ export type StringMap = { [key: string]: string };
 /** Schema of {@link StringMap}. */
 export const StringMapSchema: MapSchema<StringMap> = /*@__PURE__*/ map(
   "example.weather#StringMap",
-  member("key", string),
-  member("value", string),
+  /*@__PURE__*/ member("key", string),
+  /*@__PURE__*/ member("value", string),
 );
 
 /** @generated from shape: example.weather#ListCitiesInput */
@@ -242,10 +242,10 @@ export interface ListCitiesInput {
 }
 /** Schema of {@link ListCitiesInput}. */
 export const ListCitiesInputSchema: StructSchema<ListCitiesInput> = /*@__PURE__*/ struct("example.weather#ListCitiesInput", [
-  member("nextToken", string, { httpQuery: "nextToken", protoIndex: 1 }),
-  member("pageSize", integer, { httpQuery: "pageSize", range: { min: 1, max: 100 }, protoIndex: 2 }),
-  member("tags", TagListSchema, { httpQuery: "tag", protoIndex: 3 }),
-  member("filters", StringMapSchema, { httpQueryParams: true, protoIndex: 4 }),
+  /*@__PURE__*/ member("nextToken", string, { httpQuery: "nextToken", protoIndex: 1 }),
+  /*@__PURE__*/ member("pageSize", integer, { httpQuery: "pageSize", range: { min: 1, max: 100 }, protoIndex: 2 }),
+  /*@__PURE__*/ member("tags", TagListSchema, { httpQuery: "tag", protoIndex: 3 }),
+  /*@__PURE__*/ member("filters", StringMapSchema, { httpQueryParams: true, protoIndex: 4 }),
 ]);
 
 /** A city in a listing. */
@@ -255,8 +255,8 @@ export interface CitySummary {
 }
 /** Schema of {@link CitySummary}. */
 export const CitySummarySchema: StructSchema<CitySummary> = /*@__PURE__*/ struct("example.weather#CitySummary", [
-  member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
-  member("name", string, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("name", string, { required: true, protoIndex: 2 }),
 ]);
 
 /** @generated from shape: example.weather#CitySummaries */
@@ -264,7 +264,7 @@ export type CitySummaries = CitySummary[];
 /** Schema of {@link CitySummaries}. */
 export const CitySummariesSchema: ListSchema<CitySummaries> = /*@__PURE__*/ list(
   "example.weather#CitySummaries",
-  member("member", CitySummarySchema),
+  /*@__PURE__*/ member("member", CitySummarySchema),
 );
 
 /** @generated from shape: example.weather#ListCitiesOutput */
@@ -276,9 +276,9 @@ export interface ListCitiesOutput {
 }
 /** Schema of {@link ListCitiesOutput}. */
 export const ListCitiesOutputSchema: StructSchema<ListCitiesOutput> = /*@__PURE__*/ struct("example.weather#ListCitiesOutput", [
-  member("nextToken", string, { protoIndex: 1 }),
-  member("items", CitySummariesSchema, { required: true, protoIndex: 2 }),
-  member("totalCount", integer, { httpHeader: "X-Total-Count", protoIndex: 3 }),
+  /*@__PURE__*/ member("nextToken", string, { protoIndex: 1 }),
+  /*@__PURE__*/ member("items", CitySummariesSchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("totalCount", integer, { httpHeader: "X-Total-Count", protoIndex: 3 }),
 ]);
 
 /** @generated from shape: example.weather#GetForecastInput */
@@ -289,8 +289,8 @@ export interface GetForecastInput {
 }
 /** Schema of {@link GetForecastInput}. */
 export const GetForecastInputSchema: StructSchema<GetForecastInput> = /*@__PURE__*/ struct("example.weather#GetForecastInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
-  member("days", integer, { httpQuery: "days", range: { min: 1, max: 10 }, protoIndex: 2, default: 3 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("days", integer, { httpQuery: "days", range: { min: 1, max: 10 }, protoIndex: 2, default: 3 }),
 ]);
 
 /** What the sky looks like. */
@@ -329,9 +329,9 @@ export type Precipitation = UnionValue<{
 }>;
 /** Schema of {@link Precipitation}. */
 export const PrecipitationSchema: UnionSchema<Precipitation> = /*@__PURE__*/ union("example.weather#Precipitation", [
-  member("none", NoPrecipitationSchema, { protoIndex: 1 }),
-  member("rainMm", float, { protoIndex: 2 }),
-  member("snowCm", float, { protoIndex: 3 }),
+  /*@__PURE__*/ member("none", NoPrecipitationSchema, { protoIndex: 1 }),
+  /*@__PURE__*/ member("rainMm", float, { protoIndex: 2 }),
+  /*@__PURE__*/ member("snowCm", float, { protoIndex: 3 }),
 ]);
 
 /** How serious an alert is, from 1 (nothing to report) to 4. */
@@ -367,12 +367,12 @@ export interface DailyForecast {
 }
 /** Schema of {@link DailyForecast}. */
 export const DailyForecastSchema: StructSchema<DailyForecast> = /*@__PURE__*/ struct("example.weather#DailyForecast", [
-  member("date", timestamp, { required: true, protoIndex: 1 }),
-  member("highC", float, { required: true, protoIndex: 2 }),
-  member("lowC", float, { required: true, protoIndex: 3 }),
-  member("sky", SkySchema, { required: true, protoIndex: 4 }),
-  member("precipitation", PrecipitationSchema, { required: true, protoIndex: 5 }),
-  member("alertLevel", AlertLevelSchema, { required: true, protoIndex: 6 }),
+  /*@__PURE__*/ member("date", timestamp, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("highC", float, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("lowC", float, { required: true, protoIndex: 3 }),
+  /*@__PURE__*/ member("sky", SkySchema, { required: true, protoIndex: 4 }),
+  /*@__PURE__*/ member("precipitation", PrecipitationSchema, { required: true, protoIndex: 5 }),
+  /*@__PURE__*/ member("alertLevel", AlertLevelSchema, { required: true, protoIndex: 6 }),
 ]);
 
 /** @generated from shape: example.weather#DailyForecasts */
@@ -380,7 +380,7 @@ export type DailyForecasts = DailyForecast[];
 /** Schema of {@link DailyForecasts}. */
 export const DailyForecastsSchema: ListSchema<DailyForecasts> = /*@__PURE__*/ list(
   "example.weather#DailyForecasts",
-  member("member", DailyForecastSchema),
+  /*@__PURE__*/ member("member", DailyForecastSchema),
 );
 
 /** @generated from shape: example.weather#GetForecastOutput */
@@ -390,8 +390,8 @@ export interface GetForecastOutput {
 }
 /** Schema of {@link GetForecastOutput}. */
 export const GetForecastOutputSchema: StructSchema<GetForecastOutput> = /*@__PURE__*/ struct("example.weather#GetForecastOutput", [
-  member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
-  member("days", DailyForecastsSchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("days", DailyForecastsSchema, { required: true, protoIndex: 2 }),
 ]);
 
 /** The service is down for maintenance; try again later. */
@@ -402,8 +402,8 @@ export interface ServiceUnavailableMembers {
 }
 /** Schema of {@link ServiceUnavailable}. */
 export const ServiceUnavailableSchema: StructSchema<ServiceUnavailableMembers> = /*@__PURE__*/ struct("example.weather#ServiceUnavailable", [
-  member("message", string, { required: true, protoIndex: 1 }),
-  member("retryAfterSeconds", integer, { httpHeader: "Retry-After", protoIndex: 2 }),
+  /*@__PURE__*/ member("message", string, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("retryAfterSeconds", integer, { httpHeader: "Retry-After", protoIndex: 2 }),
 ], { error: "server", httpError: 503 });
 /**
  * The service is down for maintenance; try again later.
@@ -419,8 +419,8 @@ export type Readings = { [key: string]: number };
 /** Schema of {@link Readings}. */
 export const ReadingsSchema: MapSchema<Readings> = /*@__PURE__*/ map(
   "example.weather#Readings",
-  member("key", string),
-  member("value", double),
+  /*@__PURE__*/ member("key", string),
+  /*@__PURE__*/ member("value", double),
 );
 
 /** One reading of a ground station. */
@@ -437,11 +437,11 @@ export interface Observation {
 }
 /** Schema of {@link Observation}. */
 export const ObservationSchema: StructSchema<Observation> = /*@__PURE__*/ struct("example.weather#Observation", [
-  member("temperatureC", float, { required: true, range: { min: -90, max: 60 }, protoIndex: 1 }),
-  member("sky", SkySchema, { required: true, protoIndex: 2 }),
-  member("readings", ReadingsSchema, { protoIndex: 3 }),
-  member("raw", blob, { protoIndex: 4 }),
-  member("extras", document, { protoIndex: 5 }),
+  /*@__PURE__*/ member("temperatureC", float, { required: true, range: { min: -90, max: 60 }, protoIndex: 1 }),
+  /*@__PURE__*/ member("sky", SkySchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("readings", ReadingsSchema, { protoIndex: 3 }),
+  /*@__PURE__*/ member("raw", blob, { protoIndex: 4 }),
+  /*@__PURE__*/ member("extras", document, { protoIndex: 5 }),
 ]);
 
 /** @generated from shape: example.weather#ReportObservationInput */
@@ -455,10 +455,10 @@ export interface ReportObservationInput {
 }
 /** Schema of {@link ReportObservationInput}. */
 export const ReportObservationInputSchema: StructSchema<ReportObservationInput> = /*@__PURE__*/ struct("example.weather#ReportObservationInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
-  member("stationId", string, { required: true, httpHeader: "X-Station-Id", length: { min: 3, max: 16 }, protoIndex: 2 }),
-  member("observedAt", timestamp, { httpHeader: "X-Observed-At", protoIndex: 3 }),
-  member("observation", ObservationSchema, { required: true, httpPayload: true, protoIndex: 4 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("stationId", string, { required: true, httpHeader: "X-Station-Id", length: { min: 3, max: 16 }, protoIndex: 2 }),
+  /*@__PURE__*/ member("observedAt", timestamp, { httpHeader: "X-Observed-At", protoIndex: 3 }),
+  /*@__PURE__*/ member("observation", ObservationSchema, { required: true, httpPayload: true, protoIndex: 4 }),
 ]);
 
 /** @generated from shape: example.weather#ReportObservationOutput */
@@ -471,9 +471,9 @@ export interface ReportObservationOutput {
 }
 /** Schema of {@link ReportObservationOutput}. */
 export const ReportObservationOutputSchema: StructSchema<ReportObservationOutput> = /*@__PURE__*/ struct("example.weather#ReportObservationOutput", [
-  member("status", integer, { httpResponseCode: true, protoIndex: 1 }),
-  member("observationId", string, { required: true, protoIndex: 2 }),
-  member("receivedAt", timestamp, { required: true, timestampFormat: "epoch-seconds", protoIndex: 3 }),
+  /*@__PURE__*/ member("status", integer, { httpResponseCode: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("observationId", string, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("receivedAt", timestamp, { required: true, timestampFormat: "epoch-seconds", protoIndex: 3 }),
 ]);
 
 /** @generated from shape: example.weather#WatchAlertsInput */
@@ -484,8 +484,8 @@ export interface WatchAlertsInput {
 }
 /** Schema of {@link WatchAlertsInput}. */
 export const WatchAlertsInputSchema: StructSchema<WatchAlertsInput> = /*@__PURE__*/ struct("example.weather#WatchAlertsInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
-  member("minLevel", AlertLevelSchema, { httpQuery: "minLevel", protoIndex: 2 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("minLevel", AlertLevelSchema, { httpQuery: "minLevel", protoIndex: 2 }),
 ]);
 
 /** A weather alert. */
@@ -496,9 +496,9 @@ export interface Alert {
 }
 /** Schema of {@link Alert}. */
 export const AlertSchema: StructSchema<Alert> = /*@__PURE__*/ struct("example.weather#Alert", [
-  member("level", AlertLevelSchema, { required: true, protoIndex: 1 }),
-  member("headline", string, { required: true, protoIndex: 2 }),
-  member("issuedAt", timestamp, { required: true, protoIndex: 3 }),
+  /*@__PURE__*/ member("level", AlertLevelSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("headline", string, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("issuedAt", timestamp, { required: true, protoIndex: 3 }),
 ]);
 
 /** Sent while there is nothing to report. */
@@ -507,7 +507,7 @@ export interface Heartbeat {
 }
 /** Schema of {@link Heartbeat}. */
 export const HeartbeatSchema: StructSchema<Heartbeat> = /*@__PURE__*/ struct("example.weather#Heartbeat", [
-  member("at", timestamp, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("at", timestamp, { required: true, protoIndex: 1 }),
 ]);
 
 /** Alerts as they are issued. */
@@ -517,8 +517,8 @@ export type AlertEvents = UnionValue<{
 }>;
 /** Schema of {@link AlertEvents}. */
 export const AlertEventsSchema: UnionSchema<AlertEvents> = /*@__PURE__*/ union("example.weather#AlertEvents", [
-  member("alert", AlertSchema, { protoIndex: 1 }),
-  member("heartbeat", HeartbeatSchema, { protoIndex: 2 }),
+  /*@__PURE__*/ member("alert", AlertSchema, { protoIndex: 1 }),
+  /*@__PURE__*/ member("heartbeat", HeartbeatSchema, { protoIndex: 2 }),
 ], { streaming: true });
 
 /** @generated from shape: example.weather#WatchAlertsOutput */
@@ -527,7 +527,7 @@ export interface WatchAlertsOutput {
 }
 /** Schema of {@link WatchAlertsOutput}. */
 export const WatchAlertsOutputSchema: StructSchema<WatchAlertsOutput> = /*@__PURE__*/ struct("example.weather#WatchAlertsOutput", [
-  member("events", AlertEventsSchema, { required: true, httpPayload: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("events", AlertEventsSchema, { required: true, httpPayload: true, protoIndex: 1 }),
 ]);
 
 /** One temperature reading of a city. */
@@ -537,8 +537,8 @@ export interface Reading {
 }
 /** Schema of {@link Reading}. */
 export const ReadingSchema: StructSchema<Reading> = /*@__PURE__*/ struct("example.weather#Reading", [
-  member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
-  member("temperatureC", double, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("temperatureC", double, { required: true, protoIndex: 2 }),
 ]);
 
 /** A station's readings, one event each. */
@@ -547,7 +547,7 @@ export type ReadingEvents = UnionValue<{
 }>;
 /** Schema of {@link ReadingEvents}. */
 export const ReadingEventsSchema: UnionSchema<ReadingEvents> = /*@__PURE__*/ union("example.weather#ReadingEvents", [
-  member("reading", ReadingSchema, { protoIndex: 1 }),
+  /*@__PURE__*/ member("reading", ReadingSchema, { protoIndex: 1 }),
 ], { streaming: true });
 
 /** @generated from shape: example.weather#StreamReadingsInput */
@@ -556,7 +556,7 @@ export interface StreamReadingsInput {
 }
 /** Schema of {@link StreamReadingsInput}. */
 export const StreamReadingsInputSchema: StructSchema<StreamReadingsInput> = /*@__PURE__*/ struct("example.weather#StreamReadingsInput", [
-  member("readings", ReadingEventsSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("readings", ReadingEventsSchema, { required: true, protoIndex: 1 }),
 ]);
 
 /** The alert level a reading raises. */
@@ -566,8 +566,8 @@ export interface ReadingLevel {
 }
 /** Schema of {@link ReadingLevel}. */
 export const ReadingLevelSchema: StructSchema<ReadingLevel> = /*@__PURE__*/ struct("example.weather#ReadingLevel", [
-  member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
-  member("level", AlertLevelSchema, { required: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("level", AlertLevelSchema, { required: true, protoIndex: 2 }),
 ]);
 
 /** The answers to readings, one event each. */
@@ -576,7 +576,7 @@ export type LevelEvents = UnionValue<{
 }>;
 /** Schema of {@link LevelEvents}. */
 export const LevelEventsSchema: UnionSchema<LevelEvents> = /*@__PURE__*/ union("example.weather#LevelEvents", [
-  member("level", ReadingLevelSchema, { protoIndex: 1 }),
+  /*@__PURE__*/ member("level", ReadingLevelSchema, { protoIndex: 1 }),
 ], { streaming: true });
 
 /** @generated from shape: example.weather#StreamReadingsOutput */
@@ -585,7 +585,7 @@ export interface StreamReadingsOutput {
 }
 /** Schema of {@link StreamReadingsOutput}. */
 export const StreamReadingsOutputSchema: StructSchema<StreamReadingsOutput> = /*@__PURE__*/ struct("example.weather#StreamReadingsOutput", [
-  member("levels", LevelEventsSchema, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("levels", LevelEventsSchema, { required: true, protoIndex: 1 }),
 ]);
 
 /** @generated from shape: example.weather#DeleteCityInput */
@@ -594,7 +594,7 @@ export interface DeleteCityInput {
 }
 /** Schema of {@link DeleteCityInput}. */
 export const DeleteCityInputSchema: StructSchema<DeleteCityInput> = /*@__PURE__*/ struct("example.weather#DeleteCityInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true }),
 ]);
 
 /** @generated from shape: example.weather#DeleteCityOutput */
@@ -649,11 +649,11 @@ export interface PutCityPhotoInput {
 }
 /** Schema of {@link PutCityPhotoInput}. */
 export const PutCityPhotoInputSchema: StructSchema<PutCityPhotoInput> = /*@__PURE__*/ struct("example.weather#PutCityPhotoInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
-  member("photoKey", PhotoKeySchema, { required: true, httpLabel: true, protoIndex: 2 }),
-  member("contentType", ImageTypeSchema, { httpHeader: "Content-Type", protoIndex: 3 }),
-  member("metadata", StringMapSchema, { httpPrefixHeaders: "X-Photo-Meta-", protoIndex: 4 }),
-  member("body", PhotoDataSchema, { required: true, httpPayload: true, protoIndex: 5 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("photoKey", PhotoKeySchema, { required: true, httpLabel: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("contentType", ImageTypeSchema, { httpHeader: "Content-Type", protoIndex: 3 }),
+  /*@__PURE__*/ member("metadata", StringMapSchema, { httpPrefixHeaders: "X-Photo-Meta-", protoIndex: 4 }),
+  /*@__PURE__*/ member("body", PhotoDataSchema, { required: true, httpPayload: true, protoIndex: 5 }),
 ]);
 
 /** @generated from shape: example.weather#PutCityPhotoOutput */
@@ -664,8 +664,8 @@ export interface PutCityPhotoOutput {
 }
 /** Schema of {@link PutCityPhotoOutput}. */
 export const PutCityPhotoOutputSchema: StructSchema<PutCityPhotoOutput> = /*@__PURE__*/ struct("example.weather#PutCityPhotoOutput", [
-  member("size", long, { required: true, protoIndex: 1 }),
-  member("etag", string, { httpHeader: "ETag", protoIndex: 2 }),
+  /*@__PURE__*/ member("size", long, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("etag", string, { httpHeader: "ETag", protoIndex: 2 }),
 ]);
 
 /** @generated from shape: example.weather#GetCityPhotoInput */
@@ -675,8 +675,8 @@ export interface GetCityPhotoInput {
 }
 /** Schema of {@link GetCityPhotoInput}. */
 export const GetCityPhotoInputSchema: StructSchema<GetCityPhotoInput> = /*@__PURE__*/ struct("example.weather#GetCityPhotoInput", [
-  member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
-  member("photoKey", PhotoKeySchema, { required: true, httpLabel: true, protoIndex: 2 }),
+  /*@__PURE__*/ member("cityId", CityIdSchema, { required: true, httpLabel: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("photoKey", PhotoKeySchema, { required: true, httpLabel: true, protoIndex: 2 }),
 ]);
 
 /** @generated from shape: example.weather#GetCityPhotoOutput */
@@ -687,9 +687,9 @@ export interface GetCityPhotoOutput {
 }
 /** Schema of {@link GetCityPhotoOutput}. */
 export const GetCityPhotoOutputSchema: StructSchema<GetCityPhotoOutput> = /*@__PURE__*/ struct("example.weather#GetCityPhotoOutput", [
-  member("contentType", ImageTypeSchema, { httpHeader: "Content-Type", protoIndex: 1 }),
-  member("metadata", StringMapSchema, { httpPrefixHeaders: "X-Photo-Meta-", protoIndex: 2 }),
-  member("body", PhotoDataSchema, { required: true, httpPayload: true, protoIndex: 3 }),
+  /*@__PURE__*/ member("contentType", ImageTypeSchema, { httpHeader: "Content-Type", protoIndex: 1 }),
+  /*@__PURE__*/ member("metadata", StringMapSchema, { httpPrefixHeaders: "X-Photo-Meta-", protoIndex: 2 }),
+  /*@__PURE__*/ member("body", PhotoDataSchema, { required: true, httpPayload: true, protoIndex: 3 }),
 ]);
 
 /** The city has no photo under that key. */
@@ -699,8 +699,8 @@ export interface NoSuchPhotoMembers {
 }
 /** Schema of {@link NoSuchPhoto}. */
 export const NoSuchPhotoSchema: StructSchema<NoSuchPhotoMembers> = /*@__PURE__*/ struct("example.weather#NoSuchPhoto", [
-  member("message", string, { required: true, protoIndex: 1 }),
-  member("photoKey", PhotoKeySchema, { protoIndex: 2 }),
+  /*@__PURE__*/ member("message", string, { required: true, protoIndex: 1 }),
+  /*@__PURE__*/ member("photoKey", PhotoKeySchema, { protoIndex: 2 }),
 ], { error: "client", httpError: 404 });
 /**
  * The city has no photo under that key.

@@ -26,7 +26,7 @@ import type { SimpleWeatherHandler } from "./simple-weather.server.js";
 export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]: FakeOperation } = {
   getCurrentTime: {
     examples: [],
-    output: { time: new Date(1717243200000), date: new Date(1717243200000) },
+    output: { time: /*@__PURE__*/ new Date(1717243200000), date: /*@__PURE__*/ new Date(1717243200000) },
     outputFrom: "Ask the time",
   },
   createCity: {
@@ -48,7 +48,7 @@ export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]
             coordinates: { latitude: 38.7223, longitude: -9.1393 },
             population: 545000,
             tags: ["coastal", "capital"],
-            createdAt: new Date(1717243200000),
+            createdAt: /*@__PURE__*/ new Date(1717243200000),
           },
           location: "/cities/lisbon",
         },
@@ -70,7 +70,7 @@ export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]
         coordinates: { latitude: 38.7223, longitude: -9.1393 },
         population: 545000,
         tags: ["coastal", "capital"],
-        createdAt: new Date(1717243200000),
+        createdAt: /*@__PURE__*/ new Date(1717243200000),
       },
       location: "/cities/lisbon",
     },
@@ -89,9 +89,9 @@ export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]
             coordinates: { latitude: 47.6062, longitude: -122.3321 },
             population: 737015,
             tags: ["coastal", "rainy"],
-            createdAt: new Date(1704067200000),
+            createdAt: /*@__PURE__*/ new Date(1704067200000),
           },
-          lastModified: new Date(1704067200000),
+          lastModified: /*@__PURE__*/ new Date(1704067200000),
         },
       },
       {
@@ -111,9 +111,9 @@ export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]
         coordinates: { latitude: 47.6062, longitude: -122.3321 },
         population: 737015,
         tags: ["coastal", "rainy"],
-        createdAt: new Date(1704067200000),
+        createdAt: /*@__PURE__*/ new Date(1704067200000),
       },
-      lastModified: new Date(1704067200000),
+      lastModified: /*@__PURE__*/ new Date(1704067200000),
     },
     outputFrom: "Look up Seattle",
   },
@@ -155,7 +155,7 @@ export const SimpleWeatherFakes: { readonly [K in keyof SimpleWeatherOperations]
       cityId: "paris",
       days: [
         {
-          date: new Date(1717286400000),
+          date: /*@__PURE__*/ new Date(1717286400000),
           highC: 24.5,
           lowC: 14,
           sky: "CLEAR",

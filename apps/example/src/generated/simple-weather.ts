@@ -2,7 +2,7 @@
 // example.weather#SimpleWeather: the service descriptor and its operations.
 // Edit the model and run `anvil generate` again instead.
 
-import { operation, service, unit } from "@anvil/core/codegenv1";
+import { operation, service, unit, withOperations } from "@anvil/core/codegenv1";
 import type { OperationSchema, ServiceSchema } from "@anvil/core/codegenv1";
 import {
   CityAlreadyExistsSchema,
@@ -146,6 +146,23 @@ export type SimpleWeatherOperations = {
 };
 
 /**
+ * `SimpleWeather` without its operations. A program that calls only some of them builds its
+ * service from this with `withOperations` of `@anvil/core`, e.g.
+ * `withOperations(SimpleWeatherBase, { getCurrentTime: GetCurrentTime })`, and a bundler leaves the others out.
+ */
+export const SimpleWeatherBase: ServiceSchema<Record<string, never>> = /*@__PURE__*/ service("example.weather#SimpleWeather", {
+  version: "2024-06-01",
+  operations: {},
+  protocols: ["alloy#simpleRestJson"],
+  errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
+  auth: [],
+  traits: {
+    "alloy#simpleRestJson": {},
+    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
+  },
+});
+
+/**
  * The city and forecast look-ups of `Weather`, on alloy#simpleRestJson
  * for peers in the alloy/smithy4s ecosystem.
  *
@@ -156,20 +173,10 @@ export type SimpleWeatherOperations = {
  *
  * Service descriptor of `example.weather#SimpleWeather` (version 2024-06-01).
  */
-export const SimpleWeather: ServiceSchema<SimpleWeatherOperations> = /*@__PURE__*/ service("example.weather#SimpleWeather", {
-  version: "2024-06-01",
-  operations: {
-    getCurrentTime: GetCurrentTime,
-    createCity: CreateCity,
-    getCity: GetCity,
-    listCities: ListCities,
-    getForecast: GetForecast,
-  },
-  protocols: ["alloy#simpleRestJson"],
-  errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  auth: [],
-  traits: {
-    "alloy#simpleRestJson": {},
-    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
-  },
+export const SimpleWeather: ServiceSchema<SimpleWeatherOperations> = /*@__PURE__*/ withOperations(SimpleWeatherBase, {
+  getCurrentTime: GetCurrentTime,
+  createCity: CreateCity,
+  getCity: GetCity,
+  listCities: ListCities,
+  getForecast: GetForecast,
 });

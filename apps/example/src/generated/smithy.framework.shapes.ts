@@ -14,8 +14,8 @@ export interface ValidationExceptionField {
 }
 /** Schema of {@link ValidationExceptionField}. */
 export const ValidationExceptionFieldSchema: StructSchema<ValidationExceptionField> = /*@__PURE__*/ struct("smithy.framework#ValidationExceptionField", [
-  member("path", string, { required: true }),
-  member("message", string, { required: true }),
+  /*@__PURE__*/ member("path", string, { required: true }),
+  /*@__PURE__*/ member("message", string, { required: true }),
 ]);
 
 /** @generated from shape: smithy.framework#ValidationExceptionFieldList */
@@ -23,7 +23,7 @@ export type ValidationExceptionFieldList = ValidationExceptionField[];
 /** Schema of {@link ValidationExceptionFieldList}. */
 export const ValidationExceptionFieldListSchema: ListSchema<ValidationExceptionFieldList> = /*@__PURE__*/ list(
   "smithy.framework#ValidationExceptionFieldList",
-  member("member", ValidationExceptionFieldSchema),
+  /*@__PURE__*/ member("member", ValidationExceptionFieldSchema),
 );
 
 /** Returned by a server when the input violates the model's constraints. */
@@ -35,8 +35,8 @@ export interface ValidationExceptionMembers {
 }
 /** Schema of {@link ValidationException}. */
 export const ValidationExceptionSchema: StructSchema<ValidationExceptionMembers> = /*@__PURE__*/ struct("smithy.framework#ValidationException", [
-  member("message", string, { required: true }),
-  member("fieldList", ValidationExceptionFieldListSchema),
+  /*@__PURE__*/ member("message", string, { required: true }),
+  /*@__PURE__*/ member("fieldList", ValidationExceptionFieldListSchema),
 ], { error: "client" });
 /**
  * Returned by a server when the input violates the model's constraints.

@@ -41,7 +41,7 @@ import type { WeatherGrpcHandler } from "./weather-grpc.server.js";
 export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: FakeOperation } = {
   getCurrentTime: {
     examples: [],
-    output: { time: new Date(1717243200000), date: new Date(1717243200000) },
+    output: { time: /*@__PURE__*/ new Date(1717243200000), date: /*@__PURE__*/ new Date(1717243200000) },
     outputFrom: "Ask the time",
   },
   createCity: {
@@ -63,7 +63,7 @@ export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: Fa
             coordinates: { latitude: 38.7223, longitude: -9.1393 },
             population: 545000,
             tags: ["coastal", "capital"],
-            createdAt: new Date(1717243200000),
+            createdAt: /*@__PURE__*/ new Date(1717243200000),
           },
           location: "/cities/lisbon",
         },
@@ -85,7 +85,7 @@ export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: Fa
         coordinates: { latitude: 38.7223, longitude: -9.1393 },
         population: 545000,
         tags: ["coastal", "capital"],
-        createdAt: new Date(1717243200000),
+        createdAt: /*@__PURE__*/ new Date(1717243200000),
       },
       location: "/cities/lisbon",
     },
@@ -104,9 +104,9 @@ export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: Fa
             coordinates: { latitude: 47.6062, longitude: -122.3321 },
             population: 737015,
             tags: ["coastal", "rainy"],
-            createdAt: new Date(1704067200000),
+            createdAt: /*@__PURE__*/ new Date(1704067200000),
           },
-          lastModified: new Date(1704067200000),
+          lastModified: /*@__PURE__*/ new Date(1704067200000),
         },
       },
       {
@@ -126,9 +126,9 @@ export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: Fa
         coordinates: { latitude: 47.6062, longitude: -122.3321 },
         population: 737015,
         tags: ["coastal", "rainy"],
-        createdAt: new Date(1704067200000),
+        createdAt: /*@__PURE__*/ new Date(1704067200000),
       },
-      lastModified: new Date(1704067200000),
+      lastModified: /*@__PURE__*/ new Date(1704067200000),
     },
     outputFrom: "Look up Seattle",
   },
@@ -170,7 +170,7 @@ export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: Fa
       cityId: "paris",
       days: [
         {
-          date: new Date(1717286400000),
+          date: /*@__PURE__*/ new Date(1717286400000),
           highC: 24.5,
           lowC: 14,
           sky: "CLEAR",
@@ -183,17 +183,17 @@ export const WeatherGrpcFakes: { readonly [K in keyof WeatherGrpcOperations]: Fa
   },
   reportObservation: {
     examples: [],
-    output: { status: 201, observationId: "paris-1", receivedAt: new Date(1717243200000) },
+    output: { status: 201, observationId: "paris-1", receivedAt: /*@__PURE__*/ new Date(1717243200000) },
     outputFrom: "A sunny reading",
   },
   watchAlerts: {
     examples: [],
     output: {
       events: [
-        { $case: "heartbeat", value: { at: new Date(1717243200000) } },
+        { $case: "heartbeat", value: { at: /*@__PURE__*/ new Date(1717243200000) } },
         {
           $case: "alert",
-          value: { level: 3, headline: "Storm warning", issuedAt: new Date(1717243205000) },
+          value: { level: 3, headline: "Storm warning", issuedAt: /*@__PURE__*/ new Date(1717243205000) },
         },
       ],
     },

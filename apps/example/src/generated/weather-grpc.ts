@@ -2,7 +2,7 @@
 // example.weather#WeatherGrpc: the service descriptor and its operations.
 // Edit the model and run `anvil generate` again instead.
 
-import { operation, service, unit } from "@anvil/core/codegenv1";
+import { operation, service, unit, withOperations } from "@anvil/core/codegenv1";
 import type { OperationSchema, ServiceSchema } from "@anvil/core/codegenv1";
 import {
   CityAlreadyExistsSchema,
@@ -213,6 +213,23 @@ export type WeatherGrpcOperations = {
 };
 
 /**
+ * `WeatherGrpc` without its operations. A program that calls only some of them builds its
+ * service from this with `withOperations` of `@anvil/core`, e.g.
+ * `withOperations(WeatherGrpcBase, { getCurrentTime: GetCurrentTime })`, and a bundler leaves the others out.
+ */
+export const WeatherGrpcBase: ServiceSchema<Record<string, never>> = /*@__PURE__*/ service("example.weather#WeatherGrpc", {
+  version: "2024-06-01",
+  operations: {},
+  protocols: ["alloy.proto#grpc"],
+  errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
+  auth: [],
+  traits: {
+    "alloy.proto#grpc": {},
+    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
+  },
+});
+
+/**
  * Weather's operations over gRPC (alloy.proto#grpc), for peers on a
  * conventional gRPC stack: `anvil proto` writes the `.proto` they compile.
  *
@@ -224,23 +241,13 @@ export type WeatherGrpcOperations = {
  *
  * Service descriptor of `example.weather#WeatherGrpc` (version 2024-06-01).
  */
-export const WeatherGrpc: ServiceSchema<WeatherGrpcOperations> = /*@__PURE__*/ service("example.weather#WeatherGrpc", {
-  version: "2024-06-01",
-  operations: {
-    getCurrentTime: GetCurrentTime,
-    createCity: CreateCity,
-    getCity: GetCity,
-    listCities: ListCities,
-    getForecast: GetForecast,
-    reportObservation: ReportObservation,
-    watchAlerts: WatchAlerts,
-    streamReadings: StreamReadings,
-  },
-  protocols: ["alloy.proto#grpc"],
-  errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  auth: [],
-  traits: {
-    "alloy.proto#grpc": {},
-    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
-  },
+export const WeatherGrpc: ServiceSchema<WeatherGrpcOperations> = /*@__PURE__*/ withOperations(WeatherGrpcBase, {
+  getCurrentTime: GetCurrentTime,
+  createCity: CreateCity,
+  getCity: GetCity,
+  listCities: ListCities,
+  getForecast: GetForecast,
+  reportObservation: ReportObservation,
+  watchAlerts: WatchAlerts,
+  streamReadings: StreamReadings,
 });

@@ -47,22 +47,22 @@ import type { WeatherHandler } from "./weather.server.js";
 export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperation } = {
   getCurrentTime: {
     examples: [],
-    output: { time: new Date(1717243200000), date: new Date(1717243200000) },
+    output: { time: /*@__PURE__*/ new Date(1717243200000), date: /*@__PURE__*/ new Date(1717243200000) },
     outputFrom: "Ask the time",
   },
   reportObservation: {
     examples: [],
-    output: { status: 201, observationId: "paris-1", receivedAt: new Date(1717243200000) },
+    output: { status: 201, observationId: "paris-1", receivedAt: /*@__PURE__*/ new Date(1717243200000) },
     outputFrom: "A sunny reading",
   },
   watchAlerts: {
     examples: [],
     output: {
       events: [
-        { $case: "heartbeat", value: { at: new Date(1717243200000) } },
+        { $case: "heartbeat", value: { at: /*@__PURE__*/ new Date(1717243200000) } },
         {
           $case: "alert",
-          value: { level: 3, headline: "Storm warning", issuedAt: new Date(1717243205000) },
+          value: { level: 3, headline: "Storm warning", issuedAt: /*@__PURE__*/ new Date(1717243205000) },
         },
       ],
     },
@@ -87,7 +87,7 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
             coordinates: { latitude: 38.7223, longitude: -9.1393 },
             population: 545000,
             tags: ["coastal", "capital"],
-            createdAt: new Date(1717243200000),
+            createdAt: /*@__PURE__*/ new Date(1717243200000),
           },
           location: "/cities/lisbon",
         },
@@ -109,7 +109,7 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
         coordinates: { latitude: 38.7223, longitude: -9.1393 },
         population: 545000,
         tags: ["coastal", "capital"],
-        createdAt: new Date(1717243200000),
+        createdAt: /*@__PURE__*/ new Date(1717243200000),
       },
       location: "/cities/lisbon",
     },
@@ -128,9 +128,9 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
             coordinates: { latitude: 47.6062, longitude: -122.3321 },
             population: 737015,
             tags: ["coastal", "rainy"],
-            createdAt: new Date(1704067200000),
+            createdAt: /*@__PURE__*/ new Date(1704067200000),
           },
-          lastModified: new Date(1704067200000),
+          lastModified: /*@__PURE__*/ new Date(1704067200000),
         },
       },
       {
@@ -150,9 +150,9 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
         coordinates: { latitude: 47.6062, longitude: -122.3321 },
         population: 737015,
         tags: ["coastal", "rainy"],
-        createdAt: new Date(1704067200000),
+        createdAt: /*@__PURE__*/ new Date(1704067200000),
       },
-      lastModified: new Date(1704067200000),
+      lastModified: /*@__PURE__*/ new Date(1704067200000),
     },
     outputFrom: "Look up Seattle",
   },
@@ -209,7 +209,7 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
       cityId: "paris",
       days: [
         {
-          date: new Date(1717286400000),
+          date: /*@__PURE__*/ new Date(1717286400000),
           highC: 24.5,
           lowC: 14,
           sky: "CLEAR",
@@ -226,7 +226,7 @@ export const WeatherFakes: { readonly [K in keyof WeatherOperations]: FakeOperat
     output: {
       contentType: "image/jpeg",
       metadata: { photographer: "ana" },
-      body: new Uint8Array([255, 216, 255, 224, 0, 16]),
+      body: /*@__PURE__*/ new Uint8Array([255, 216, 255, 224, 0, 16]),
     },
     outputFrom: "Fetch a skyline",
   },

@@ -2,7 +2,7 @@
 // example.weather#Weather: the service descriptor and its operations.
 // Edit the model and run `anvil generate` again instead.
 
-import { operation, service, unit } from "@anvil/core/codegenv1";
+import { operation, service, unit, withOperations } from "@anvil/core/codegenv1";
 import type { OperationSchema, ServiceSchema } from "@anvil/core/codegenv1";
 import {
   CityAlreadyExistsSchema,
@@ -253,6 +253,28 @@ export type WeatherOperations = {
 };
 
 /**
+ * `Weather` without its operations. A program that calls only some of them builds its
+ * service from this with `withOperations` of `@anvil/core`, e.g.
+ * `withOperations(WeatherBase, { getCurrentTime: GetCurrentTime })`, and a bundler leaves the others out.
+ */
+export const WeatherBase: ServiceSchema<Record<string, never>> = /*@__PURE__*/ service("example.weather#Weather", {
+  version: "2024-06-01",
+  operations: {},
+  protocols: ["aws.protocols#restJson1", "aws.protocols#awsJson1_1", "smithy.protocols#rpcv2Cbor"],
+  errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
+  auth: ["smithy.api#httpBearerAuth"],
+  traits: {
+    "aws.protocols#restJson1": {},
+    "aws.protocols#awsJson1_1": {},
+    "smithy.protocols#rpcv2Cbor": {},
+    "smithy.api#httpBearerAuth": {},
+    "smithy.api#auth": [],
+    "smithy.api#cors": {},
+    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
+  },
+});
+
+/**
  * Cities, their forecasts, weather observations from ground stations, photos
  * and live weather alerts.
  *
@@ -267,30 +289,15 @@ export type WeatherOperations = {
  *
  * Service descriptor of `example.weather#Weather` (version 2024-06-01).
  */
-export const Weather: ServiceSchema<WeatherOperations> = /*@__PURE__*/ service("example.weather#Weather", {
-  version: "2024-06-01",
-  operations: {
-    getCurrentTime: GetCurrentTime,
-    reportObservation: ReportObservation,
-    watchAlerts: WatchAlerts,
-    createCity: CreateCity,
-    getCity: GetCity,
-    deleteCity: DeleteCity,
-    listCities: ListCities,
-    getForecast: GetForecast,
-    putCityPhoto: PutCityPhoto,
-    getCityPhoto: GetCityPhoto,
-  },
-  protocols: ["aws.protocols#restJson1", "aws.protocols#awsJson1_1", "smithy.protocols#rpcv2Cbor"],
-  errors: [ValidationExceptionSchema, ServiceUnavailableSchema],
-  auth: ["smithy.api#httpBearerAuth"],
-  traits: {
-    "aws.protocols#restJson1": {},
-    "aws.protocols#awsJson1_1": {},
-    "smithy.protocols#rpcv2Cbor": {},
-    "smithy.api#httpBearerAuth": {},
-    "smithy.api#auth": [],
-    "smithy.api#cors": {},
-    "smithy.api#paginated": { inputToken: "nextToken", outputToken: "nextToken", pageSize: "pageSize" },
-  },
+export const Weather: ServiceSchema<WeatherOperations> = /*@__PURE__*/ withOperations(WeatherBase, {
+  getCurrentTime: GetCurrentTime,
+  reportObservation: ReportObservation,
+  watchAlerts: WatchAlerts,
+  createCity: CreateCity,
+  getCity: GetCity,
+  deleteCity: DeleteCity,
+  listCities: ListCities,
+  getForecast: GetForecast,
+  putCityPhoto: PutCityPhoto,
+  getCityPhoto: GetCityPhoto,
 });

@@ -88,3 +88,6 @@ export function docComment(lines: readonly (string | undefined)[], indent = ""):
   if (body.length === 1 && indent.length + body[0]!.length + 7 <= WIDTH) return `${indent}/** ${body[0]} */\n`;
   return `${indent}/**\n${body.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)).join("\n")}\n${indent} */\n`;
 }
+
+/** The annotation that lets a bundler drop a call whose result nobody uses: every schema builder call generated code makes carries it. */
+export const PURE = "/*@__PURE__*/ ";

@@ -100,6 +100,12 @@ function servicePicture(s: ServiceSchema): unknown {
   };
 }
 
+/** The service descriptor a generated service file exports, not its base (the same service without operations). */
+function serviceExport(generated: Record<string, unknown>): ServiceSchema | undefined {
+  const services = Object.entries(generated).filter(([, v]) => (v as ServiceSchema | undefined)?.kind === "service");
+  return (services.find(([name]) => !name.endsWith("Base")) ?? services[0])?.[1] as ServiceSchema | undefined;
+}
+
 describe("generated schemas equal @anvil/dynamic's", () => {
   it.each([
     ["the example model", EXAMPLE_MODEL, { "example.weather#Weather": "weather.ts" }],
@@ -111,9 +117,13 @@ describe("generated schemas equal @anvil/dynamic's", () => {
     const dynamic = schemasFromModel(model);
     for (const [id, file] of Object.entries(services)) {
       const generated = (await import(join(dir, file))) as Record<string, unknown>;
-      const descriptor = Object.values(generated).find((v): v is ServiceSchema => (v as ServiceSchema | undefined)?.kind === "service");
+      const descriptor = serviceExport(generated);
       expect(descriptor?.id).toBe(id);
       expect(servicePicture(descriptor!)).toStrictEqual(servicePicture(dynamic.service(id)));
+      // Its base is the same service without operations, which the descriptor is built from.
+      const base = generated[`${descriptor!.name}Base`] as ServiceSchema;
+      expect(base.operations).toEqual({});
+      expect({ ...base, operations: descriptor!.operations, errors: base.errors }).toStrictEqual({ ...descriptor, errors: descriptor!.errors });
     }
   });
 
@@ -183,7 +193,7 @@ describe.skipIf(!existsSync(aws))(`protocol test models of the corpus (skipped w
       }
       for (const f of files.filter((x) => x.service !== undefined && !/\.(server|client|fakes)\.ts$/.test(x.path))) {
         const generated = (await import(join(dir, f.path))) as Record<string, unknown>;
-        const descriptor = Object.values(generated).find((v): v is ServiceSchema => (v as ServiceSchema | undefined)?.kind === "service")!;
+        const descriptor = serviceExport(generated)!;
         expect(servicePicture(descriptor)).toStrictEqual(servicePicture(dynamic.service(f.service!)));
       }
     },

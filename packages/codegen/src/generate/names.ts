@@ -140,6 +140,7 @@ const RESERVED: ReadonlySet<string> = new Set([
   "timestamp",
   "union",
   "unit",
+  "withOperations",
 ]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

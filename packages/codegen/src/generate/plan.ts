@@ -57,6 +57,8 @@ export interface ServicePlan {
   readonly shapes: ShapesPlan;
   /** The service constant. */
   readonly serviceName: string;
+  /** The service constant without operations, which the service constant and per-operation clients are built from. */
+  readonly baseName: string;
   /** The interface listing the service's operations by method name. */
   readonly operationsName: string;
   readonly operations: readonly PlannedOperation[];
@@ -168,5 +170,6 @@ export function planService(model: Model, closure: ServiceClosure, shapes: Shape
     return { shape: op, name: claimed(op, opName, scope.value(opName), "operation"), method };
   });
   const operationsName = claimed(service, `${serviceName}Operations`, scope.type(`${serviceName}Operations`), "operations type");
-  return { model, service, closure, shapes, serviceName, operationsName, operations, events };
+  const baseName = claimed(service, `${serviceName}Base`, scope.value(`${serviceName}Base`), "service base");
+  return { model, service, closure, shapes, serviceName, baseName, operationsName, operations, events };
 }

@@ -5,15 +5,13 @@
  */
 import { operationTraits, serviceTraits } from "@anvil/dynamic";
 import { nameOf, serviceProtocols } from "@anvil/model";
-import { code, literal } from "./code.js";
+import { code, literal, PURE } from "./code.js";
 import { docsOf } from "./docs.js";
 import { header, type Provenance } from "./header.js";
 import { Imports } from "./imports.js";
 import { NameScope, propertyKey } from "./names.js";
 import { UNIT, type ServicePlan } from "./plan.js";
 import { ShapeRefs } from "./shapes-plan.js";
-
-const PURE = "/*@__PURE__*/ ";
 
 /** Writes the service file of a planned service. */
 export function serviceFile(plan: ServicePlan, provenance: Provenance): string {
@@ -22,6 +20,7 @@ export function serviceFile(plan: ServicePlan, provenance: Provenance): string {
   const scope = new NameScope();
   scope.value(plan.serviceName);
   scope.type(plan.operationsName);
+  scope.value(plan.baseName);
   for (const op of plan.operations) scope.value(op.name);
   const refs = new ShapeRefs(plan.shapes, imports, scope);
   const out: string[] = [];
@@ -48,7 +47,7 @@ export function serviceFile(plan: ServicePlan, provenance: Provenance): string {
   for (const op of plan.operations) operations[op.method] = code(op.name);
   const init: Record<string, unknown> = {
     version: service.version ?? "",
-    operations,
+    operations: {},
     protocols: serviceProtocols(model, service),
     errors: serviceErrors.map((e) => code(structRef(e))),
     auth,
@@ -65,15 +64,32 @@ export function serviceFile(plan: ServicePlan, provenance: Provenance): string {
   out.push(`/** The operations of {@link ${plan.serviceName}}, by client and handler method name. */\n`);
   // A type alias, not an interface: only object literal types fit the service's index signature constraint.
   out.push(`export type ${plan.operationsName} = {${opsType ? `\n${opsType}` : ""}};\n\n`);
+  const serviceSchema = imports.type("ServiceSchema");
+  // The base holds everything but the operations, so that a program can build a service of the few it calls and bundle only those.
+  out.push(
+    `/**\n * \`${plan.serviceName}\` without its operations. A program that calls only some of them builds its\n` +
+      ` * service from this with \`withOperations\` of \`@anvil/core\`, e.g.\n` +
+      ` * \`withOperations(${plan.baseName}, { ${exampleEntry(plan)} })\`, and a bundler leaves the others out.\n */\n`,
+  );
+  out.push(
+    `export const ${plan.baseName}: ${serviceSchema}<Record<string, never>> = ${PURE}${imports.builder("service")}(${JSON.stringify(service.id)}, ${literal(init)});\n\n`,
+  );
   out.push(
     docsOf(service, "", `The \`${nameOf(service.id)}\` service.`, [
       `Service descriptor of \`${service.id}\`${service.version ? ` (version ${service.version})` : ""}.`,
     ]),
   );
-  const serviceType = `${imports.type("ServiceSchema")}<${plan.operationsName}>`;
-  out.push(`export const ${plan.serviceName}: ${serviceType} = ${PURE}${imports.builder("service")}(${JSON.stringify(service.id)}, ${literal(init)});\n`);
+  out.push(
+    `export const ${plan.serviceName}: ${serviceSchema}<${plan.operationsName}> = ${PURE}${imports.builder("withOperations")}(${plan.baseName}, ${literal(operations)});\n`,
+  );
 
   return `${header(provenance, `${service.id}: the service descriptor and its operations`)}\n${imports.render()}\n${out.join("")}`;
+}
+
+/** An entry of the operations record for the base's documentation: the first operation's, or a placeholder. */
+function exampleEntry(plan: ServicePlan): string {
+  const op = plan.operations[0];
+  return op === undefined ? "" : `${propertyKey(op.method)}: ${op.name}`;
 }
 
 /** A TSDoc line listing the errors an operation may throw (its own, then the service's). */

@@ -9,7 +9,7 @@ import type { Traits } from "@anvil/core";
 import { NO_TRAITS } from "@anvil/core/protocol";
 import { NodeValueError, schemaTraits } from "@anvil/dynamic";
 import type { MemberShape, Shape, ValidationEvent } from "@anvil/model";
-import { call, literal } from "./code.js";
+import { call, literal, PURE } from "./code.js";
 import { docsOf, shapeDocs } from "./docs.js";
 import { header, type Provenance } from "./header.js";
 import { Imports } from "./imports.js";
@@ -34,8 +34,6 @@ const SCALAR_TYPES: Readonly<Record<string, string>> = {
 
 /** Core type imports for scalars whose TypeScript type comes from `@anvil/core`. */
 const CORE_SCALAR_TYPES: Readonly<Record<string, string>> = { bigDecimal: "BigDecimal", document: "Document" };
-
-const PURE = "/*@__PURE__*/ ";
 
 /** Writes the shapes file of one namespace; problems go to `events`. */
 export function shapesFile(plan: ShapesPlan, ns: NamespacePlan, provenance: Provenance, events: ValidationEvent[]): string {
@@ -99,7 +97,8 @@ export function shapesFile(plan: ShapesPlan, ns: NamespacePlan, provenance: Prov
   };
   const memberCall = (m: MemberShape, indent: string): string => {
     const traits = traitsOf(m, m.target);
-    return `${imports.builder("member")}(${JSON.stringify(m.name)}, ${schemaRef(m.target)}${traits === NO_TRAITS ? "" : `, ${traitsLiteral(traits, imports, indent)}`})`;
+    // Marked pure too: a bundler drops a schema nobody uses only when nothing in its arguments may have side effects.
+    return `${PURE}${imports.builder("member")}(${JSON.stringify(m.name)}, ${schemaRef(m.target)}${traits === NO_TRAITS ? "" : `, ${traitsLiteral(traits, imports, indent)}`})`;
   };
   /** A shape's traits argument, as the last argument of its builder (none when it has no traits). */
   const shapeTraitsArgs = (shape: Shape, indent = "  "): string[] => {

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ByteStream, ByteStreamInput } from "../values/streams.js";
 import type { ClientOf, HandlersOf, InputOf, OutputOf, Sendable } from "./mapped-types.js";
-import { enumeration, integer, list, member, operation, service, string, struct, type timestamp, union, unit } from "./builders.js";
+import { enumeration, integer, list, member, operation, service, string, struct, type timestamp, union, unit, withOperations } from "./builders.js";
 import type { StructSchema, UnionValue, ValueOf } from "./schema.js";
 
 interface Node {
@@ -40,6 +40,38 @@ describe("builders", () => {
     expect(Svc.name).toBe("Svc");
     expect(Svc.operations.get).toBe(Get);
     expect(Svc.errors).toEqual([]);
+  });
+
+  it("give a service other operations, keeping the rest of it and reading its errors only when asked", () => {
+    let resolved = 0;
+    const Oops = struct("ex#Oops", [], { error: "client" });
+    const Get = operation("ex#Get", { input: unit, output: unit });
+    const Put = operation("ex#Put", { input: unit, output: unit });
+    const Base = service("ex#Svc", {
+      version: "2",
+      operations: {},
+      protocols: ["aws.protocols#restJson1"],
+      auth: ["smithy.api#httpBearerAuth"],
+      errors: [() => (resolved++, Oops)],
+      traits: { "ex#custom": true },
+    });
+    const OnlyGet = withOperations(Base, { get: Get });
+    expect(resolved).toBe(0);
+    expect(OnlyGet).toMatchObject({
+      kind: "service",
+      id: "ex#Svc",
+      name: "Svc",
+      version: "2",
+      protocols: Base.protocols,
+      auth: Base.auth,
+      traits: Base.traits,
+    });
+    expect(OnlyGet.operations).toEqual({ get: Get });
+    expect(Object.isFrozen(OnlyGet) && Object.isFrozen(OnlyGet.operations)).toBe(true);
+    expect(OnlyGet.errors).toEqual([Oops]);
+    expect(withOperations(OnlyGet, { get: Get, put: Put }).operations).toEqual({ get: Get, put: Put });
+    expect(Base.operations).toEqual({});
+    expectTypeOf<ClientOf<typeof OnlyGet>>().toEqualTypeOf<{ readonly get: ClientOf<typeof OnlyGet>["get"] }>();
   });
 });
 
