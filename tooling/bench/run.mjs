@@ -3,8 +3,8 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all the speed benchmarks
-//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, client-cpu, server, grpc, otel;
-//                              soak, stream-memory and fuzz run only when named)
+//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc, otel;
+//                              client-cpu (client's second half), soak, stream-memory and fuzz run only when named)
 //   pnpm bench --quick         smaller inputs and shorter runs
 //   pnpm bench soak --duration 10m      one server under mixed load at 70% of its capacity (default 10 minutes)
 //   pnpm bench stream-memory --size 1g  streaming blobs up and down, peak memory of each side (default 1 GiB)
@@ -51,8 +51,16 @@ const benches = [
   ["json", () => import("./json-bench.mjs").then((m) => m.runJsonBench(options))],
   ["cbor", () => import("./cbor-bench.mjs").then((m) => m.runCborBench(options))],
   ["proto", () => import("./proto-bench.mjs").then((m) => m.runProtoBench(options))],
-  ["client", () => import("./client-bench.mjs").then((m) => m.runClientBench(options))],
-  ["client-cpu", () => import("./client-cpu-bench.mjs").then((m) => m.runClientCpuBench(options))],
+  // `client`: against bare node:http and fetch, then against the AWS SDK's client (`client-cpu`, also run alone).
+  [
+    "client",
+    () =>
+      import("./client-bench.mjs")
+        .then((m) => m.runClientBench(options))
+        .then(() => import("./client-cpu-bench.mjs"))
+        .then((m) => m.runClientCpuBench(options)),
+  ],
+  ["client-cpu", () => import("./client-cpu-bench.mjs").then((m) => m.runClientCpuBench(options)), "named"],
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
   ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],
   ["otel", () => import("./otel-bench.mjs").then((m) => m.runOtelBench(options))],
