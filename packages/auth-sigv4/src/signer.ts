@@ -9,6 +9,7 @@
  * event streams stay with `@smithy/signature-v4`.
  */
 import { HttpHeaders, type HttpRequest } from "@anvil/core";
+import { sortFieldPairs } from "@anvil/core/protocol";
 import { platformHashes, type SyncHashes, toHex } from "./sha256.js";
 
 /** The signing algorithm. */
@@ -158,7 +159,7 @@ export function requestSigner(options: RequestSignerOptions): RequestSigner {
     if (credentials.sessionToken) put(fields, "x-amz-security-token", credentials.sessionToken);
     if (streamedHash !== undefined) put(fields, PAYLOAD_HASH, streamedHash);
     else if (applyChecksum && !hasPayloadHash) put(fields, PAYLOAD_HASH, payloadHash);
-    sortFields(fields);
+    sortFieldPairs(fields);
 
     // The canonical headers: the fields in name order, host among them.
     let canonicalHeaders = "";
@@ -261,22 +262,6 @@ function put(fields: string[], name: string, value: string): void {
     }
   }
   fields.push(name, value);
-}
-
-/** Sorts a flat `[name, value, ...]` list by name (code units, as `Array#sort`): insertion sort, the list being short and nearly sorted. */
-function sortFields(fields: string[]): void {
-  for (let i = 2; i < fields.length; i += 2) {
-    const name = fields[i]!;
-    const value = fields[i + 1]!;
-    let j = i;
-    while (j > 0 && fields[j - 2]! > name) {
-      fields[j] = fields[j - 2]!;
-      fields[j + 1] = fields[j - 1]!;
-      j -= 2;
-    }
-    fields[j] = name;
-    fields[j + 1] = value;
-  }
 }
 
 /** The credentials a provider resolved, checked as `@smithy/signature-v4` checks them. */

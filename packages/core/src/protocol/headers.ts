@@ -262,23 +262,33 @@ export class HttpHeaders implements Headers {
 
   #sortedFields(): readonly string[] {
     if (!this.#sorted) {
-      // Insertion sort of the pairs: a handful of names, nearly in order, sort faster by hand than through Array#sort.
-      const fields = this.#fields;
-      for (let i = 2; i < fields.length; i += 2) {
-        const name = fields[i]!;
-        const value = fields[i + 1]!;
-        let j = i;
-        while (j > 0 && fields[j - 2]! > name) {
-          fields[j] = fields[j - 2]!;
-          fields[j + 1] = fields[j - 1]!;
-          j -= 2;
-        }
-        fields[j] = name;
-        fields[j + 1] = value;
-      }
+      sortFieldPairs(this.#fields);
       this.#sorted = true;
     }
     return this.#fields;
+  }
+}
+
+/**
+ * Sorts a flat `[name, value, name, value, ...]` list in place by name, in
+ * code-unit order (as `Array#sort`), keeping each value with its name and
+ * fields of the same name in their order. An insertion sort: header lists
+ * are a handful of names, nearly in order, and sort faster by hand than
+ * through `Array#sort` on pairs. `HttpHeaders` iterates in this order; a
+ * signer canonicalizing headers (SigV4) sorts its own list with it.
+ */
+export function sortFieldPairs(fields: string[]): void {
+  for (let i = 2; i < fields.length; i += 2) {
+    const name = fields[i]!;
+    const value = fields[i + 1]!;
+    let j = i;
+    while (j > 0 && fields[j - 2]! > name) {
+      fields[j] = fields[j - 2]!;
+      fields[j + 1] = fields[j - 1]!;
+      j -= 2;
+    }
+    fields[j] = name;
+    fields[j + 1] = value;
   }
 }
 
