@@ -87,8 +87,9 @@ export function createHttp2Transport(connect: typeof Connect, options: Http2Tran
     httpVersion: "2" as const,
     send(request: TransportRequest): Promise<HttpResponse> {
       if (request.signal?.aborted) return Promise.reject(request.signal.reason);
-      const origin = request.url.origin;
-      const headers = headersOf(request);
+      const target = targetOf(request.url);
+      const origin = target.origin;
+      const headers = headersOf(request, target);
       const options = request.trailers !== undefined ? WITH_TRAILERS : request.body === undefined ? NO_BODY : WITH_BODY;
       let stream: ClientHttp2Stream;
       try {
@@ -153,13 +154,39 @@ function release(session: Http2Session): void {
   if (left === 0 && !session.destroyed) session.unref();
 }
 
-function headersOf(request: TransportRequest): OutgoingHttpHeaders {
-  const url = request.url;
+/** What a request's head takes from its URL. */
+interface Target {
+  /** The `href` it was read from: the same string while the URL is not changed. */
+  readonly href: string;
+  readonly origin: string;
+  readonly path: string;
+  readonly authority: string;
+  readonly scheme: string;
+}
+
+/** The targets of URLs seen: a client hands the same URL to the calls of one path (each getter of a URL makes a string). */
+const targets = new WeakMap<URL, Target>();
+
+function targetOf(url: URL): Target {
+  const known = targets.get(url);
+  if (known !== undefined && known.href === url.href) return known;
+  const target: Target = {
+    href: url.href,
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    authority: url.host,
+    scheme: url.protocol.slice(0, -1),
+  };
+  targets.set(url, target);
+  return target;
+}
+
+function headersOf(request: TransportRequest, target: Target): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {
     [METHOD]: request.method,
-    [PATH]: url.search === "" ? url.pathname : `${url.pathname}${url.search}`,
-    [AUTHORITY]: url.host,
-    [SCHEME]: url.protocol === "https:" ? "https" : url.protocol.slice(0, -1),
+    [PATH]: target.path,
+    [AUTHORITY]: target.authority,
+    [SCHEME]: target.scheme,
   };
   const headers = request.headers;
   if (headers instanceof HttpHeaders) {
