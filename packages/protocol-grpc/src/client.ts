@@ -21,7 +21,7 @@ import {
 } from "@anvil/core";
 import { BODY_EXCERPT_LENGTH, readBody } from "@anvil/core/protocol";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
-import { errorOfStatus, readStatus, type ReceivedStatus } from "./errors.js";
+import { errorOfStatus, GRPC_STATUS, readStatus, type ReceivedStatus } from "./errors.js";
 import { frameMessage, grpcFailure, oneMessageOptions, readMessages, readOneMessage } from "./frames.js";
 import { grpcPath } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
@@ -71,6 +71,7 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
   // The endpoint's path without its trailing slashes, for the last endpoint seen (a client has one).
   let lastEndpoint: URL | undefined;
   let lastBase = "";
+  let lastHost = "";
 
   return Object.freeze({
     id: GRPC_PROTOCOL_ID,
@@ -84,6 +85,7 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
       const endpoint = context.endpoint;
       if (endpoint !== lastEndpoint) {
         lastBase = endpoint.pathname.replace(/\/+$/, "");
+        lastHost = endpoint.host;
         lastEndpoint = endpoint;
       }
       const path = lastBase === "" ? plan.path : `${lastBase}${plan.path}`;
@@ -95,7 +97,7 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
       } else {
         body = frameMessage(plan.write!(input ?? {}));
       }
-      return { method: "POST", path, query: NO_QUERY, headers, host: endpoint.host, body };
+      return { method: "POST", path, query: NO_QUERY, headers, host: lastHost, body };
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
@@ -165,8 +167,12 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | undefined)?.then === "function";
 }
 
+const OK_STATUS: ReceivedStatus = Object.freeze({ code: GrpcStatus.OK, message: "", details: null });
+
 /** The status trailers carry; a response that ends without one is INTERNAL. */
 function statusOf(trailers: Headers | undefined): ReceivedStatus {
+  // Most answers are OK, whose message and details nobody reads.
+  if (trailers?.get(GRPC_STATUS) === "0") return OK_STATUS;
   const status = trailers === undefined ? undefined : readStatus(trailers);
   return status ?? { code: GrpcStatus.INTERNAL, message: `${SIDE}: the answer ended without a grpc-status`, details: null };
 }
