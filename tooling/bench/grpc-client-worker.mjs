@@ -4,7 +4,8 @@
 //
 //   node grpc-client-worker.mjs quick|full URL [only]
 //
-// `only` (anvil or grpc-js) runs that client alone, for a profile of it.
+// `only` (anvil or grpc-js) runs that client alone, for a profile of it;
+// GRPC_CLIENT_CONCURRENCY=1 (or 32) runs that concurrency alone.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +70,7 @@ for (const [name, call] of clients) {
 }
 const quick = size === "quick";
 const rows = [];
-for (const concurrency of [1, 32]) rows.push(...(await compare(clients, concurrency, quick ? 4 : 10, quick ? 400 : 1000, quick ? 1500 : 3000)));
+const concurrencies = process.env.GRPC_CLIENT_CONCURRENCY === undefined ? [1, 32] : [Number(process.env.GRPC_CLIENT_CONCURRENCY)];
+for (const concurrency of concurrencies) rows.push(...(await compare(clients, concurrency, quick ? 4 : 10, quick ? 400 : 1000, quick ? 1500 : 3000)));
 console.log(JSON.stringify({ rows }));
 process.exit(0); // both clients keep their connection open

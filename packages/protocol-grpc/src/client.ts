@@ -33,8 +33,12 @@ import { GRPC_PROTO, isAnyGrpcContentType } from "./content-type.js";
 const SIDE = "grpc client";
 const USER_AGENT = "grpc-anvil/0.1";
 
-/** The header fields of every request, as an HTTP stack hands them over: cheaper to make per call than from a record. */
-const REQUEST_FIELDS = Object.freeze(["content-type", GRPC_PROTO, "te", "trailers", "user-agent", USER_AGENT, "grpc-accept-encoding", "identity,gzip"]);
+/**
+ * The header fields of every request, as an HTTP stack hands them over:
+ * cheaper to make per call than from a record. In order of name, as
+ * transports list them (nothing to sort).
+ */
+const REQUEST_FIELDS = Object.freeze(["content-type", GRPC_PROTO, "grpc-accept-encoding", "identity,gzip", "te", "trailers", "user-agent", USER_AGENT]);
 
 /** A gRPC request has no query. */
 const NO_QUERY: readonly (readonly [string, string])[] = Object.freeze([]);
