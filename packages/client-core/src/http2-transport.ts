@@ -216,8 +216,11 @@ function headersOf(request: TransportRequest, target: Target): OutgoingHttpHeade
 class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
   /** Settles the promise `send` returned; undefined once it has. */
   settleHead: { resolve(response: HttpResponse): void; reject(error: unknown): void } | undefined;
-  /** The body's reader waiting for bytes or the end. */
+  /** The body's reader waiting for bytes or the end, and the promise it was given. */
   reader: { resolve(result: IteratorResult<Uint8Array, undefined>): void; reject(error: unknown): void } | undefined;
+  waiting: Promise<IteratorResult<Uint8Array, undefined>> | undefined;
+  /** The reader stopped (`return`): the body gives nothing more. */
+  returned = false;
   /** What the body fails with, once it has failed. */
   failure: unknown;
   /** The trailers, once they came (or empty ones once the stream closed without them). */
@@ -247,6 +250,13 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
   }
 
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    // A read asked for while another waits comes after it, as a generator's would.
+    const waiting = this.waiting;
+    if (waiting !== undefined) {
+      const after = (): Promise<IteratorResult<Uint8Array, undefined>> => this.next();
+      return waiting.then(after, after);
+    }
+    if (this.returned) return Promise.resolve(DONE);
     const signal = this.request.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.failure !== undefined) return Promise.reject(this.failure);
@@ -264,7 +274,9 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
       this.listening = true;
       this.stream.on("readable", onReadable).on("end", onEnd);
     }
-    return new Promise((resolve, reject) => (this.reader = { resolve, reject }));
+    const read = new Promise<IteratorResult<Uint8Array, undefined>>((resolve, reject) => (this.reader = { resolve, reject }));
+    this.waiting = read;
+    return read;
   }
 
   /** The signal's listener (an `EventListener` object: no closure per call): the exchange is cancelled. */
@@ -275,7 +287,10 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
   /** The reader stops: a body still coming is cancelled (the stream reset), one that has ended is left as it is. */
   return(): Promise<IteratorResult<Uint8Array, undefined>> {
     if (!this.ended && !this.closed && !this.stream.destroyed) this.stream.destroy();
-    this.ended = true;
+    this.returned = true;
+    const reader = this.reader;
+    this.reader = this.waiting = undefined;
+    reader?.resolve(DONE);
     return Promise.resolve(DONE);
   }
 
@@ -318,7 +333,7 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
   wake(): void {
     const reader = this.reader;
     if (reader === undefined) return;
-    this.reader = undefined;
+    this.reader = this.waiting = undefined;
     this.next().then(reader.resolve, reader.reject);
   }
 
