@@ -141,14 +141,16 @@ const goaways = new WeakMap<Http2Session, { readonly code: number; readonly last
 const inFlight = new WeakMap<Http2Session, number>();
 
 /** Counts a stream in flight on its session (see {@link release}). */
-function holdOpen(session: Http2Session): void {
+function holdOpen(session: Http2Session | undefined): void {
+  if (session === undefined) return;
   const count = inFlight.get(session) ?? 0;
   inFlight.set(session, count + 1);
   if (count === 0) session.ref();
 }
 
 /** Counts a stream of {@link holdOpen} out once it closed. */
-function release(session: Http2Session): void {
+function release(session: Http2Session | undefined): void {
+  if (session === undefined) return;
   const left = (inFlight.get(session) ?? 1) - 1;
   inFlight.set(session, left);
   if (left === 0 && !session.destroyed) session.unref();
@@ -223,10 +225,7 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
   returned = false;
   /** What the body fails with, once it has failed. */
   failure: unknown;
-  /** The trailers, once they came (or empty ones once the stream closed without them). */
-  trailers: Headers | undefined;
-  /** The promise of the trailers given out before they came, and what settles it. */
-  trailersPromise: Promise<Headers> | undefined;
+  /** Settles the response's trailers (once they came, or empty ones once the stream closed without them); undefined once it has. */
   settleTrailers: ((trailers: Headers) => void) | undefined;
   /** The response's `content-length`, which its body must match (none for HEAD, 204, 304). */
   contentLength: string | undefined;
@@ -241,7 +240,7 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
   constructor(
     readonly stream: ClientHttp2Stream,
     /** Node takes a stream's session away when it is destroyed, before its error is emitted. */
-    readonly session: Http2Session,
+    readonly session: Http2Session | undefined,
     readonly request: TransportRequest,
   ) {}
 
@@ -337,16 +336,10 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
     this.next().then(reader.resolve, reader.reject);
   }
 
-  /** The response's trailers: at hand once they came, a promise before. */
-  trailersOf(): Promise<Headers> | Headers {
-    if (this.trailers !== undefined) return this.trailers;
-    return (this.trailersPromise ??= new Promise<Headers>((resolve) => (this.settleTrailers = resolve)));
-  }
-
   gotTrailers(trailers: Headers): void {
-    if (this.trailers !== undefined) return;
-    this.trailers = trailers;
-    this.settleTrailers?.(trailers);
+    const settle = this.settleTrailers;
+    this.settleTrailers = undefined;
+    settle?.(trailers);
   }
 }
 
@@ -356,19 +349,8 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 const EXCHANGE = Symbol("anvil.http2.exchange");
 type Carrier = ClientHttp2Stream & { [EXCHANGE]: Exchange };
 
-/** The response head of an exchange, whose `trailers` are read from it when asked for. */
-class Http2Response implements HttpResponse {
-  constructor(
-    readonly status: number,
-    readonly headers: Headers,
-    readonly body: AsyncIterableIterator<Uint8Array, undefined>,
-    private readonly exchange: Exchange,
-  ) {}
-
-  get trailers(): Promise<Headers> | Headers {
-    return this.exchange.trailersOf();
-  }
-}
+/** A closed stream, let go of its exchange. */
+type Closed = ClientHttp2Stream & { [EXCHANGE]: undefined };
 
 function onResponse(this: Carrier, head: IncomingHttpHeaders, _flags: number, raw: readonly string[] | undefined): void {
   const x = this[EXCHANGE];
@@ -380,7 +362,9 @@ function onResponse(this: Carrier, head: IncomingHttpHeaders, _flags: number, ra
   if (x.request.method !== "HEAD" && status !== 204 && status !== 304) x.contentLength = head["content-length"];
   // The fields as they came (Node's flat list, pseudo-headers left out by HttpHeaders): no object in between.
   const headers = raw === undefined ? toHeaders(head) : HttpHeaders.fromRawPairs(raw);
-  settle.resolve(new Http2Response(status, headers, x, x));
+  // A plain object of own properties: callers copy responses with a spread.
+  const trailers = new Promise<Headers>((resolve) => (x.settleTrailers = resolve));
+  settle.resolve({ status, headers, body: x, trailers });
 }
 
 function onTrailers(this: Carrier, head: IncomingHttpHeaders, _flags: number, raw: readonly string[] | undefined): void {
@@ -414,12 +398,13 @@ function onError(this: Carrier, error: Error): void {
 }
 
 /**
- * The stream's one close listener takes the exchange's listeners off: Node
- * keeps a closed stream until a full collection, and with it whatever its
- * listeners hold.
+ * The stream's one close listener takes the exchange's listeners off, and
+ * the exchange itself: Node keeps a closed stream until a full collection,
+ * and with it whatever it holds (the request, the response's trailers).
  */
 function onClose(this: Carrier): void {
   const x = this[EXCHANGE];
+  (this as ClientHttp2Stream as Closed)[EXCHANGE] = undefined;
   this.off("error", onError).off("trailers", onTrailers).off("response", onResponse).off("close", onClose);
   if (x.listening) this.off("readable", onReadable).off("end", onEnd);
   x.request.signal?.removeEventListener("abort", x);
@@ -438,7 +423,7 @@ function onClose(this: Carrier): void {
 
 /** Writes the body, and resolves with the response head; the body streams from there. */
 function exchange(stream: ClientHttp2Stream, request: TransportRequest): Promise<HttpResponse> {
-  const session = stream.session!;
+  const session = stream.session;
   const x = new Exchange(stream, session, request);
   (stream as Carrier)[EXCHANGE] = x;
   holdOpen(session);
