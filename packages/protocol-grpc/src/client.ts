@@ -105,7 +105,6 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
-      const fail = (status: ReceivedStatus): Error => errorOfStatus(status, operation, context.service, options);
       const headers = response.headers;
       if (response.status !== 200 || !isAnyGrpcContentType(headers.get("content-type"))) {
         throw await notGrpc(response);
@@ -119,13 +118,14 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
       if (early !== undefined) {
         // Nothing follows, but the body must still be read to its end for the stream to close.
         await readBody(response.body).catch(() => undefined);
-        if (early.code !== GrpcStatus.OK) throw fail(early);
-        if (stream === undefined) throw fail({ code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null });
+        if (early.code !== GrpcStatus.OK) throw errorOfStatus(early, operation, context.service, options);
+        if (stream === undefined) throw errorOfStatus(noMessage(operation), operation, context.service, options);
         return { [stream.name]: emptyEvents() };
       }
       const encoding = headers.get("grpc-encoding") ?? undefined;
       if (stream !== undefined) {
         const messages = readMessages(response.body, { maxMessageBytes: options.maxReceiveMessageBytes, encoding, side: SIDE });
+        const fail = (status: ReceivedStatus): Error => errorOfStatus(status, operation, context.service, options);
         return { [stream.name]: decodeEach(messages, read, response, fail) };
       }
       // A unary answer: its one message, read whole (no generator), then its status.
@@ -141,13 +141,18 @@ export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
         throw clientError(error);
       }
       const trailers = response.trailers;
-      // Trailers at hand (as the HTTP/2 transport gives them once the body has ended) cost no wait.
+      // Trailers given as headers (the in-memory transport's) cost no wait.
       const status = statusOf(isThenable(trailers) ? await trailers : trailers);
-      if (status.code !== GrpcStatus.OK) throw fail(status);
-      if (message === undefined) throw fail({ code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null });
+      if (status.code !== GrpcStatus.OK) throw errorOfStatus(status, operation, context.service, options);
+      if (message === undefined) throw errorOfStatus(noMessage(operation), operation, context.service, options);
       return read(message);
     },
   });
+}
+
+/** The status of an answer that ended without its message. */
+function noMessage(operation: OperationSchema): ReceivedStatus {
+  return { code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null };
 }
 
 /** An operation's {@link Plan}. */
