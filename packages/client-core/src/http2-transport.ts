@@ -269,7 +269,7 @@ class Exchange implements AsyncIterableIterator<Uint8Array, undefined> {
     if (!this.ended && this.stream.readableEnded) this.ended = true;
     if (this.ended || this.closed) return this.settled();
     if (!this.listening) {
-      // A body that came whole with its head (most answers) never gets here: no listener, no event for it.
+      // A body that came whole with its head never gets here: no listener, no event for it. (Node's servers send the head first.)
       this.listening = true;
       this.stream.on("readable", onReadable).on("end", onEnd);
     }
