@@ -3,7 +3,7 @@
 // the same run, on the same input, so results compare across machines.
 //
 //   pnpm bench                 all the speed benchmarks
-//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, server, grpc, otel;
+//   pnpm bench model json      only those named (model, codegen, json, cbor, proto, client, grpc-client, server, grpc, otel;
 //                              client-cpu (client's second half), soak, stream-memory and fuzz run only when named)
 //   pnpm bench --quick         smaller inputs and shorter runs
 //   pnpm bench soak --duration 10m      one server under mixed load at 70% of its capacity (default 10 minutes)
@@ -61,6 +61,7 @@ const benches = [
         .then((m) => m.runClientCpuBench(options)),
   ],
   ["client-cpu", () => import("./client-cpu-bench.mjs").then((m) => m.runClientCpuBench(options)), "named"],
+  ["grpc-client", () => import("./grpc-client-bench.mjs").then((m) => m.runGrpcClientBench(options))],
   ["server", () => import("./server-bench.mjs").then((m) => m.runServerBench(options))],
   ["grpc", () => import("./grpc-bench.mjs").then((m) => m.runGrpcBench(options))],
   ["otel", () => import("./otel-bench.mjs").then((m) => m.runOtelBench(options))],

@@ -52,6 +52,23 @@ describe("calls", () => {
     expect(transport.seen[0]!.url).toBe("https://things.example.com/base/GetThing");
   });
 
+  it("gives a call to the same path the same URL, unless a transport changed the one it was given", async () => {
+    const urls: URL[] = [];
+    const answer = async (request: { url: URL }) => {
+      urls.push(request.url);
+      return { status: 200, headers: new Headers(), body: new TextEncoder().encode('{"id":"a"}') };
+    };
+    const { client } = setup([answer, answer, answer, answer]);
+    await client.getThing({ id: "a" });
+    await client.getThing({ id: "a" });
+    expect(urls[1]).toBe(urls[0]);
+    urls[1]!.pathname = "/elsewhere"; // a transport that should not have
+    await client.getThing({ id: "a" });
+    expect(urls[2]!.href).toBe("https://things.example.com/base/GetThing");
+    await client.putThing({ id: "a" });
+    expect(urls[3]!.href).toBe("https://things.example.com/base/PutThing");
+  });
+
   it("reads the request id from x-amz-request-id too", async () => {
     const { client } = setup([ok({ id: "a" }, { "x-amz-request-id": "req-2" })]);
     expect((await client.getThing({ id: "a" })).$metadata.requestId).toBe("req-2");

@@ -197,8 +197,11 @@ async function attempts(
     throw finish(callError(error, signal, operation), { attempts: 0, totalRetryDelay: 0 });
   }
   const replayable = request.body === undefined || request.body instanceof Uint8Array;
-  const signing: Mutable<SigningContext> = { service, operation, endpoint: config.endpoint };
-  if (signal !== undefined) signing.signal = signal;
+  let signing: Mutable<SigningContext> | undefined;
+  if (scheme !== undefined) {
+    signing = { service, operation, endpoint: config.endpoint };
+    if (signal !== undefined) signing.signal = signal;
+  }
   const hooks = config.interceptors;
   // Whether the scheme has had its one attempt after correcting itself (see AuthScheme.recoverFrom).
   let recovered = scheme?.recoverFrom === undefined;
@@ -220,8 +223,8 @@ async function attempts(
       for (const interceptor of hooks) {
         if (interceptor.beforeAttempt) sent = (await interceptor.beforeAttempt(sent, attemptContext!)) ?? sent;
       }
-      if (scheme !== undefined) sent = await scheme.sign(sent, signing);
-      const outgoing: Mutable<TransportRequest> = { method: sent.method, url: requestUrl(config.endpoint, sent), headers: sent.headers, body: sent.body };
+      if (scheme !== undefined) sent = await scheme.sign(sent, signing!);
+      const outgoing: Mutable<TransportRequest> = { method: sent.method, url: urlOf(config.endpoint, sent), headers: sent.headers, body: sent.body };
       if (signal !== undefined) outgoing.signal = signal;
       if (sent.trailers !== undefined) outgoing.trailers = sent.trailers;
       response = await config.transport.send(outgoing);
@@ -261,6 +264,30 @@ async function attempts(
     }
   }
 }
+
+/**
+ * The URL of a request ({@link requestUrl}). A request without a query gets
+ * the URL made for the last one to its host and path (most RPC calls go to
+ * one of a few), unless that URL was changed since.
+ */
+function urlOf(endpoint: URL, request: HttpRequest): URL {
+  const { path, host } = request;
+  const plain = request.query.length === 0;
+  let urls = madeUrls.get(endpoint);
+  if (urls === undefined) madeUrls.set(endpoint, (urls = new Map()));
+  const made = urls.get(path);
+  // The href a URL was made with is the same string while nobody changes it.
+  if (plain && made !== undefined && made.host === host && made.url.href === made.href) return made.url;
+  const url = requestUrl(endpoint, request);
+  if (plain) {
+    if (urls.size >= 256) urls.clear(); // paths with labels: keep it small
+    urls.set(path, { url, href: url.href, host });
+  }
+  return url;
+}
+
+/** URLs made per endpoint, by request path. */
+const madeUrls = new WeakMap<URL, Map<string, { readonly url: URL; readonly href: string; readonly host: string | undefined }>>();
 
 /** Adds the client's and the call's headers to a request. */
 function withExtraHeaders(

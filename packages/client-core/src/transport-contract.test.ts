@@ -340,6 +340,16 @@ describe.each(IMPLEMENTATIONS)("transport contract: $name", (implementation) => 
     expect(error).toMatchObject({ code: "ECONNREFUSED" });
   });
 
+  it("sends a URL given again where it points now, if it was changed in between", async () => {
+    const { url } = await serve(version, (req, res) => void res.end(req.url));
+    const transport = transportOf(implementation);
+    const target = new URL(`${url}/first?n=1`);
+    expect(await text(await transport.send(request(url, { url: target })))).toBe("/first?n=1");
+    target.pathname = "/second";
+    target.search = "";
+    expect(await text(await transport.send(request(url, { url: target })))).toBe("/second");
+  });
+
   it("keeps its connections for the next calls", async () => {
     const { url, connections } = await serve(version, (req, res) => void res.end(req.url));
     const transport = transportOf(implementation);

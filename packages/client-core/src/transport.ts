@@ -10,7 +10,7 @@ import type { HttpBody, HttpRequest, HttpResponse } from "@anvil/core";
 export interface TransportRequest {
   /** HTTP method, e.g. `GET` or `POST`. */
   readonly method: string;
-  /** Scheme, host, path and query, ready to send. */
+  /** Scheme, host, path and query, ready to send. The client may hand the same URL to other calls: read it, never change it. */
   readonly url: URL;
   /** Request headers as they are to be sent (after interceptors and signing); names are case-insensitive. */
   readonly headers: Headers;

@@ -9,95 +9,186 @@
 import {
   type ClientCallContext,
   type ClientProtocol,
+  type Codec,
+  HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   type OperationSchema,
   ProtocolError,
   SerializationError,
+  type ServiceSchema,
   UnmodeledError,
 } from "@anvil/core";
 import { BODY_EXCERPT_LENGTH, readBody } from "@anvil/core/protocol";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
-import { errorOfStatus, readStatus, type ReceivedStatus } from "./errors.js";
-import { frameMessage, grpcFailure, readMessages } from "./frames.js";
+import { errorOfStatus, GRPC_STATUS, readStatus, type ReceivedStatus } from "./errors.js";
+import { frameMessage, grpcFailure, oneMessageOptions, readMessages, readOneMessage } from "./frames.js";
 import { grpcPath } from "./names.js";
 import type { ResolvedGrpcOptions } from "./options.js";
 import { GrpcStatus, statusFromHttp, statusName } from "./status.js";
-import { streamingBlobOf, streamMemberOf } from "./streams.js";
+import { type StreamMember, streamingBlobOf, streamMemberOf } from "./streams.js";
 import { formatTimeout } from "./timeout.js";
 import { GRPC_PROTO, isAnyGrpcContentType } from "./content-type.js";
 
 const SIDE = "grpc client";
 const USER_AGENT = "grpc-anvil/0.1";
 
+/**
+ * The header fields of every request, as an HTTP stack hands them over:
+ * cheaper to make per call than from a record. In order of name, as
+ * transports list them (nothing to sort).
+ */
+const REQUEST_FIELDS = Object.freeze(["content-type", GRPC_PROTO, "grpc-accept-encoding", "identity,gzip", "te", "trailers", "user-agent", USER_AGENT]);
+
+/** A gRPC request has no query. */
+const NO_QUERY: readonly (readonly [string, string])[] = Object.freeze([]);
+
+/** What the client works out once per operation (on its first call: its schemas may still be loading when the client is made). */
+interface Plan {
+  /** The service the path was made for (an operation schema may be shared by services). */
+  readonly service: ServiceSchema;
+  /** `/<package>.<Service>/<Operation>`. */
+  readonly path: string;
+  /** Why the operation cannot be called over gRPC (it streams a blob), if it cannot. */
+  readonly refusal: string | undefined;
+  /** The input's and the output's `@streaming` union members, if they have one. */
+  readonly inputStream: StreamMember | undefined;
+  readonly outputStream: StreamMember | undefined;
+  /** The input's writer and the output's reader (undefined for a refused operation). */
+  readonly write: ((value: unknown) => Uint8Array) | undefined;
+  readonly read: ((bytes: Uint8Array) => unknown) | undefined;
+}
+
+/** The message of a unary answer as it is: the client decodes it once the status says OK. */
+const asIs = (message: Uint8Array | undefined): Uint8Array | undefined => message;
+
 /** The client protocol. */
 export function createGrpcClient(options: ResolvedGrpcOptions): ClientProtocol {
   const { codec } = options;
+  const plans = new WeakMap<OperationSchema, Plan>();
+  const planOf = (operation: OperationSchema, service: ServiceSchema): Plan => {
+    let plan = plans.get(operation);
+    if (plan === undefined || plan.service !== service) plans.set(operation, (plan = makePlan(operation, service, codec)));
+    return plan;
+  };
+  const unary = oneMessageOptions(options.maxReceiveMessageBytes, SIDE);
+  // The endpoint's path without its trailing slashes, for the last endpoint seen (a client has one).
+  let lastEndpoint: URL | undefined;
+  let lastBase = "";
+  let lastHost = "";
 
   return Object.freeze({
     id: GRPC_PROTOCOL_ID,
     requiresHttp2: true,
 
     async serializeRequest(operation: OperationSchema, input: unknown, context: ClientCallContext): Promise<HttpRequest> {
-      const blob = streamingBlobOf(operation.input) ?? streamingBlobOf(operation.output);
-      if (blob !== undefined) throw new SerializationError(`encode grpc: ${operation.name} streams a blob (${blob.name}), which gRPC cannot carry`);
-      const headers = new Headers({ "content-type": GRPC_PROTO, te: "trailers", "user-agent": USER_AGENT, "grpc-accept-encoding": "identity,gzip" });
+      const plan = planOf(operation, context.service);
+      if (plan.refusal !== undefined) throw new SerializationError(plan.refusal);
+      const headers = HttpHeaders.fromRawPairs(REQUEST_FIELDS);
       if (context.deadline !== undefined) headers.set("grpc-timeout", formatTimeout(context.deadline - Date.now()));
-      const base = context.endpoint.pathname.replace(/\/+$/, "");
-      const request = { method: "POST", path: `${base}${grpcPath(context.service, operation)}`, query: [], headers, host: context.endpoint.host };
-      const stream = streamMemberOf(operation.input);
+      const endpoint = context.endpoint;
+      if (endpoint !== lastEndpoint) {
+        lastBase = endpoint.pathname.replace(/\/+$/, "");
+        lastHost = endpoint.host;
+        lastEndpoint = endpoint;
+      }
+      const path = lastBase === "" ? plan.path : `${lastBase}${plan.path}`;
+      const stream = plan.inputStream;
+      let body: HttpRequest["body"];
       if (stream !== undefined) {
         const events = (input as Record<string, unknown> | undefined)?.[stream.name] as AsyncIterable<unknown> | undefined;
-        return { ...request, body: encodeEach(events, codec.writer<unknown>(stream.schema)) };
+        body = encodeEach(events, plan.write!);
+      } else {
+        body = frameMessage(plan.write!(input ?? {}));
       }
-      return { ...request, body: frameMessage(codec.writer<unknown>(operation.input)(input ?? {})) };
+      return { method: "POST", path, query: NO_QUERY, headers, host: lastHost, body };
     },
 
     async deserializeResponse(operation: OperationSchema, response: HttpResponse, context: ClientCallContext): Promise<unknown> {
-      const fail = (status: ReceivedStatus): Error => errorOfStatus(status, operation, context.service, options);
-      if (response.status !== 200 || !isAnyGrpcContentType(response.headers.get("content-type"))) {
+      const headers = response.headers;
+      if (response.status !== 200 || !isAnyGrpcContentType(headers.get("content-type"))) {
         throw await notGrpc(response);
       }
+      const plan = planOf(operation, context.service);
+      const read = plan.read;
+      if (read === undefined) throw new SerializationError(plan.refusal!);
       // Trailers-only: the status came with the headers, and nothing follows.
-      const early = readStatus(response.headers);
-      const stream = streamMemberOf(operation.output);
+      const early = readStatus(headers);
+      const stream = plan.outputStream;
       if (early !== undefined) {
         // Nothing follows, but the body must still be read to its end for the stream to close.
         await readBody(response.body).catch(() => undefined);
-        if (early.code !== GrpcStatus.OK) throw fail(early);
-        if (stream === undefined) throw fail({ code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null });
+        if (early.code !== GrpcStatus.OK) throw errorOfStatus(early, operation, context.service, options);
+        if (stream === undefined) throw errorOfStatus(noMessage(operation), operation, context.service, options);
         return { [stream.name]: emptyEvents() };
       }
-      const messages = readMessages(response.body, {
-        maxMessageBytes: options.maxReceiveMessageBytes,
-        encoding: response.headers.get("grpc-encoding") ?? undefined,
-        side: SIDE,
-      });
+      const encoding = headers.get("grpc-encoding") ?? undefined;
       if (stream !== undefined) {
-        return { [stream.name]: decodeEach(messages, codec.reader(stream.schema), response, fail) };
+        const messages = readMessages(response.body, { maxMessageBytes: options.maxReceiveMessageBytes, encoding, side: SIDE });
+        const fail = (status: ReceivedStatus): Error => errorOfStatus(status, operation, context.service, options);
+        return { [stream.name]: decodeEach(messages, read, response, fail) };
       }
+      // A unary answer: its one message, read whole (no generator), then its status.
       let message: Uint8Array | undefined;
       try {
-        for await (const m of messages) {
-          if (message !== undefined) throw grpcFailure("UNIMPLEMENTED", `${SIDE}: ${operation.name} answered more than one message`);
-          message = m;
+        // An encoding the client cannot read is refused from the head, compressed message or not.
+        if (encoding !== undefined && encoding !== "identity" && encoding !== "gzip") {
+          throw grpcFailure("UNIMPLEMENTED", `${SIDE}: message encoding ${encoding} is not supported (identity, gzip)`);
         }
+        const one = readOneMessage(response.body, headers, unary, asIs) as Uint8Array | undefined | Promise<Uint8Array | undefined>;
+        message = one instanceof Promise ? await one : one;
       } catch (error) {
         throw clientError(error);
       }
-      const status = await trailerStatus(response);
-      if (status.code !== GrpcStatus.OK) throw fail(status);
-      if (message === undefined) throw fail({ code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null });
-      return codec.reader(operation.output)(message);
+      const trailers = response.trailers;
+      // Trailers given as headers (the in-memory transport's) cost no wait.
+      const status = statusOf(isThenable(trailers) ? await trailers : trailers);
+      if (status.code !== GrpcStatus.OK) throw errorOfStatus(status, operation, context.service, options);
+      if (message === undefined) throw errorOfStatus(noMessage(operation), operation, context.service, options);
+      return read(message);
     },
   });
 }
 
-/** The status in a response's trailers; a response that ends without one is INTERNAL. */
-async function trailerStatus(response: HttpResponse): Promise<ReceivedStatus> {
-  const trailers = response.trailers === undefined ? undefined : await response.trailers;
+/** The status of an answer that ended without its message. */
+function noMessage(operation: OperationSchema): ReceivedStatus {
+  return { code: GrpcStatus.UNIMPLEMENTED, message: `${SIDE}: ${operation.name} answered no message`, details: null };
+}
+
+/** An operation's {@link Plan}. */
+function makePlan(operation: OperationSchema, service: ServiceSchema, codec: Codec): Plan {
+  const blob = streamingBlobOf(operation.input) ?? streamingBlobOf(operation.output);
+  const refusal = blob === undefined ? undefined : `encode grpc: ${operation.name} streams a blob (${blob.name}), which gRPC cannot carry`;
+  const inputStream = streamMemberOf(operation.input);
+  const outputStream = streamMemberOf(operation.output);
+  return Object.freeze({
+    service,
+    path: grpcPath(service, operation),
+    refusal,
+    inputStream,
+    outputStream,
+    write: refusal === undefined ? codec.writer<unknown>(inputStream?.schema ?? operation.input) : undefined,
+    read: refusal !== undefined ? undefined : outputStream === undefined ? codec.reader(operation.output) : codec.reader(outputStream.schema),
+  });
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === "function";
+}
+
+const OK_STATUS: ReceivedStatus = Object.freeze({ code: GrpcStatus.OK, message: "", details: null });
+
+/** The status trailers carry; a response that ends without one is INTERNAL. */
+function statusOf(trailers: Headers | undefined): ReceivedStatus {
+  // Most answers are OK, whose message and details nobody reads.
+  if (trailers?.get(GRPC_STATUS) === "0") return OK_STATUS;
   const status = trailers === undefined ? undefined : readStatus(trailers);
   return status ?? { code: GrpcStatus.INTERNAL, message: `${SIDE}: the answer ended without a grpc-status`, details: null };
+}
+
+/** The status in a response's trailers; a response that ends without one is INTERNAL. */
+async function trailerStatus(response: HttpResponse): Promise<ReceivedStatus> {
+  return statusOf(response.trailers === undefined ? undefined : await response.trailers);
 }
 
 /** The error of an answer that is not gRPC: the status the HTTP-to-status table gives it, with an excerpt of its body. */

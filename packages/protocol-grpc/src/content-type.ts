@@ -19,5 +19,7 @@ export function isGrpcContentType(value: string | null): boolean {
 
 /** Whether a `Content-Type` is any gRPC one (`application/grpc+json` included): such a caller expects a gRPC answer. */
 export function isAnyGrpcContentType(value: string | null): boolean {
+  // What gRPC peers send, compared as it is before a lower-case copy is made.
+  if (value === GRPC_PROTO || value === "application/grpc") return true;
   return value !== null && value.toLowerCase().startsWith("application/grpc");
 }

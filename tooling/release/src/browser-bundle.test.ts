@@ -37,8 +37,12 @@ import { eagerOutputs, linkedApp } from "./bundle-app.js";
  * the leaner per-call path landed together; client-core's retry codes,
  * shared by more of its entries, now come as a chunk of their own (one
  * more file, about 1 KB gzip). Gzip raised by 100 bytes.
+ * 2 December 2026, later: 90,314 minified, 32,649 gzip, once a client keeps
+ * the URL it made for a path for the next calls to it (a URL parsed per
+ * call was about 1% of a gRPC call's CPU; a browser client's calls parse it
+ * once per path too). Gzip raised by 100 bytes.
  */
-const BUDGET = { minified: 92_000, gzip: 32_600 };
+const BUDGET = { minified: 92_000, gzip: 32_700 };
 
 /** Code a call without event streams or checksums must not load. */
 const LAZY_ONLY: readonly [string, RegExp][] = [
