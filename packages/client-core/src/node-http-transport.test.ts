@@ -125,6 +125,21 @@ describe("nodeHttpTransport", () => {
     finishStreaming();
   });
 
+  it("ends a read left waiting when the reader stops, and closes the socket of the body still coming", async () => {
+    const { url, sockets } = await listen((_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.write("first;");
+    });
+    const response = await transport().send(get(url));
+    const body = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    expect(new TextDecoder().decode((await body.next()).value)).toBe("first;");
+    const waiting = body.next();
+    await body.return!();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await body.next()).toEqual({ done: true, value: undefined });
+    await expect.poll(() => sockets[0]!.destroyed).toBe(true);
+  });
+
   it("closes an idle socket after idleSocketTimeoutMs, and one a Keep-Alive hint says the server closes sooner a second before that", async () => {
     const { url, server, sockets } = await listen((_req, res) => res.end("ok"));
     server.keepAliveTimeout = 60_000; // no hint below the client's own timeout

@@ -284,13 +284,21 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * body still streaming holds a socket, and the client's
  * `unreadBodyTimeoutMs` releases one left unread.
  */
+/** A read of a response body waiting for bytes. */
+interface WaitingRead {
+  resolve(result: IteratorResult<Uint8Array, undefined>): void;
+  reject(error: unknown): void;
+}
+
 class ResponseBody implements AsyncIterableIterator<Uint8Array, undefined> {
   /** Bytes taken from a message that has arrived whole, for the reader. */
   #taken: Uint8Array[] = [];
   /** The message has ended (what is left of it is in `#taken`), failed, or been let go. */
   #over = false;
   #failure: unknown;
-  #reader: { resolve(result: IteratorResult<Uint8Array, undefined>): void; reject(error: unknown): void } | undefined;
+  /** The read waiting for bytes, and its promise: a read asked for meanwhile comes after it. */
+  #reader: WaitingRead | undefined;
+  #waiting: Promise<IteratorResult<Uint8Array, undefined>> | undefined;
 
   constructor(
     private readonly res: IncomingMessage,
@@ -309,6 +317,12 @@ class ResponseBody implements AsyncIterableIterator<Uint8Array, undefined> {
   }
 
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    // A read asked for while another waits comes after it, as a generator's would.
+    const waiting = this.#waiting;
+    if (waiting !== undefined) {
+      const after = (): Promise<IteratorResult<Uint8Array, undefined>> => this.next();
+      return waiting.then(after, after);
+    }
     if (this.#taken.length > 0) return Promise.resolve({ done: false, value: this.#taken.shift()! });
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#over) return Promise.resolve(DONE);
@@ -317,13 +331,23 @@ class ResponseBody implements AsyncIterableIterator<Uint8Array, undefined> {
     if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
     // A complete message with nothing left to read has ended ("end" follows on the next tick).
     if (res.complete) return Promise.resolve(DONE);
-    return new Promise((resolve, reject) => (this.#reader = { resolve, reject }));
+    const read = new Promise<IteratorResult<Uint8Array, undefined>>((resolve, reject) => (this.#reader = { resolve, reject }));
+    this.#waiting = read;
+    return read;
+  }
+
+  /** Takes the waiting read, if any, to settle it. */
+  #takeReader(): WaitingRead | undefined {
+    const reader = this.#reader;
+    this.#reader = this.#waiting = undefined;
+    return reader;
   }
 
   /**
    * The reader stops. A message that has arrived whole is read past, and
    * its socket goes back to the pool; one still coming takes its socket
-   * with it (what is left of it cannot be skipped cheaply).
+   * with it (what is left of it cannot be skipped cheaply). A read left
+   * waiting ends.
    */
   return(): Promise<IteratorResult<Uint8Array, undefined>> {
     this.#taken = [];
@@ -333,21 +357,16 @@ class ResponseBody implements AsyncIterableIterator<Uint8Array, undefined> {
       else res.destroy();
       this.#finish();
     }
+    this.#takeReader()?.resolve(DONE);
     return Promise.resolve(DONE);
   }
 
   readonly #onReadable = (): void => {
     const res = this.res;
-    const reader = this.#reader;
-    if (reader !== undefined) {
+    if (this.#reader !== undefined) {
       const chunk = res.read() as Uint8Array | null;
-      if (chunk !== null) {
-        this.#reader = undefined;
-        reader.resolve({ done: false, value: chunk });
-      } else if (res.complete) {
-        this.#reader = undefined;
-        reader.resolve(DONE);
-      }
+      if (chunk !== null) this.#takeReader()!.resolve({ done: false, value: chunk });
+      else if (res.complete) this.#takeReader()!.resolve(DONE);
     }
     // The whole message is in: take it, so that the socket goes back to the pool now, read or not.
     if (res.complete) for (let chunk = res.read() as Uint8Array | null; chunk !== null; chunk = res.read() as Uint8Array | null) this.#taken.push(chunk);
@@ -355,9 +374,7 @@ class ResponseBody implements AsyncIterableIterator<Uint8Array, undefined> {
 
   readonly #onEnd = (): void => {
     this.#finish();
-    const reader = this.#reader;
-    this.#reader = undefined;
-    reader?.resolve(DONE);
+    this.#takeReader()?.resolve(DONE);
   };
 
   readonly #onError = (error: Error): void => this.#fail(error);
@@ -371,9 +388,7 @@ class ResponseBody implements AsyncIterableIterator<Uint8Array, undefined> {
     const signal = this.signal;
     this.#failure = signal?.aborted ? signal.reason : transportErrorOf(error, false, "the response body");
     this.#finish();
-    const reader = this.#reader;
-    this.#reader = undefined;
-    reader?.reject(this.#failure);
+    this.#takeReader()?.reject(this.#failure);
   }
 
   #finish(): void {

@@ -235,6 +235,23 @@ describe.each(IMPLEMENTATIONS)("transport contract: $name", (implementation) => 
     expect(chunks.join("")).toBe("first;last");
   });
 
+  it("answers reads of a response body asked for at once in order, each with its own bytes, then the end", async () => {
+    const secondWrite = deferred();
+    const { url } = await serve(version, async (_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.write("one;");
+      await secondWrite.promise;
+      res.end("two");
+    });
+    const response = await transportOf(implementation).send(request(url));
+    const body = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    const reads = [body.next(), body.next(), body.next()];
+    await reads[0];
+    secondWrite.resolve();
+    const decoded = (await Promise.all(reads)).map((r) => (r.done ? "(done)" : new TextDecoder().decode(r.value)));
+    expect(decoded).toEqual(["one;", "two", "(done)"]);
+  });
+
   it("answers HEAD, 204 and 304 without body bytes", async () => {
     const { url } = await serve(version, (req, res) => {
       const status = req.url === "/204" ? 204 : req.url === "/304" ? 304 : 200;
