@@ -9,7 +9,7 @@
 // A cold run's totalMs is performance.now() at the first answer: the time
 // since the process started (Node's time origin).
 import { join } from "node:path";
-import { callLoops, median } from "./timing.mjs";
+import { compareClients } from "./timing.mjs";
 
 const [mode, arg, portText] = process.argv.slice(2);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -97,31 +97,12 @@ async function inProcessClients() {
   ];
 }
 
-/** Both clients in alternating rounds; the SDK (second) is the baseline of the ratios. */
-async function compare(clients, concurrency, rounds, sliceMs, warmMs) {
-  // Past the optimizing compiler's tier-up: the SDK's longer path takes thousands of calls to get there.
-  for (const [, call] of clients) await callLoops(call, concurrency, warmMs);
-  const samples = clients.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? [0, 1] : [1, 0];
-    for (const k of order) samples[k].push(await callLoops(clients[k][1], concurrency, sliceMs));
-  }
-  return clients.map(([name], k) => ({
-    name,
-    concurrency,
-    callsPerSecond: median(samples[k].map((s) => s.callsPerSecond)),
-    cpuUs: median(samples[k].map((s) => s.cpuUs)),
-    speedRatio: median(samples[k].map((s, r) => s.callsPerSecond / samples[1][r].callsPerSecond)),
-    cpuRatio: median(samples[k].map((s, r) => s.cpuUs / samples[1][r].cpuUs)),
-  }));
-}
-
 const quick = arg === "quick";
 if (mode === "in-process") {
   const clients = await inProcessClients();
   const check = await clients[0][1]();
   if (check.Item?.quantity?.value !== "12" || check.$metadata.httpStatusCode !== 200) throw new Error("client-cpu: Anvil's answer is wrong");
-  console.log(JSON.stringify({ rows: await compare(clients, 1, quick ? 4 : 10, quick ? 300 : 1000, quick ? 1000 : 3000) }));
+  console.log(JSON.stringify({ rows: await compareClients(clients, 1, quick ? 4 : 10, quick ? 300 : 1000, quick ? 1000 : 3000) }));
 } else if (mode === "loopback") {
   const endpoint = `http://127.0.0.1:${portText}`;
   const clients = [
@@ -129,7 +110,7 @@ if (mode === "in-process") {
     ["AWS SDK", await sdkClient(endpoint)],
   ];
   const rows = [];
-  for (const concurrency of [1, 32]) rows.push(...(await compare(clients, concurrency, quick ? 4 : 10, quick ? 300 : 1000, quick ? 1000 : 3000)));
+  for (const concurrency of [1, 32]) rows.push(...(await compareClients(clients, concurrency, quick ? 4 : 10, quick ? 300 : 1000, quick ? 1000 : 3000)));
   console.log(JSON.stringify({ rows }));
   process.exit(0); // keep-alive sockets of either client
 } else if (mode === "cold") {

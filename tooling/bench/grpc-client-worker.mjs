@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Greeter } from "./servers/greeter-model.mjs";
-import { callLoops, median } from "./timing.mjs";
+import { compareClients } from "./timing.mjs";
 
 const [size, url, only] = process.argv.slice(2);
 
@@ -35,26 +35,6 @@ async function grpcJsClient() {
   return () => new Promise((resolve, reject) => client.SayHello(INPUT, (error, reply) => (error ? reject(error) : resolve(reply))));
 }
 
-/** The clients in alternating rounds; grpc-js (the last) is the baseline of the ratios. */
-async function compare(clients, concurrency, rounds, sliceMs, warmMs) {
-  for (const [, call] of clients) await callLoops(call, concurrency, warmMs);
-  const samples = clients.map(() => []);
-  const base = clients.length - 1;
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? clients.map((_, k) => k) : clients.map((_, k) => clients.length - 1 - k);
-    for (const k of order) samples[k].push(await callLoops(clients[k][1], concurrency, sliceMs));
-  }
-  return clients.map(([name], k) => ({
-    name,
-    concurrency,
-    callsPerSecond: median(samples[k].map((s) => s.callsPerSecond)),
-    cpuUs: median(samples[k].map((s) => s.cpuUs)),
-    speedRatio: median(samples[k].map((s, r) => s.callsPerSecond / samples[base][r].callsPerSecond)),
-    cpuRatio: median(samples[k].map((s, r) => s.cpuUs / samples[base][r].cpuUs)),
-    speedRatios: samples[k].map((s, r) => s.callsPerSecond / samples[base][r].callsPerSecond),
-  }));
-}
-
 const all = [
   ["Anvil", anvilClient],
   ["grpc-js", grpcJsClient],
@@ -71,6 +51,6 @@ for (const [name, call] of clients) {
 const quick = size === "quick";
 const rows = [];
 const concurrencies = process.env.GRPC_CLIENT_CONCURRENCY === undefined ? [1, 32] : [Number(process.env.GRPC_CLIENT_CONCURRENCY)];
-for (const concurrency of concurrencies) rows.push(...(await compare(clients, concurrency, quick ? 4 : 10, quick ? 400 : 1000, quick ? 1500 : 3000)));
+for (const concurrency of concurrencies) rows.push(...(await compareClients(clients, concurrency, quick ? 4 : 10, quick ? 400 : 1000, quick ? 1500 : 3000)));
 console.log(JSON.stringify({ rows }));
 process.exit(0); // both clients keep their connection open

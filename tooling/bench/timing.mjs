@@ -55,3 +55,28 @@ export async function callLoops(call, concurrency, ms) {
   const used = process.cpuUsage(cpu);
   return { callsPerSecond: calls / seconds, cpuUs: (used.user + used.system) / calls };
 }
+
+/**
+ * Clients (`[name, call]` pairs) measured in alternating rounds of
+ * `sliceMs` each at `concurrency`, after `warmMs` of warming each (past
+ * the optimizing compiler's tier-up); the last client is the baseline of
+ * the ratios, which are medians of per-round ratios.
+ */
+export async function compareClients(clients, concurrency, rounds, sliceMs, warmMs) {
+  for (const [, call] of clients) await callLoops(call, concurrency, warmMs);
+  const samples = clients.map(() => []);
+  const base = clients.length - 1;
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? clients.map((_, k) => k) : clients.map((_, k) => clients.length - 1 - k);
+    for (const k of order) samples[k].push(await callLoops(clients[k][1], concurrency, sliceMs));
+  }
+  return clients.map(([name], k) => ({
+    name,
+    concurrency,
+    callsPerSecond: median(samples[k].map((s) => s.callsPerSecond)),
+    cpuUs: median(samples[k].map((s) => s.cpuUs)),
+    speedRatio: median(samples[k].map((s, r) => s.callsPerSecond / samples[base][r].callsPerSecond)),
+    cpuRatio: median(samples[k].map((s, r) => s.cpuUs / samples[base][r].cpuUs)),
+    speedRatios: samples[k].map((s, r) => s.callsPerSecond / samples[base][r].callsPerSecond),
+  }));
+}
