@@ -18,5 +18,5 @@ export { documentEventStreams, eventStreamMember } from "./document-streams.js";
 export type { DocumentEventStreamOptions, DocumentEventStreams, EventStreamMember } from "./document-streams.js";
 export { formatServerSentComment, formatServerSentEvent, readServerSentEvents, SSE_MEDIA_TYPE } from "./sse-framing.js";
 export type { ReadServerSentEventsOptions, ServerSentEvent, ServerSentEventInit } from "./sse-framing.js";
-export { compileServerSentEvents, readServerSentEventStream, SSE_ERROR_EVENT, writeServerSentEvents } from "./sse-events.js";
+export { compileServerSentEvents, readServerSentEventStream, SSE_ERROR_EVENT, SSE_STREAM_ERROR_EVENT, writeServerSentEvents } from "./sse-events.js";
 export type { EventTextCodec, ServerSentEventMessage, ServerSentEventSerde, WriteServerSentEventsOptions } from "./sse-events.js";

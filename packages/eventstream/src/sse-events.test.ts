@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorClass, type Schema, SerializationError, type UnionValue, UnmodeledError } from "@anvil/core";
+import { member, string, struct, union } from "@anvil/core/codegenv1";
 import { compileServerSentEvents, type EventTextCodec, readServerSentEventStream, writeServerSentEvents } from "./sse-events.js";
 import { readServerSentEvents, type ServerSentEvent } from "./sse-framing.js";
 import { counted, Overheated, Telemetry } from "./test-fixtures.js";
@@ -102,6 +103,28 @@ describe("event streams as Server-Sent Events", () => {
       { $case: "$unknown", name: "message", value: { type: "message", data: "hi", lastEventId: "" } },
     ]);
     await expect(collect(readServerSentEventStream("event: loose\ndata: {not json\n\n", serde))).rejects.toBeInstanceOf(SerializationError);
+  });
+
+  it("name the failure message stream-error for a union with an event named error, and read each as itself", async () => {
+    const Failed = struct("ex#Failed", [member("reason", string)]);
+    const Progress = struct("ex#Progress", [member("percent", string)]);
+    const Job = union("ex#JobEvents", [member("progress", Progress), member("error", Failed)], { streaming: true });
+    const jobs = compileServerSentEvents(Job, plainText);
+    async function* failing(): AsyncGenerator<UnionValue> {
+      yield { $case: "error", value: { reason: "one file skipped" } };
+      throw new UnmodeledError("Throttled", "slow down");
+    }
+    const written = await textOf(writeServerSentEvents(failing(), jobs));
+    expect(written).toBe(
+      'event: error\nid: 1\ndata: {"reason":"one file skipped"}\n\nevent: stream-error\nid: 2\ndata: {"code":"Throttled","message":"slow down"}\n\n',
+    );
+    const read: unknown[] = [];
+    const error = await (async () => {
+      for await (const event of readServerSentEventStream(written, jobs)) read.push(event);
+    })().catch((e: unknown) => e);
+    expect(read).toEqual([{ $case: "error", value: { reason: "one file skipped" } }]);
+    expect(error).toBeInstanceOf(UnmodeledError);
+    expect(error).toMatchObject({ code: "Throttled", message: "slow down" });
   });
 
   it("refuse an event the union does not name", async () => {

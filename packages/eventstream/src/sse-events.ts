@@ -65,8 +65,18 @@ export interface ServerSentEventSerde {
   decode(message: ServerSentEvent): UnionValue;
 }
 
-/** The type of the message that ends a stream with a failure the union does not model. */
+/**
+ * The type of the message that ends a stream with a failure the union does
+ * not model; for a union with an event (or an error shape) named `error`,
+ * {@link SSE_STREAM_ERROR_EVENT}.
+ */
 export const SSE_ERROR_EVENT = "error";
+
+/**
+ * The type of the failure message of a union that names an event `error`:
+ * a hyphenated name, which no Smithy member or shape can have.
+ */
+export const SSE_STREAM_ERROR_EVENT = "stream-error";
 
 interface TextVariant {
   readonly name: string;
@@ -117,6 +127,9 @@ function buildSerde(union: UnionSchema<any>, codec: EventTextCodec): ServerSentE
   for (const v of byName.values()) if (!v.isError) byType.set(v.type, v);
   for (const v of byName.values()) if (v.isError && !byType.has(v.type)) byType.set(v.type, v);
   for (const v of byName.values()) if (v.isError && !byType.has(v.name)) byType.set(v.name, v);
+  // The failure message's type: never one of the union's own, so that neither side takes one for the other.
+  const failureType = byType.has(SSE_ERROR_EVENT) ? SSE_STREAM_ERROR_EVENT : SSE_ERROR_EVENT;
+  const failure = (code: string, message: string): ServerSentEventMessage => ({ type: failureType, data: JSON.stringify({ code, message }) });
 
   return Object.freeze({
     encode(event: UnionValue): ServerSentEventMessage {
@@ -130,12 +143,12 @@ function buildSerde(union: UnionSchema<any>, codec: EventTextCodec): ServerSentE
       if (ModeledError.isModeledError(error)) {
         const variant = byErrorId.get(error.$shapeId);
         if (variant !== undefined) return { type: variant.type, data: variant.write(error.members()) };
-        return errorMessage(error.code, error.message);
+        return failure(error.code, error.message);
       }
-      if (UnmodeledError.is(error)) return errorMessage(error.code, error.message);
+      if (UnmodeledError.is(error)) return failure(error.code, error.message);
       // Bytes that do not decode, such as a malformed message of the stream the caller sends: the caller's to hear.
-      if (SerializationError.is(error)) return errorMessage("SerializationException", error.message);
-      return errorMessage("InternalFailure", "Internal failure");
+      if (SerializationError.is(error)) return failure("SerializationException", error.message);
+      return failure("InternalFailure", "Internal failure");
     },
 
     decode(message: ServerSentEvent): UnionValue {
@@ -145,14 +158,10 @@ function buildSerde(union: UnionSchema<any>, codec: EventTextCodec): ServerSentE
         if (variant.isError) throw createModeledError(variant.target as StructSchema, value as Record<string, unknown>);
         return { $case: variant.name, value } as UnionValue;
       }
-      if (message.type === SSE_ERROR_EVENT) throw unmodeled(message.data);
+      if (message.type === failureType) throw unmodeled(message.data);
       return { $case: "$unknown", name: message.type, value: message };
     },
   });
-}
-
-function errorMessage(code: string, message: string): ServerSentEventMessage {
-  return { type: SSE_ERROR_EVENT, data: JSON.stringify({ code, message }) };
 }
 
 /** The UnmodeledError of an `error` message: its `code` and `message`, when its data is such an object. */
