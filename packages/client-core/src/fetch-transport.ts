@@ -28,7 +28,8 @@ export function fetchTransport(options: FetchTransportOptions = {}): Transport {
         if (request.signal?.aborted) throw request.signal.reason;
         throw transportErrorOf(error);
       }
-      return { status: response.status, headers: response.headers, body: response.body ?? undefined };
+      const received = response.body;
+      return { status: response.status, headers: response.headers, body: received === null ? undefined : failingAsTransport(received, request.signal) };
     },
   });
 }
@@ -57,6 +58,37 @@ function iterableToStream(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uin
       await iterator.return?.(reason);
     },
   });
+}
+
+/**
+ * A response body that fails with a TransportError when the connection is
+ * lost before it ends (undici says `TypeError("terminated")`), as the other
+ * transports' bodies do, so that callers and retries see what happened; an
+ * abort still fails it with the signal's reason. It reads from the body
+ * only as its reader asks (no chunk ahead), and its cancellation cancels
+ * the body.
+ */
+function failingAsTransport(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          controller.error(signal?.aborted ? signal.reason : transportErrorOf(error));
+          return;
+        }
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** undici reports network failures as `TypeError("fetch failed")` with the system error as its cause. */

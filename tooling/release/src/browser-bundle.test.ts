@@ -41,8 +41,13 @@ import { eagerOutputs, linkedApp } from "./bundle-app.js";
  * the URL it made for a path for the next calls to it (a URL parsed per
  * call was about 1% of a gRPC call's CPU; a browser client's calls parse it
  * once per path too). Gzip raised by 100 bytes.
+ * 2 December 2026, later still: 90,826 minified, 32,763 gzip, once the
+ * fetch transport fails a response body the connection lost before its end
+ * with a TransportError, as the other transports do (a browser caller saw
+ * the platform's TypeError, and retries did not know it). Gzip raised by
+ * 200 bytes.
  */
-const BUDGET = { minified: 92_000, gzip: 32_700 };
+const BUDGET = { minified: 92_000, gzip: 32_900 };
 
 /** Code a call without event streams or checksums must not load. */
 const LAZY_ONLY: readonly [string, RegExp][] = [
