@@ -8,6 +8,7 @@
  * without credentials given: a client given credentials never loads it.
  */
 import { AnvilError, type AuthScheme, type HttpRequest, type HttpResponse, type Provider, type SigningContext } from "@anvil/core";
+import { isThenable } from "@anvil/core/protocol";
 import type { SignatureV4, SignatureV4Init } from "@smithy/signature-v4";
 import { signEventStream, STREAMING_EVENTS } from "./event-signing.js";
 import { smithySha256 } from "./sha256.js";
@@ -177,9 +178,9 @@ export function sigv4(options: SigV4Options): SigV4Scheme {
       const events = streamed && request.headers.get("content-type")?.startsWith("application/vnd.amazon.eventstream") === true;
       const now = credentialsNow();
       // Given credentials are used as they are: no promise to wait for.
-      const resolved: SigningCredentials = isPromise(now) ? await now : now;
+      const resolved: SigningCredentials = isThenable(now) ? await now : now;
       const signed = requests.sign(request, host, name, signingTime(), resolved, streamed ? (events ? STREAMING_EVENTS : "UNSIGNED-PAYLOAD") : undefined);
-      const headers = isPromise(signed) ? await signed : signed;
+      const headers = isThenable(signed) ? await signed : signed;
       if (!events) return { ...request, headers };
       // The event stream's messages are signed as they go, each chained to the one before, the first to the request.
       const signer = await signerFor(name);
@@ -249,10 +250,6 @@ function signingNameOf(context: SigningContext): string {
   const trait = context.service.traits[SIGV4] as { name?: unknown } | undefined;
   if (typeof trait?.name === "string") return trait.name;
   throw new TypeError(`sigv4: service ${context.service.id} has no @aws.auth#sigv4 name; pass signingName`);
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function queryBag(query: HttpRequest["query"]): Record<string, string | string[]> {

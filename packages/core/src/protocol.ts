@@ -18,6 +18,7 @@ export { encodeUtf8 } from "./values/utf8.js";
 export { BODY_EXCERPT_LENGTH, createModeledError } from "./errors/errors.js";
 export { binaryBody, bodyBytes, parseQuery, queryPairProblem } from "./protocol/http.js";
 export { sortFieldPairs } from "./protocol/headers.js";
+export { isThenable } from "./values/thenable.js";
 export { percentEncodingProblem } from "./protocol/percent-encoding.js";
 export { acceptsMediaType, baseMediaType } from "./protocol/media-type.js";
 export { bodyMessage, findErrorSchema, sanitizeErrorType, VALIDATION_EXCEPTION_ID, validationExceptionSchema } from "./protocol/error-type.js";

@@ -19,7 +19,7 @@ import {
   type ServiceSchema,
   UnmodeledError,
 } from "@anvil/core";
-import { BODY_EXCERPT_LENGTH, readBody } from "@anvil/core/protocol";
+import { BODY_EXCERPT_LENGTH, isThenable, readBody } from "@anvil/core/protocol";
 import { GRPC_PROTOCOL_ID } from "./constants.js";
 import { errorOfStatus, GRPC_STATUS, readStatus, type ReceivedStatus } from "./errors.js";
 import { frameMessage, grpcFailure, oneMessageOptions, readMessages, readOneMessage } from "./frames.js";
@@ -170,10 +170,6 @@ function makePlan(operation: OperationSchema, service: ServiceSchema, codec: Cod
     write: refusal === undefined ? codec.writer<unknown>(inputStream?.schema ?? operation.input) : undefined,
     read: refusal !== undefined ? undefined : outputStream === undefined ? codec.reader(operation.output) : codec.reader(outputStream.schema),
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | undefined)?.then === "function";
 }
 
 const OK_STATUS: ReceivedStatus = Object.freeze({ code: GrpcStatus.OK, message: "", details: null });

@@ -18,7 +18,7 @@ import {
   ValidationError,
   TransportError,
 } from "@anvil/core";
-import { compileValidator, DEADLINE_EXCEEDED, startTimer, stopTimer, type Timer, untilAborted, type Validator } from "@anvil/core/protocol";
+import { compileValidator, DEADLINE_EXCEEDED, isThenable, startTimer, stopTimer, type Timer, untilAborted, type Validator } from "@anvil/core/protocol";
 import { type AuthOptions, authenticate, BodyCheck, compileAuth, type OperationAuth, UNAUTHENTICATED } from "./auth.js";
 import { defaultBodyLimit, hasStreamingInput, markStreaming, readLimited } from "./body-limit.js";
 import { type AccessLogEntry, accessLogEntry } from "./access-log.js";
@@ -715,11 +715,6 @@ class Routed implements RoutedRequest<unknown>, DispatchOptions {
 
 /** A response, or the promise of one where a step had to wait. */
 type Answer = HttpResponse | Promise<HttpResponse>;
-
-/** Whether a handler's answer is a promise (or another thenable) to wait for. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function");
-}
 
 /** The response with the headers the handler added (the protocol's own keep their values), and the request id. */
 function withAddedHeaders(context: HandlerContext, response: HttpResponse): HttpResponse {

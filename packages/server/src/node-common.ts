@@ -115,10 +115,6 @@ export function needsContentLength(response: HttpResponse, length: number): bool
   return response.trailers === undefined && !(length === 0 && (response.status === 204 || response.status === 304)) && !response.headers.has("content-length");
 }
 
-export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Partial<Promise<T>>).then === "function";
-}
-
 /** Something written to that says when it can take more (an HTTP/1.1 response, an HTTP/2 stream). */
 interface Drainable {
   readonly destroyed: boolean;

@@ -7,13 +7,12 @@
  */
 import * as http2 from "node:http2";
 import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { concatBytes, type WholeBody } from "@anvil/core/protocol";
+import { concatBytes, isThenable, type WholeBody } from "@anvil/core/protocol";
 import {
   expectsContinue,
   fetchRequest,
   fromFetchResponse,
   headerObject,
-  isPromise,
   needsContentLength,
   pipelineRequest,
   Peer,
@@ -454,7 +453,7 @@ function writeResponse(stream: http2.ServerHttp2Stream, response: HttpResponse):
       return undefined;
     }
     stream.respond(fields, { waitForTrailers: true });
-    if (isPromise(trailers)) return trailers.then((t) => endWithTrailers(stream, body, t));
+    if (isThenable(trailers)) return trailers.then((t) => endWithTrailers(stream, body, t));
     endWithTrailers(stream, body, trailers);
     return undefined;
   }

@@ -11,12 +11,11 @@ import * as http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { SecureContextOptions } from "node:tls";
 import { type ByteStream, HttpHeaders, type HttpRequest, type HttpResponse } from "@anvil/core";
-import { bodyBytes, MAX_TIMER_MS, readWholeBody, type WholeBody } from "@anvil/core/protocol";
+import { bodyBytes, isThenable, MAX_TIMER_MS, readWholeBody, type WholeBody } from "@anvil/core/protocol";
 import {
   expectsContinue,
   fetchRequest,
   fromFetchResponse,
-  isPromise,
   needsContentLength,
   pipelineRequest,
   Peer,
@@ -608,7 +607,7 @@ function writeResponse(
     if (needsContentLength(response, length)) headers.push("content-length", String(length));
     res.writeHead(response.status, headers);
     const trailers = response.trailers;
-    if (trailers !== undefined && isPromise(trailers)) return addTrailers(res, trailers).then(() => endWith(res, body));
+    if (trailers !== undefined && isThenable(trailers)) return addTrailers(res, trailers).then(() => endWith(res, body));
     if (trailers !== undefined) res.addTrailers(trailerObject(trailers));
     endWith(res, body);
     return undefined;
